@@ -1,0 +1,6 @@
+/**
+ * agents: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * blocks: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

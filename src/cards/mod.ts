@@ -1,0 +1,6 @@
+/**
+ * cards: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

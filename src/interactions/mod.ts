@@ -1,0 +1,6 @@
+/**
+ * interactions: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

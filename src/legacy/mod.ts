@@ -1,0 +1,6 @@
+/**
+ * legacy: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * message: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * recovery: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

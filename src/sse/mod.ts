@@ -1,0 +1,6 @@
+/**
+ * sse: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * v1: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};

@@ -1,0 +1,6 @@
+/**
+ * wire: re-exports of this folder's modules.
+ *
+ * @module
+ */
+export {};
