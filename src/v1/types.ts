@@ -1,0 +1,319 @@
+/**
+ * The v1 wire contract's types: the {@link ChatEventEnvelope} that frames
+ * every event, the v1 event union, the normalized turn lifecycle, errors with
+ * explicit retry permission, provider provenance, grounded result blocks and
+ * capabilities.
+ *
+ * v1 is additive over the v0 vocabulary (v0-wire spec §1): the same event
+ * names keep their meaning; v1 makes identity explicit (host-allocated ids,
+ * per-turn `seq`, a required tool `callId`) and adds `reasoning`,
+ * `tool_progress` and `turn_status`.
+ *
+ * Parsing validates the contract only. Authorization, cursor ordering across
+ * connections, retention and atomic mutation belong to the host: no parser
+ * starts a turn, allocates an id, dispatches a tool or grants access.
+ *
+ * @module
+ */
+import type { OpenCardSnapshot } from "../cards/types.ts";
+
+/** The only envelope schema version this module produces and accepts. */
+export const CHAT_SCHEMA_VERSION = 1 as const;
+
+/** Wire protocol versions this package speaks: 0 (named v0 events) and 1 (envelopes). */
+export type ChatProtocolVersion = 0 | 1;
+
+/**
+ * The normalized turn lifecycle.
+ *
+ * - `running`: the turn is producing events.
+ * - `awaiting-input`: at least one card is open; the turn waits on an answer.
+ * - `completed`: ended normally (`done`). Terminal.
+ * - `failed`: ended by an `error` event. Terminal.
+ * - `cancelled`: the host committed a cancellation. Terminal.
+ * - `interrupted`: the producer stopped without a terminal event (crash,
+ *   restart, lost connection on the host side). Recoverable only where the
+ *   host declares `interruptedTurnRecovery`.
+ * - `needs-reconciliation`: a tool effect's outcome is unknown (uncertain
+ *   acknowledgement, dispatch error); the host must reconcile it through its
+ *   own idempotency lookup before the turn may continue.
+ *
+ * The legal transitions are {@link TURN_TRANSITIONS}.
+ */
+export type TurnStatus =
+  | "running"
+  | "awaiting-input"
+  | "completed"
+  | "failed"
+  | "cancelled"
+  | "interrupted"
+  | "needs-reconciliation";
+
+/**
+ * Provider provenance: what actually runs this turn. Sent before the first
+ * model event.
+ */
+export interface ProviderProvenance {
+  /** Execution engine, e.g. `loop`, `claude-code`, `codex`, `omp`. */
+  engine: string;
+  /** Model id as the provider names it. */
+  model: string;
+  /** Provider, e.g. `anthropic`, `openai`. Optional (absent in v0 frames). */
+  provider?: string;
+  /** Account route the host used; `null` when explicitly none. */
+  accountRoute?: string | null;
+}
+
+/**
+ * An opaque reference to a source. The host resolves and authorizes it and
+ * renders any string through its own safe components. Nothing here is a URL
+ * the client should fetch or markup it should inject.
+ */
+export interface SourceRef {
+  /** Opaque reference, e.g. `doc:123#p4`. Never dereferenced by this package. */
+  ref: string;
+  /** Plain-text label (rendered as text, never as markup). */
+  label?: string;
+}
+
+/** A result block grounded in opaque source references. Plain text only. */
+export interface GroundedBlock {
+  /** Stable id within the tool result. */
+  id: string;
+  /** Plain text (never HTML, Markdown-as-code or script). */
+  text: string;
+  /** Sources supporting `text`; may be empty when the block is ungrounded. */
+  sources: SourceRef[];
+}
+
+/** Token and cost usage of a turn (all counts are tokens; cost in USD). */
+export interface ChatUsage {
+  totalTokens?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+}
+
+/** How a closed card was resolved. */
+export type CardResolution = "submitted" | "declined" | "cancelled" | "expired" | "interrupted";
+
+/** `session`: the conversation's session id for the client to keep. */
+export interface SessionEventV1 {
+  type: "session";
+  sessionId: string;
+}
+/** `delta`: one fragment of assistant text; the consumer appends it. */
+export interface DeltaEventV1 {
+  type: "delta";
+  text: string;
+}
+/** `reasoning`: one fragment of model reasoning text (appended). */
+export interface ReasoningEventV1 {
+  type: "reasoning";
+  text: string;
+}
+/** `tool_call`: a tool call starts. `callId` is stable for the call's life. */
+export interface ToolCallEventV1 {
+  type: "tool_call";
+  callId: string;
+  /** Catalog name, e.g. `chat:ask_choice`. */
+  name: string;
+  input?: unknown;
+}
+/** `tool_progress`: progress of a running tool call. */
+export interface ToolProgressEventV1 {
+  type: "tool_progress";
+  callId: string;
+  /** Plain-text status line. */
+  message?: string;
+  /** Fraction done, 0 to 1 inclusive. */
+  progress?: number;
+}
+/** `tool_result`: a tool call finished. `ok: false` = tool-level failure the turn survived. */
+export interface ToolResultEventV1 {
+  type: "tool_result";
+  callId: string;
+  name: string;
+  ok: boolean;
+  /** Plain-text summary. */
+  summary?: string;
+  /** Tool output (JSON). Data, never code. */
+  output?: unknown;
+  /** Grounded result blocks. */
+  blocks?: GroundedBlock[];
+}
+/** `provenance`: what will actually run this turn. */
+export interface ProvenanceEventV1 extends ProviderProvenance {
+  type: "provenance";
+}
+/** `card`: a card opens (state channel). */
+export interface CardEventV1 {
+  type: "card";
+  card: OpenCardSnapshot;
+}
+/** `card_closed`: a card closed (state channel). */
+export interface CardClosedEventV1 {
+  type: "card_closed";
+  correlationId: string;
+  resolution?: CardResolution;
+}
+/** `state`: last-write-wins snapshot (state channel). `version` is a non-negative integer. */
+export interface StateEventV1 {
+  type: "state";
+  version: number;
+  snapshot: unknown;
+}
+/** `done`: the turn completed. */
+export interface DoneEventV1 {
+  type: "done";
+  /** Emitter-defined, e.g. `complete`, `max_steps`. */
+  stopReason?: string;
+  usage?: ChatUsage;
+}
+/**
+ * `error`: the turn failed. `retryable` is explicit retry permission for the
+ * whole turn request: a client never guesses. `retryAfterMs` (milliseconds)
+ * only with `retryable: true`.
+ */
+export interface ErrorEventV1 {
+  type: "error";
+  message: string;
+  /** Stable machine-readable code chosen by the host, e.g. `rate_limited`. */
+  code?: string;
+  retryable: boolean;
+  retryAfterMs?: number;
+}
+/** `navigate`: fire-once client navigation (transient channel). */
+export interface NavigateEventV1 {
+  type: "navigate";
+  href: string;
+}
+/**
+ * `turn_status`: an explicit lifecycle change the other events do not imply:
+ * `cancelled`, `interrupted`, `needs-reconciliation`, or `running` again after
+ * a recovery or reconciliation.
+ */
+export interface TurnStatusEventV1 {
+  type: "turn_status";
+  status: "running" | "cancelled" | "interrupted" | "needs-reconciliation";
+  /** Plain-text reason. */
+  reason?: string;
+}
+
+/** The v1 event union (the `event` of a {@link ChatEventEnvelope}). */
+export type ChatEventV1 =
+  | SessionEventV1
+  | DeltaEventV1
+  | ReasoningEventV1
+  | ToolCallEventV1
+  | ToolProgressEventV1
+  | ToolResultEventV1
+  | ProvenanceEventV1
+  | CardEventV1
+  | CardClosedEventV1
+  | StateEventV1
+  | DoneEventV1
+  | ErrorEventV1
+  | NavigateEventV1
+  | TurnStatusEventV1;
+
+/** The `type` strings of {@link ChatEventV1}. */
+export type ChatEventV1Type = ChatEventV1["type"];
+
+/**
+ * The v1 envelope framing every event.
+ *
+ * All ids are allocated by the host; `seq` is a positive integer (1, 2, 3, …)
+ * per turn, without gaps. `eventId` is what the SSE `id:` field carries and a
+ * client returns as `Last-Event-ID`.
+ */
+export interface ChatEventEnvelope<E extends { type: string } = ChatEventV1> {
+  schemaVersion: 1;
+  /** Non-empty, host-allocated. */
+  conversationId: string;
+  /** Non-empty, host-allocated. */
+  turnId: string;
+  /** Non-empty, host-allocated, unique within the conversation. */
+  eventId: string;
+  /** Positive integer, per turn, starting at 1, no gaps. */
+  seq: number;
+  /** Epoch milliseconds when the host recorded the event (optional). */
+  at?: number;
+  event: E;
+}
+
+/**
+ * Capabilities a host declares independently. Each flag is a promise about
+ * durability the host keeps; none implies another (persisted history never
+ * implies restart recovery).
+ */
+export interface ChatCapabilities {
+  /** A dropped connection can resume from `Last-Event-ID` within the retained window. */
+  connectionReplay: boolean;
+  /** Finished turns can be read back after a reload. */
+  persistedHistory: boolean;
+  /** Card answers / approvals survive a restart. */
+  persistedDecisions: boolean;
+  /** Completed tool results are checkpointed and never re-run. */
+  completedToolCheckpoints: boolean;
+  /** A turn interrupted by a host restart can be resumed. */
+  interruptedTurnRecovery: boolean;
+}
+
+/** The name of one {@link ChatCapabilities} flag. */
+export type ChatCapability = keyof ChatCapabilities;
+
+/** A tool call as folded into {@link ChatStateV1}. */
+export interface ToolCallStateV1 {
+  callId: string;
+  name: string;
+  input?: unknown;
+  /** `running` until a `tool_result`; then `ok` or `error` (from `ok: false`). */
+  status: "running" | "ok" | "error";
+  /** Last progress fraction (0..1), if any. */
+  progress?: number;
+  /** Last progress message, if any. */
+  progressMessage?: string;
+  summary?: string;
+  output?: unknown;
+  blocks?: GroundedBlock[];
+  /** `seq` of the `tool_call` event. */
+  startedSeq: number;
+  /** `seq` of the `tool_result` event. */
+  finishedSeq?: number;
+}
+
+/**
+ * The folded state of one turn (`schemaVersion: 1`). Produced by the v1
+ * fold; JSON-serialisable.
+ */
+export interface ChatStateV1 {
+  schemaVersion: 1;
+  conversationId: string;
+  turnId: string;
+  status: TurnStatus;
+  /** `seq` of the last applied event (0 before any). */
+  lastSeq: number;
+  /** `eventId` of the last applied event (`null` before any): the resume cursor. */
+  lastEventId: string | null;
+  sessionId?: string;
+  /** Concatenated `delta` text. */
+  text: string;
+  /** Concatenated `reasoning` text. */
+  reasoning: string;
+  /** Tool calls in the order they started. */
+  tools: ToolCallStateV1[];
+  provenance?: ProviderProvenance;
+  /** Cards currently open, in the order they opened. */
+  openCards: OpenCardSnapshot[];
+  /** Cards closed during the turn, in close order. */
+  closedCards: { correlationId: string; resolution?: CardResolution }[];
+  /** Last `state` event. */
+  state?: { version: number; snapshot: unknown };
+  /** The terminal `done`, if the turn completed. */
+  done?: { stopReason?: string; usage?: ChatUsage };
+  /** The terminal `error`, if the turn failed. */
+  error?: { message: string; code?: string; retryable: boolean; retryAfterMs?: number };
+  /** Reason of the last `turn_status` event. */
+  statusReason?: string;
+}
