@@ -16,6 +16,7 @@
  *
  * @module
  */
+export * from "./src/result.ts";
 export * from "./src/wire/mod.ts";
 export * from "./src/v1/mod.ts";
 export * from "./src/legacy/mod.ts";

@@ -1,0 +1,196 @@
+/**
+ * Builds the npm package into `npm/` (the role dnt plays, without JSR):
+ *
+ * 1. compiles the four entry points and everything they import (plus the
+ *    `inspect` CLI for the `bin` entry) to ESM + `.d.ts` with the TypeScript
+ *    compiler (`rewriteRelativeImportExtensions`);
+ * 2. writes `package.json` (exports for `.`, `./recovery`, `./interactions`,
+ *    `./agents`; zod as a peer dependency; `bin`), README and LICENSE;
+ * 3. checks the package with `publint --strict` and
+ *    `attw --pack --profile esm-only`;
+ * 4. smoke-tests every entry point under Node with `import` and `require()`,
+ *    and runs the CLI `bin` under Node on a bundled capture.
+ *
+ * Usage: `deno task build:npm` (add `--skip-checks` to only compile).
+ *
+ * @module
+ */
+import ts from "typescript";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const out = join(root, "npm");
+const skipChecks = Deno.args.includes("--skip-checks");
+const denoJson = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
+const zodRange = "^4.1.0";
+
+const ENTRY_POINTS: Record<string, string> = {
+  ".": "mod.ts",
+  "./recovery": "recovery.ts",
+  "./interactions": "interactions.ts",
+  "./agents": "agents.ts",
+};
+const CLI_ENTRY = "src/cli/bin.ts";
+
+function log(msg: string) {
+  console.log(`[build:npm] ${msg}`);
+}
+
+async function run(cmd: string, args: string[], cwd: string): Promise<void> {
+  log(`$ ${cmd} ${args.join(" ")}`);
+  const child = new Deno.Command(cmd, {
+    args,
+    cwd,
+    stdout: "inherit",
+    stderr: "inherit",
+    env: { NO_UPDATE_NOTIFIER: "1", npm_config_fund: "false", npm_config_audit: "false" },
+  });
+  const { code } = await child.output();
+  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${code}`);
+}
+
+// 1. compile
+await Deno.remove(out, { recursive: true }).catch(() => {});
+const hasCli = await exists(join(root, CLI_ENTRY));
+const roots = [...Object.values(ENTRY_POINTS), ...(hasCli ? [CLI_ENTRY] : [])].map((f) =>
+  join(root, f)
+);
+const options: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  moduleResolution: ts.ModuleResolutionKind.Bundler,
+  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts", "lib.dom.asynciterable.d.ts"],
+  declaration: true,
+  sourceMap: false,
+  strict: true,
+  isolatedModules: true,
+  verbatimModuleSyntax: true,
+  allowImportingTsExtensions: true,
+  rewriteRelativeImportExtensions: true,
+  skipLibCheck: true,
+  outDir: join(out, "esm"),
+  rootDir: root,
+  types: ["node"],
+  typeRoots: [join(root, "node_modules/@types")],
+  noEmitOnError: true,
+};
+const host = ts.createCompilerHost(options);
+const program = ts.createProgram(roots, options, host);
+const emit = program.emit();
+const diagnostics = ts.getPreEmitDiagnostics(program).concat(emit.diagnostics);
+if (diagnostics.length > 0) {
+  const text = ts.formatDiagnosticsWithColorAndContext(diagnostics, host);
+  console.error(text);
+  if (emit.emitSkipped) throw new Error("TypeScript emit failed");
+}
+const emitted: string[] = [];
+for await (const f of walk(join(out, "esm"))) emitted.push(relative(out, f));
+log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules`);
+// Library output must not import node: builtins (only the CLI may).
+for (const f of emitted) {
+  if (!f.endsWith(".js") || f.startsWith(join("esm", "src", "cli"))) continue;
+  const text = await Deno.readTextFile(join(out, f));
+  if (/from\s+["']node:|import\(["']node:/.test(text)) {
+    throw new Error(`${f} imports a node: builtin; library code must stay edge-safe`);
+  }
+  if (/["']npm:/.test(text)) throw new Error(`${f} still has an npm: specifier`);
+}
+
+// bin: add the shebang
+const binPath = join(out, "esm", CLI_ENTRY.replace(/\.ts$/, ".js"));
+if (hasCli) {
+  const binText = await Deno.readTextFile(binPath);
+  await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*\n/, "")}`);
+  await Deno.chmod(binPath, 0o755);
+}
+
+// 2. package.json, README, LICENSE
+const exportsMap: Record<string, { types: string; default: string }> = {};
+for (const [key, file] of Object.entries(ENTRY_POINTS)) {
+  const base = "./esm/" + file.replace(/\.ts$/, "");
+  exportsMap[key] = { types: `${base}.d.ts`, default: `${base}.js` };
+}
+const pkg = {
+  name: denoJson.name,
+  version: denoJson.version,
+  description:
+    "The wire and state contract for streaming agent chats: SSE events, v1 envelopes, cards, message documents, recovery, interactions and agent folds.",
+  license: "Apache-2.0",
+  type: "module",
+  sideEffects: false,
+  main: "./esm/mod.js",
+  types: "./esm/mod.d.ts",
+  exports: { ...exportsMap, "./package.json": "./package.json" },
+  ...(hasCli ? { bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" } } : {}),
+  files: ["esm", "README.md", "LICENSE"],
+  engines: { node: ">=20.19" },
+  peerDependencies: { zod: zodRange },
+  keywords: ["sse", "chat", "agent", "protocol", "streaming", "ai-sdk", "uimessage", "zod"],
+};
+await Deno.writeTextFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
+await Deno.copyFile(join(root, "README.md"), join(out, "README.md"));
+await Deno.copyFile(join(root, "LICENSE"), join(out, "LICENSE"));
+log(`wrote npm/package.json (${pkg.name}@${pkg.version})`);
+
+if (skipChecks) Deno.exit(0);
+
+// 3. publint + attw (fetched from the npm registry by npx, pinned)
+await run("npx", ["--yes", "publint@0.3.25", "--strict", "."], out);
+await run("npx", [
+  "--yes",
+  "@arethetypeswrong/cli@0.18.5",
+  "--pack",
+  ".",
+  "--profile",
+  "esm-only",
+], out);
+
+// 4. Node smoke test: every entry point with import and require(); the bin.
+await Deno.mkdir(join(out, "node_modules"), { recursive: true });
+await Deno.symlink(join(root, "node_modules", "zod"), join(out, "node_modules", "zod"))
+  .catch(() => {});
+const smoke = `
+const entries = ${JSON.stringify(Object.keys(ENTRY_POINTS))};
+const { createRequire } = await import("node:module");
+const require = createRequire(import.meta.url);
+for (const e of entries) {
+  const spec = e === "." ? "${pkg.name}" : "${pkg.name}/" + e.slice(2);
+  const viaImport = await import(spec);
+  const viaRequire = require(spec);
+  const n = Object.keys(viaImport).length;
+  if (n === 0) throw new Error(spec + " exports nothing");
+  if (Object.keys(viaRequire).length !== n) throw new Error(spec + ": require() and import differ");
+  console.log("node " + process.version + ": " + spec + " ok (" + n + " exports, import + require)");
+}
+`;
+// Resolve the package by its own name from inside npm/ (self-reference).
+await Deno.writeTextFile(join(out, "smoke.mjs"), smoke);
+try {
+  await run("node", ["smoke.mjs"], out);
+} finally {
+  await Deno.remove(join(out, "smoke.mjs"));
+}
+const sample = join(root, "fixtures", "legacy", "scout_turn.sse");
+if (hasCli && await exists(sample)) {
+  await run("node", [binPath, "--json", sample], out);
+}
+await Deno.remove(join(out, "node_modules"), { recursive: true });
+log("npm package OK");
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await Deno.stat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  for await (const e of Deno.readDir(dir)) {
+    const p = join(dir, e.name);
+    if (e.isDirectory) yield* walk(p);
+    else yield p;
+  }
+}
