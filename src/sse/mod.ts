@@ -1,6 +1,18 @@
 /**
- * sse: re-exports of this folder's modules.
+ * sse: a dependency-free Server-Sent Events codec on Web Streams
+ * (browser/edge-safe), following WHATWG HTML §9.2.6 "Interpreting an event
+ * stream".
+ *
+ * - Encoder: {@link encodeSseFrame}, {@link encodeSseComment},
+ *   {@link sseHeartbeat}, {@link SseEncoderStream}, {@link SseTextEncoderStream}.
+ * - Decoder: {@link SseParser} (incremental, callbacks) and
+ *   {@link SseDecoderStream} (bytes or text in, {@link SseMessage}s out).
+ * - Errors: {@link SseEncodeError} (thrown), {@link SseLimitError} (bounds).
  *
  * @module
  */
-export {};
+export * from "./errors.ts";
+export * from "./encoder.ts";
+export * from "./encoder_stream.ts";
+export * from "./parser.ts";
+export * from "./decoder_stream.ts";

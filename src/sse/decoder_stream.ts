@@ -1,0 +1,68 @@
+/**
+ * {@link SseDecoderStream}: a Web Streams `TransformStream` from
+ * `text/event-stream` bytes or text to {@link SseMessage}s.
+ *
+ * @module
+ */
+import { type SseDecodeOptions, type SseMessage, SseParser } from "./parser.ts";
+
+/** Options of {@link SseDecoderStream}: limits, initial last event ID, `retry` and comment callbacks. */
+export type SseDecoderStreamOptions = SseDecodeOptions;
+
+/**
+ * Decode a `text/event-stream` body into messages, following WHATWG HTML
+ * §9.2.6 "Interpreting an event stream" (see {@link SseParser} for the rules
+ * and for the meaning of each {@link SseMessage} field).
+ *
+ * Input chunks may be UTF-8 bytes (`Uint8Array`, e.g. `response.body`) or
+ * strings, split anywhere. `retry` values and comments are reported through
+ * the `onRetry` / `onComment` options. An unterminated event at the end of
+ * the stream is discarded. When a line or an event exceeds its bound
+ * (`maxLineLength` / `maxEventLength`, UTF-16 code units, default 1 MiB)
+ * the stream errors with {@link SseLimitError}.
+ *
+ * @example
+ * ```ts
+ * import { SseDecoderStream } from "@papercusp/chat-protocol";
+ * const body = new Response("id: 7\nevent: delta\ndata: {\"text\":\"hi\"}\n\n").body!;
+ * const decoder = new SseDecoderStream({ onComment: (c) => console.log("comment", c) });
+ * for await (const message of body.pipeThrough(decoder)) {
+ *   console.log(message.event, JSON.parse(message.data), message.lastEventId); // delta {text:"hi"} "7"
+ * }
+ * console.log(decoder.lastEventId); // "7": send as Last-Event-ID when resuming
+ * ```
+ */
+export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMessage> {
+  readonly #parser: SseParser;
+
+  /**
+   * Create the stream.
+   *
+   * @param options limits, initial last event ID and callbacks
+   * @throws {RangeError} if a limit is not a positive safe integer
+   */
+  constructor(options: SseDecoderStreamOptions = {}) {
+    let controller!: TransformStreamDefaultController<SseMessage>;
+    const parser = new SseParser({
+      ...options,
+      onEvent: (message) => controller.enqueue(message),
+    });
+    super({
+      start(c) {
+        controller = c;
+      },
+      transform(chunk) {
+        parser.feed(chunk);
+      },
+      flush() {
+        parser.end();
+      },
+    });
+    this.#parser = parser;
+  }
+
+  /** The stream's last event ID so far (see {@link SseParser.lastEventId}). */
+  get lastEventId(): string {
+    return this.#parser.lastEventId;
+  }
+}

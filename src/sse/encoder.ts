@@ -1,0 +1,157 @@
+/**
+ * SSE encoder: turn frames into `text/event-stream` text, in the field order
+ * `id` → `event` → `data` → `retry` (the `@papercusp/sse` wire convention).
+ * Format: WHATWG HTML §9.2.6 "Interpreting an event stream".
+ *
+ * @module
+ */
+import { SseEncodeError } from "./errors.ts";
+
+/**
+ * One event to write.
+ *
+ * - `id`: optional. Put the host's resume cursor here: clients send the last
+ *   one they saw back as the `Last-Event-ID` header when reconnecting (and
+ *   {@link SseMessage.lastEventId} exposes it). Must not contain CR, LF or
+ *   NUL. `""` writes an empty `id:` line, which resets the client's cursor.
+ * - `event`: optional event type; omitted when `undefined` or `""` (both mean
+ *   "message" to a browser, and `undefined` to {@link SseParser}). Must not
+ *   contain CR or LF.
+ * - `data`: any string; written as one `data:` line per line of the string.
+ *   CRLF and lone CR are line breaks too, so the decoder gives the data back
+ *   with every CRLF / CR normalised to LF. Everything else round-trips
+ *   exactly (leading spaces, `:`, NUL, JSON, unicode).
+ * - `retry`: optional reconnection time in milliseconds, a non-negative safe
+ *   integer.
+ */
+export interface SseFrameInput {
+  /** Event id / resume cursor (no CR, LF or NUL). */
+  readonly id?: string | undefined;
+  /** Event type (no CR or LF); omitted when absent or empty. */
+  readonly event?: string | undefined;
+  /** Payload; line breaks become separate `data:` lines. */
+  readonly data: string;
+  /** Reconnection time in milliseconds (non-negative safe integer). */
+  readonly retry?: number | undefined;
+}
+
+const CR_LF_NUL = /[\r\n\0]/;
+const CR_LF = /[\r\n]/;
+const LINE_BREAK = /\r\n|\r|\n/;
+
+function field(name: string, value: string): string {
+  return value === "" ? name + ":\n" : name + ": " + value + "\n";
+}
+
+function lines(name: string, value: string): string {
+  if (value.indexOf("\n") === -1 && value.indexOf("\r") === -1) return field(name, value);
+  let out = "";
+  for (const line of value.split(LINE_BREAK)) out += field(name, line);
+  return out;
+}
+
+/**
+ * Encode one event as an SSE frame: `id:` → `event:` → `data:` (one line per
+ * line of `data`) → `retry:`, ending with a blank line (`"\n\n"`). Values are
+ * written after `": "` so a leading space survives the decoder's removal of
+ * one space.
+ *
+ * @param frame the event (see {@link SseFrameInput})
+ * @returns the frame text (LF line endings)
+ * @throws {SseEncodeError} `invalid-frame` (not an object), `invalid-id`
+ *   (not a string, or contains CR/LF/NUL), `invalid-event` (not a string, or
+ *   contains CR/LF), `invalid-data` (not a string), `invalid-retry` (not a
+ *   non-negative safe integer)
+ *
+ * @example
+ * ```ts
+ * import { encodeSseFrame } from "@papercusp/chat-protocol";
+ * encodeSseFrame({ id: "42", event: "delta", data: '{"text":"hi"}' });
+ * // 'id: 42\nevent: delta\ndata: {"text":"hi"}\n\n'
+ * encodeSseFrame({ data: "two\nlines", retry: 3000 });
+ * // 'data: two\ndata: lines\nretry: 3000\n\n'
+ * ```
+ */
+export function encodeSseFrame(frame: SseFrameInput): string {
+  if (frame === null || typeof frame !== "object") {
+    throw new SseEncodeError("invalid-frame", "SSE frame must be an object");
+  }
+  const { id, event, data, retry } = frame;
+  let out = "";
+  if (id !== undefined) {
+    if (typeof id !== "string") throw new SseEncodeError("invalid-id", "SSE id must be a string");
+    if (CR_LF_NUL.test(id)) {
+      throw new SseEncodeError("invalid-id", "SSE id must not contain CR, LF or NUL");
+    }
+    out = field("id", id);
+  }
+  if (event !== undefined) {
+    if (typeof event !== "string") {
+      throw new SseEncodeError("invalid-event", "SSE event must be a string");
+    }
+    if (CR_LF.test(event)) {
+      throw new SseEncodeError("invalid-event", "SSE event must not contain CR or LF");
+    }
+    if (event !== "") out += "event: " + event + "\n";
+  }
+  if (typeof data !== "string") {
+    throw new SseEncodeError("invalid-data", "SSE data must be a string");
+  }
+  out += lines("data", data);
+  if (retry !== undefined) {
+    if (typeof retry !== "number" || !Number.isSafeInteger(retry) || retry < 0) {
+      throw new SseEncodeError(
+        "invalid-retry",
+        "SSE retry must be a non-negative safe integer (milliseconds)",
+      );
+    }
+    out += "retry: " + retry + "\n";
+  }
+  return out + "\n";
+}
+
+/**
+ * Encode a comment block: every line of `text` (split on CRLF, CR or LF)
+ * becomes a `: line` comment line, followed by a blank line. Clients ignore
+ * comments (decoders may report them, see `onComment`); servers send them as
+ * keep-alives so proxies do not close idle connections.
+ *
+ * @param text comment text; default `""` (writes `":\n\n"`)
+ * @returns the comment frame
+ * @throws {SseEncodeError} `invalid-comment` when `text` is not a string
+ *
+ * @example
+ * ```ts
+ * import { encodeSseComment } from "@papercusp/chat-protocol";
+ * encodeSseComment("keep-alive"); // ": keep-alive\n\n"
+ * ```
+ */
+export function encodeSseComment(text: string = ""): string {
+  if (typeof text !== "string") {
+    throw new SseEncodeError("invalid-comment", "SSE comment must be a string");
+  }
+  return lines("", text) + "\n";
+}
+
+/** The heartbeat frame written by {@link sseHeartbeat}: `": heartbeat\n\n"`. */
+export const SSE_HEARTBEAT = ": heartbeat\n\n";
+
+/**
+ * The keep-alive comment frame `": heartbeat\n\n"` (what the agents `/events`
+ * tail sends every 25 s). It dispatches nothing and does not move the
+ * client's last event ID.
+ *
+ * @returns {@link SSE_HEARTBEAT}
+ *
+ * @example
+ * ```ts
+ * import { sseHeartbeat } from "@papercusp/chat-protocol";
+ * const { readable, writable } = new TransformStream<string, string>();
+ * const writer = writable.getWriter();
+ * const timer = setInterval(() => writer.write(sseHeartbeat()), 25_000);
+ * clearInterval(timer); // when the response ends
+ * ```
+ */
+export function sseHeartbeat(): string {
+  return SSE_HEARTBEAT;
+}
