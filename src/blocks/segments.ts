@@ -1,0 +1,106 @@
+/**
+ * The segment shapes produced by {@link splitTurnText} and the streaming
+ * {@link TurnTextScanner}.
+ *
+ * @module
+ */
+import type { AskBlock, ReportBlock } from "./types.ts";
+
+/** Why a tagged block was not turned into a structured segment. */
+export type InvalidBlockReason =
+  /** The text ended before the close tag (and within the size bound). */
+  | "unclosed"
+  /** No close tag within {@link MAX_BLOCK_BODY_LENGTH} characters of the body. */
+  | "too-large"
+  /** The body is empty or whitespace only. */
+  | "empty-body"
+  /** The trimmed body is not JSON. */
+  | "malformed-json"
+  /** The JSON is not a valid block ({@link parseAskBlock} / {@link parseReportBlock} gave `null`). */
+  | "invalid-block";
+
+/** Plain text between blocks. */
+export interface TextSegment {
+  readonly kind: "text";
+  readonly text: string;
+}
+
+/** A valid `<report>` block; `raw` is the exact source text, tags included. */
+export interface ReportSegment {
+  readonly kind: "report";
+  readonly block: ReportBlock;
+  readonly raw: string;
+}
+
+/** A valid `<ask>` block; `raw` is the exact source text, tags included. */
+export interface AskSegment {
+  readonly kind: "ask";
+  readonly block: AskBlock;
+  readonly raw: string;
+}
+
+/**
+ * A tag that could not be read. `raw` is the source text it covers: the whole
+ * `<tag>…</tag>` for `empty-body` / `malformed-json` / `invalid-block`; the
+ * opening tag plus everything after it for `unclosed`; the opening tag plus
+ * the first `MAX_BLOCK_BODY_LENGTH + closeTag.length` body characters for
+ * `too-large` (scanning resumes right after). Nothing of the input is lost:
+ * concatenating every segment's `text` / `raw` gives the input back.
+ */
+export interface InvalidSegment {
+  readonly kind: "invalid";
+  readonly tag: "ask" | "report";
+  readonly raw: string;
+  readonly reason: InvalidBlockReason;
+}
+
+/**
+ * One piece of an assistant turn's text. All fields are JSON values, so a
+ * segment list can be printed or stored as is.
+ */
+export type TurnTextSegment = TextSegment | ReportSegment | AskSegment | InvalidSegment;
+
+/**
+ * The normal form of a segment list: adjacent `text` segments merged and
+ * empty `text` segments dropped. {@link splitTurnText} always returns this
+ * form; the streaming scanner may split text across calls, and
+ * `normalizeSegments(all scanner output)` equals `splitTurnText(whole text)`
+ * for any chunking. Returns a new array; segments are not mutated.
+ *
+ * @example
+ * ```ts
+ * import { normalizeSegments } from "@papercusp/chat-protocol";
+ * normalizeSegments([{ kind: "text", text: "a" }, { kind: "text", text: "" }, { kind: "text", text: "b" }]);
+ * // → [{ kind: "text", text: "ab" }]
+ * ```
+ */
+export function normalizeSegments(segments: readonly TurnTextSegment[]): TurnTextSegment[] {
+  const out: TurnTextSegment[] = [];
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length > 0) {
+      const text = pending.join("");
+      if (text !== "") out.push({ kind: "text", text });
+      pending = [];
+    }
+  };
+  for (const s of segments) {
+    if (s.kind === "text") pending.push(s.text);
+    else {
+      flush();
+      out.push(s);
+    }
+  }
+  flush();
+  return out;
+}
+
+/**
+ * Concatenate the source text of segments (`text` or `raw`). For the output
+ * of {@link splitTurnText} this is the original text.
+ */
+export function segmentsToText(segments: readonly TurnTextSegment[]): string {
+  let s = "";
+  for (const seg of segments) s += seg.kind === "text" ? seg.text : seg.raw;
+  return s;
+}

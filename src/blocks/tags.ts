@@ -1,0 +1,112 @@
+/**
+ * `<ask>` / `<report>` tag extraction and serialisation (v0-wire spec §5–6).
+ *
+ * @module
+ */
+import type { AskBlock, ReportBlock } from "./types.ts";
+import { parseAskBody } from "./ask_block.ts";
+import { parseReportBody } from "./report_block.ts";
+import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
+import { type BlockTagName, CLOSE_TAG, findTag, OPEN_TAG } from "./_tag_match.ts";
+
+/** Body of the first `<name>…</name>` (lazy, case-insensitive), or null. */
+function firstTagBody(raw: string, name: BlockTagName): string | null {
+  if (typeof raw !== "string") return null;
+  const open = OPEN_TAG[name];
+  const start = findTag(raw, open, 0);
+  if (start === -1) return null;
+  const bodyStart = start + open.length;
+  // The close must start within the size bound: never scan further than that.
+  const end = findTag(raw, CLOSE_TAG[name], bodyStart, bodyStart + MAX_BLOCK_BODY_LENGTH);
+  if (end === -1) return null;
+  const body = raw.slice(bodyStart, end).trim();
+  return body === "" ? null : body;
+}
+
+/**
+ * Extract and parse the FIRST `<ask>…</ask>` in `raw`: the opening tag is
+ * exactly `<ask>` in any ASCII case (no attributes), the body runs to the
+ * first following `</ask>` (lazy, newlines included), is trimmed and handed
+ * to {@link parseAskBody}. No tag, an unclosed tag, an empty body, a body
+ * longer than {@link MAX_BLOCK_BODY_LENGTH}, or an invalid payload → `null`.
+ * Never throws; linear time (no regular expression).
+ *
+ * @example
+ * ```ts
+ * import { parseAskTag } from "@papercusp/chat-protocol";
+ * parseAskTag('Sure. <ASK>{"question":"Which?"}</ask>'); // → { question: "Which?" }
+ * parseAskTag("<ask>{}"); // → null (unclosed)
+ * ```
+ */
+export function parseAskTag(raw: string): AskBlock | null {
+  const body = firstTagBody(raw, "ask");
+  return body === null ? null : parseAskBody(body);
+}
+
+/**
+ * Extract and parse the FIRST `<report>…</report>` in `raw`, with the same
+ * rules as {@link parseAskTag}, then {@link parseReportBody}. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseReportTag } from "@papercusp/chat-protocol";
+ * parseReportTag('<report>{"plans":[{"title":"Ship"}]}</report>'); // → { plans: [{ title: "Ship" }] }
+ * ```
+ */
+export function parseReportTag(raw: string): ReportBlock | null {
+  const body = firstTagBody(raw, "report");
+  return body === null ? null : parseReportBody(body);
+}
+
+const ESCAPES: Readonly<Record<string, string>> = {
+  "<": "\\u003c",
+  ">": "\\u003e",
+  "&": "\\u0026",
+  "\u2028": "\\u2028",
+  "\u2029": "\\u2029",
+};
+
+/**
+ * `JSON.stringify` with `<`, `>`, `&`, U+2028 and U+2029 written as `\uXXXX`
+ * escapes. Those characters can only occur inside JSON strings, so the result
+ * is the same JSON value, but it can never contain `</ask>`, `</report>` or
+ * any other tag, and is safe inside HTML and JavaScript source.
+ */
+export function stringifyBlockJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => ESCAPES[c]);
+}
+
+/**
+ * Serialise an ask block as `<ask>` + JSON + `</ask>`, escaping `<`, `>`, `&`,
+ * U+2028, U+2029 in the JSON (see {@link stringifyBlockJson}). Unlike the
+ * original serializer (which broke on a question containing `</ask>`),
+ * `parseAskTag(serializeAskTag(b))` deep-equals `b` for every block `b` that
+ * {@link parseAskBlock} returns, provided the JSON body fits
+ * {@link MAX_BLOCK_BODY_LENGTH}. The block is not validated: pass a
+ * normalised block. Keys with `undefined` values are dropped by JSON.
+ *
+ * @example
+ * ```ts
+ * import { serializeAskTag } from "@papercusp/chat-protocol";
+ * serializeAskTag({ question: "What does </ask> do?" });
+ * // → '<ask>{"question":"What does \\u003c/ask\\u003e do?"}</ask>'
+ * ```
+ */
+export function serializeAskTag(block: AskBlock): string {
+  return "<ask>" + stringifyBlockJson(block) + "</ask>";
+}
+
+/**
+ * Serialise a report block as `<report>` + escaped JSON + `</report>`; the
+ * inverse of {@link parseReportTag} for every normalised block (see
+ * {@link serializeAskTag}).
+ *
+ * @example
+ * ```ts
+ * import { serializeReportTag } from "@papercusp/chat-protocol";
+ * serializeReportTag({ plans: [{ title: "Ship" }] }); // → '<report>{"plans":[{"title":"Ship"}]}</report>'
+ * ```
+ */
+export function serializeReportTag(block: ReportBlock): string {
+  return "<report>" + stringifyBlockJson(block) + "</report>";
+}

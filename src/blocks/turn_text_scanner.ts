@@ -1,0 +1,260 @@
+/**
+ * Incremental (streaming) `<ask>` / `<report>` scanner for assistant turn
+ * text.
+ *
+ * @module
+ */
+import { parseAskBlock } from "./ask_block.ts";
+import { parseReportBlock } from "./report_block.ts";
+import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
+import {
+  type BlockTagName,
+  CLOSE_TAG,
+  findTag,
+  matchAt,
+  NO_MATCH,
+  OPEN_TAG,
+  PARTIAL,
+} from "./_tag_match.ts";
+import { lowerAscii } from "./_util.ts";
+import type { InvalidBlockReason, TurnTextSegment } from "./segments.ts";
+
+interface OpenBlock {
+  readonly name: BlockTagName;
+  /** The opening tag as written (original case). */
+  readonly openRaw: string;
+  /** Body chunks received so far (joined only once, when the block ends). */
+  readonly parts: string[];
+  /** Total length of `parts`. */
+  len: number;
+  /** Last `closeTag.length - 1` body characters, to find a close tag split across chunks. */
+  tail: string;
+}
+
+/** Returns the tag name at `s[j] === "<"`, `PARTIAL` if undecidable yet, or `NO_MATCH`. */
+function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof NO_MATCH {
+  if (j + 1 >= s.length) return PARTIAL;
+  const c = lowerAscii(s.charCodeAt(j + 1));
+  const name: BlockTagName | null = c === 0x61 ? "ask" : c === 0x72 ? "report" : null;
+  if (name === null) return NO_MATCH;
+  const m = matchAt(s, j, OPEN_TAG[name]);
+  return m === NO_MATCH ? NO_MATCH : m === PARTIAL ? PARTIAL : name;
+}
+
+/**
+ * Incremental scanner: feed text deltas with {@link TurnTextScanner.push} as
+ * they arrive, call {@link TurnTextScanner.end} once at the end of the turn.
+ *
+ * Text is emitted as soon as it is safe: the scanner holds back ONLY a
+ * trailing fragment that could still become an opening tag (`<`, `<a`,
+ * `<AS`, `<repo`, … at most 7 characters) or an open block awaiting its close
+ * tag, so a UI never shows `<ask>{"que` to a person. A block is emitted
+ * whole once its close tag arrives. An open block is held for at most
+ * {@link MAX_BLOCK_BODY_LENGTH} + 9 characters: beyond that it becomes an
+ * `invalid` segment (reason `too-large`) and scanning continues, so memory is
+ * bounded whatever the input. Work is linear in the input (each delta is
+ * scanned once with `indexOf`; no regular expressions).
+ *
+ * For ANY chunking, `normalizeSegments(all pushes + end)` deep-equals
+ * `splitTurnText(whole text)` (property-tested). Tag rules are those of
+ * {@link splitTurnText}.
+ *
+ * After `end()` the scanner is finished: further `push`/`end` calls return
+ * `[]`.
+ *
+ * @example
+ * ```ts
+ * import { TurnTextScanner } from "@papercusp/chat-protocol";
+ * const s = new TurnTextScanner();
+ * s.push("Pick one: <as");            // → [{ kind: "text", text: "Pick one: " }]
+ * s.push('k>{"question":"Which?"}');  // → [] (block still open)
+ * s.push("</ask> ok");                // → [{ kind: "ask", block: { question: "Which?" }, raw: … }, { kind: "text", text: " ok" }]
+ * s.end();                            // → []
+ * ```
+ */
+export class TurnTextScanner {
+  #carry = "";
+  #block: OpenBlock | null = null;
+  #ended = false;
+
+  /**
+   * Feed the next text delta; returns the segments that became final, in
+   * order (adjacent text merged within this call). Non-string input is
+   * ignored.
+   */
+  push(delta: string): TurnTextSegment[] {
+    const out: TurnTextSegment[] = [];
+    if (this.#ended || typeof delta !== "string" || delta === "") return out;
+    this.#feed(delta, false, out);
+    return out;
+  }
+
+  /**
+   * Finish the turn: returns the remaining segments. A held-back tag
+   * fragment becomes text; an open block becomes `invalid` (`unclosed`).
+   */
+  end(): TurnTextSegment[] {
+    const out: TurnTextSegment[] = [];
+    if (this.#ended) return out;
+    this.#feed("", true, out);
+    this.#ended = true;
+    return out;
+  }
+
+  #feed(delta: string, final: boolean, out: TurnTextSegment[]): void {
+    let s = delta;
+    let i = 0;
+    if (this.#block === null && this.#carry !== "") {
+      s = this.#carry + delta;
+      this.#carry = "";
+    }
+    for (;;) {
+      if (this.#block !== null) {
+        i = this.#blockStep(s, i, final, out);
+        if (i < 0) return;
+      }
+      // Text mode.
+      const textStart = i;
+      for (;;) {
+        const j = s.indexOf("<", i);
+        if (j === -1) {
+          pushText(out, s.slice(textStart));
+          return;
+        }
+        const m = matchOpen(s, j);
+        if (m === NO_MATCH || (m === PARTIAL && final)) {
+          i = j + 1;
+          continue;
+        }
+        pushText(out, s.slice(textStart, j));
+        if (m === PARTIAL) {
+          this.#carry = s.slice(j);
+          return;
+        }
+        const openLen = OPEN_TAG[m].length;
+        this.#block = {
+          name: m,
+          openRaw: s.slice(j, j + openLen),
+          parts: [],
+          len: 0,
+          tail: "",
+        };
+        i = j + openLen;
+        break;
+      }
+    }
+  }
+
+  /**
+   * Consume block body from `s` at `i`. Returns the index where text mode
+   * resumes, or -1 when all of `s` was consumed (block still open or closed
+   * at the end).
+   */
+  #blockStep(s: string, i: number, final: boolean, out: TurnTextSegment[]): number {
+    const b = this.#block!;
+    const close = CLOSE_TAG[b.name];
+    const cl = close.length;
+    const need = MAX_BLOCK_BODY_LENGTH + cl;
+    const n = Math.min(s.length - i, need - b.len);
+    // 1. A close tag that started in the previous chunk(s).
+    if (b.tail !== "" && n > 0) {
+      const u = b.tail + s.slice(i, i + Math.min(n, cl - 1));
+      const k = findTag(u, close, 0, b.tail.length - 1);
+      if (k !== -1) {
+        const bodyLen = b.len - b.tail.length + k;
+        const body = b.parts.join("").slice(0, bodyLen);
+        this.#finish(body, u.slice(k, k + cl), out);
+        return i + (k + cl - b.tail.length);
+      }
+    }
+    // 2. A close tag starting in this chunk, fully inside the size bound.
+    const k = findTag(s, close, i, i + n - cl);
+    if (k !== -1) {
+      const piece = s.slice(i, k);
+      const body = b.parts.length === 0 ? piece : b.parts.join("") + piece;
+      this.#finish(body, s.slice(k, k + cl), out);
+      return k + cl;
+    }
+    // 3. No close yet: keep the body (bounded by `need`).
+    if (n > 0) {
+      const piece = s.slice(i, i + n);
+      b.parts.push(piece);
+      b.len += n;
+      b.tail = piece.length >= cl - 1
+        ? piece.slice(piece.length - (cl - 1))
+        : (b.tail + piece).slice(-(cl - 1));
+    }
+    if (b.len >= need) {
+      this.#invalid("too-large", b.openRaw + b.parts.join(""), out);
+      return i + n;
+    }
+    if (final) this.#invalid("unclosed", b.openRaw + b.parts.join(""), out);
+    return -1;
+  }
+
+  #invalid(reason: InvalidBlockReason, raw: string, out: TurnTextSegment[]): void {
+    const tag = this.#block!.name;
+    this.#block = null;
+    out.push({ kind: "invalid", tag, raw, reason });
+  }
+
+  #finish(body: string, closeRaw: string, out: TurnTextSegment[]): void {
+    const b = this.#block!;
+    const raw = b.openRaw + body + closeRaw;
+    const trimmedBody = body.trim();
+    if (trimmedBody === "") return this.#invalid("empty-body", raw, out);
+    let json: unknown;
+    try {
+      json = JSON.parse(trimmedBody);
+    } catch {
+      return this.#invalid("malformed-json", raw, out);
+    }
+    if (b.name === "ask") {
+      const block = parseAskBlock(json);
+      if (block === null) return this.#invalid("invalid-block", raw, out);
+      this.#block = null;
+      out.push({ kind: "ask", block, raw });
+    } else {
+      const block = parseReportBlock(json);
+      if (block === null) return this.#invalid("invalid-block", raw, out);
+      this.#block = null;
+      out.push({ kind: "report", block, raw });
+    }
+  }
+}
+
+function pushText(out: TurnTextSegment[], text: string): void {
+  if (text === "") return;
+  const last = out[out.length - 1];
+  if (last !== undefined && last.kind === "text") {
+    out[out.length - 1] = { kind: "text", text: last.text + text };
+  } else out.push({ kind: "text", text });
+}
+
+/**
+ * A `TransformStream<string, TurnTextSegment>` wrapping
+ * {@link TurnTextScanner}: pipe text deltas in, get segments out as soon as
+ * they are safe to show. Works in Deno, Node ≥ 18, browsers and edge
+ * runtimes (Web Streams only).
+ *
+ * @example
+ * ```ts
+ * import { TurnTextScannerStream } from "@papercusp/chat-protocol";
+ * const segments = ReadableStream.from(["Hi <ask>", '{"question":"Ok?"}</ask>'])
+ *   .pipeThrough(new TurnTextScannerStream());
+ * for await (const seg of segments) console.log(seg.kind); // "text", "ask"
+ * ```
+ */
+export class TurnTextScannerStream extends TransformStream<string, TurnTextSegment> {
+  constructor() {
+    const scanner = new TurnTextScanner();
+    super({
+      transform(chunk, controller) {
+        for (const seg of scanner.push(chunk)) controller.enqueue(seg);
+      },
+      flush(controller) {
+        for (const seg of scanner.end()) controller.enqueue(seg);
+      },
+    });
+  }
+}
