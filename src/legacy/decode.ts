@@ -1,0 +1,368 @@
+/**
+ * `decodeLegacyChatFrame`: reads one unversioned (legacy0) SSE frame in an
+ * explicitly selected vocabulary, Scout or Papercup, into a typed result.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../result.ts";
+import type { OpenCardSnapshot } from "../cards/types.ts";
+import { isChatEventType, parseChatEvent } from "../wire/mod.ts";
+import type {
+  LegacyChatEvent,
+  LegacyDecodedFrame,
+  LegacyDialect,
+  LegacyFrame,
+  LegacyRefusal,
+  LegacyRefusalCode,
+  LegacyUsage,
+} from "./types.ts";
+
+/** Default bound on a frame's `data` length: 1 MiB (1_048_576 UTF-16 code units). */
+export const LEGACY_MAX_DATA_LENGTH = 1_048_576;
+
+/** Options of {@link decodeLegacyChatFrame}. */
+export interface LegacyDecodeOptions {
+  /**
+   * Longest accepted `data`, in UTF-16 code units (≈ bytes for ASCII JSON).
+   * Longer data is refused with `oversized` before it is parsed. Default
+   * {@link LEGACY_MAX_DATA_LENGTH} (1 MiB).
+   */
+  maxDataLength?: number;
+}
+
+/**
+ * The chat types of Scout's legacy union (legacy-scout spec §A.1), by wire
+ * name. Every other Scout `type` is a domain event.
+ */
+const SCOUT_CHAT_TYPES: ReadonlySet<string> = new Set([
+  "session",
+  "token",
+  "tool_start",
+  "card",
+  "card_closed",
+  "state",
+  "done",
+  "error",
+  "navigate",
+]);
+
+const DECIMAL_ID = /^[0-9]+$/;
+
+type Payload = Record<string, unknown>;
+
+function refuse(code: LegacyRefusalCode, message: string, type?: string) {
+  const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
+  return err(error);
+}
+
+/** Own-property read: inherited names (`constructor`, `__proto__`) never count. */
+function own(obj: Payload, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+function isObject(v: unknown): v is Payload {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function str(obj: Payload, key: string): string | undefined {
+  const v = own(obj, key);
+  return typeof v === "string" ? v : undefined;
+}
+
+function readFrame(
+  frame: unknown,
+): { id?: string; event?: string; data: string } | string {
+  if (typeof frame !== "object" || frame === null) return "the frame is not an object";
+  let id: unknown, event: unknown, data: unknown;
+  try {
+    const f = frame as Payload;
+    id = f.id;
+    event = f.event;
+    data = f.data;
+  } catch {
+    return "the frame's fields could not be read";
+  }
+  if (typeof data !== "string") return "the frame has no string `data`";
+  if (id !== undefined && typeof id !== "string") return "the frame's `id` is not a string";
+  if (event !== undefined && typeof event !== "string") {
+    return "the frame's `event` is not a string";
+  }
+  const out: { id?: string; event?: string; data: string } = { data };
+  if (id !== undefined) out.id = id;
+  if (event !== undefined && event !== "") out.event = event;
+  return out;
+}
+
+function parseJson(data: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(data) };
+  } catch {
+    return undefined;
+  }
+}
+
+function finiteNonNegative(v: unknown): v is number {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0;
+}
+
+/** Copy only well-formed usage numbers (tokens, USD); `undefined` when none. */
+function readUsage(v: unknown): LegacyUsage | undefined {
+  if (!isObject(v)) return undefined;
+  const out: LegacyUsage = {};
+  for (const key of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
+    const n = own(v, key);
+    if (finiteNonNegative(n)) out[key] = n;
+  }
+  return out;
+}
+
+function isCard(v: unknown): v is OpenCardSnapshot {
+  return isObject(v) && typeof own(v, "correlationId") === "string" &&
+    typeof own(v, "prompt") === "string";
+}
+
+type Decoded = Result<LegacyDecodedFrame, LegacyRefusal>;
+
+function heartbeat(dialect: LegacyDialect, data: string): Decoded {
+  const parsed = parseJson(data);
+  const tsMs = parsed && isObject(parsed.value) ? own(parsed.value, "tsMs") : undefined;
+  return ok(
+    typeof tsMs === "number" && Number.isFinite(tsMs)
+      ? { kind: "heartbeat", dialect, tsMs }
+      : { kind: "heartbeat", dialect },
+  );
+}
+
+function decodeScout(id: string | undefined, p: Payload, type: string): Decoded {
+  const base = id === undefined ? {} : { id };
+  const chat = (event: LegacyChatEvent, extra?: { toolNameField: "tool" | "name" }): Decoded =>
+    ok({ kind: "chat", dialect: "scout", ...base, wireType: type, ...extra, event });
+  const bad = (why: string) => refuse("invalid-event", `Scout \`${type}\` frame ${why}`, type);
+  switch (type) {
+    case "session": {
+      const sessionId = str(p, "sessionId");
+      if (sessionId === undefined) return bad("needs a string `sessionId`");
+      return chat({ type: "session", sessionId });
+    }
+    case "token": {
+      const content = str(p, "content");
+      if (content === undefined) return bad("needs a string `content`");
+      return chat({ type: "delta", text: content });
+    }
+    case "tool_start": {
+      // scout-chat's reducer reads `tool`; scout-runtime emits `name` (+ `callId`).
+      const tool = str(p, "tool");
+      const name = str(p, "name");
+      if (tool !== undefined && name !== undefined && tool !== name) {
+        return bad(`names the tool twice, differently (\`tool\` "${tool}", \`name\` "${name}")`);
+      }
+      const toolName = tool ?? name;
+      if (toolName === undefined || toolName === "") {
+        return bad("needs a non-empty string `tool` (or `name`, as Scout's runtime sends it)");
+      }
+      const event: LegacyChatEvent = { type: "tool_call", name: toolName };
+      const callId = own(p, "callId");
+      if (callId !== undefined) {
+        if (typeof callId !== "string" || callId === "") {
+          return bad("has a `callId` that is not a non-empty string");
+        }
+        event.callId = callId;
+      }
+      if (Object.hasOwn(p, "input") && p.input !== undefined) event.input = p.input;
+      return chat(event, { toolNameField: tool !== undefined ? "tool" : "name" });
+    }
+    case "card": {
+      const card = own(p, "card");
+      if (!isCard(card)) {
+        return bad("needs a `card` object with string `correlationId` and `prompt`");
+      }
+      return chat({ type: "card", card });
+    }
+    case "card_closed": {
+      const correlationId = str(p, "correlationId");
+      if (correlationId === undefined) return bad("needs a string `correlationId`");
+      return chat({ type: "card_closed", correlationId });
+    }
+    case "state": {
+      const version = own(p, "version");
+      if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) {
+        return bad("needs a non-negative integer `version`");
+      }
+      return chat({ type: "state", version, snapshot: own(p, "snapshot") });
+    }
+    case "done": {
+      const event: LegacyChatEvent = { type: "done" };
+      const stopReason = str(p, "stopReason");
+      if (stopReason !== undefined) event.stopReason = stopReason;
+      const usage = readUsage(own(p, "usage"));
+      if (usage !== undefined) event.usage = usage;
+      return chat(event);
+    }
+    case "error": {
+      const message = str(p, "message");
+      if (message === undefined) return bad("needs a string `message`");
+      return chat({ type: "error", message });
+    }
+    case "navigate": {
+      const href = str(p, "href");
+      if (href === undefined) return bad("needs a string `href`");
+      return chat({ type: "navigate", href });
+    }
+  }
+  return refuse("invalid-event", `Scout \`${type}\` is not a chat event`, type);
+}
+
+/** Why a v0 payload was dropped by `parseChatEvent` (v0-wire spec §3), for the refusal message. */
+function v0Requirement(name: string): string {
+  switch (name) {
+    case "session":
+      return "a string `sessionId`";
+    case "delta":
+      return "a string `text`";
+    case "tool_call":
+    case "tool_result":
+      return "a non-empty string `name`";
+    case "provenance":
+      return "string `engine` and `model`";
+    case "card":
+      return "a `card` object with string `correlationId` and `prompt`";
+    case "card_closed":
+      return "a string `correlationId`";
+    case "navigate":
+      return "a string `href`";
+    default:
+      return "the fields of its v0 shape";
+  }
+}
+
+function decodePapercup(
+  id: string | undefined,
+  event: string | undefined,
+  data: string,
+  value: unknown,
+): Decoded {
+  const base = id === undefined ? {} : { id };
+  if (event === undefined || event === "message") {
+    return refuse(
+      "missing-event-name",
+      "Papercup frames are named v0 events, but this frame has no `event:` name",
+    );
+  }
+  if (!isChatEventType(event)) {
+    return ok({ kind: "domain", dialect: "papercup", ...base, type: event, data: value });
+  }
+  if (isObject(value)) {
+    const t = own(value, "type");
+    if (typeof t === "string" && t !== event) {
+      return refuse(
+        "type-mismatch",
+        `the \`event: ${event}\` frame's payload says \`type: ${JSON.stringify(t)}\``,
+        event,
+      );
+    }
+  }
+  const parsed = parseChatEvent(event, value);
+  if (parsed === null) {
+    return refuse(
+      "invalid-event",
+      `Papercup \`${event}\` frame needs ${v0Requirement(event)} (v0 rules)`,
+      event,
+    );
+  }
+  void data;
+  return ok({
+    kind: "chat",
+    dialect: "papercup",
+    ...base,
+    wireType: event,
+    event: parsed as LegacyChatEvent,
+  });
+}
+
+/**
+ * Decode one legacy0 SSE frame in the vocabulary the host selected.
+ *
+ * **Scout** (`dialect: "scout"`, legacy-scout spec §B): the `event:` name is
+ * ignored except `heartbeat` (as Scout's transport does); the discriminant is
+ * `data.type`. A present `id:` must be decimal digits (Scout's resume cursor
+ * is `max(lastEventId, Number(id))`), else `invalid-id`.
+ * - `token{content}` → `delta{text}`;
+ * - `tool_start{tool}` → `tool_call{name}`; Scout's runtime sends
+ *   `tool_start{name, callId}` instead: **both are accepted**
+ *   (`toolNameField` says which; both present and different → refused);
+ *   a `callId`, when present, must be a non-empty string and is kept;
+ * - `session`, `card`, `card_closed`, `state`, `done`
+ *   (`usage{totalTokens?, costUsd?}`), `error{message}`, `navigate` keep
+ *   their names;
+ * - any other `type` (`products`, `broaden`, `highlight`, …) is a
+ *   `{kind: "domain"}` frame for the host's own handler.
+ *
+ * **Papercup** (`dialect: "papercup"`, v0-wire spec §1–3): the `event:` name
+ * is the discriminant and the payload is read by `parseChatEvent` with its v0
+ * rules unchanged. Names outside the eleven v0 types (including the legacy
+ * `token` / `tool_start`, which v0 never aliased) are `{kind: "domain"}`.
+ *
+ * Both: `event: heartbeat` → `{kind: "heartbeat"}` (no cursor). Never throws;
+ * every problem is a typed {@link LegacyRefusal} (codes in
+ * {@link LegacyRefusalCode}). The result never carries a `callId` the frame
+ * did not carry.
+ *
+ * @param frame an SSE message `{id?, event?, data}` (e.g. from `SseParser`); any value is accepted and checked
+ * @param dialect the vocabulary to read it in
+ * @param options `maxDataLength` bound (default 1 MiB)
+ *
+ * @example
+ * ```ts
+ * import { decodeLegacyChatFrame } from "@papercusp/chat-protocol";
+ * const r = decodeLegacyChatFrame({ id: "2", data: '{"type":"token","content":"Hi"}' }, "scout");
+ * // r.ok && r.value.kind === "chat" → r.value.event is { type: "delta", text: "Hi" }
+ * ```
+ */
+export function decodeLegacyChatFrame(
+  frame: LegacyFrame | unknown,
+  dialect: LegacyDialect,
+  options?: LegacyDecodeOptions,
+): Result<LegacyDecodedFrame, LegacyRefusal> {
+  if (dialect !== "scout" && dialect !== "papercup") {
+    return refuse("invalid-frame", `unknown legacy dialect ${JSON.stringify(String(dialect))}`);
+  }
+  const f = readFrame(frame);
+  if (typeof f === "string") return refuse("invalid-frame", f);
+  const max = options?.maxDataLength;
+  const bound = typeof max === "number" && max > 0 ? max : LEGACY_MAX_DATA_LENGTH;
+  if (f.data.length > bound) {
+    return refuse(
+      "oversized",
+      `the frame's data is ${f.data.length} long, over the bound ${bound}`,
+    );
+  }
+  if (f.event === "heartbeat") return heartbeat(dialect, f.data);
+  if (dialect === "scout" && f.id !== undefined && !DECIMAL_ID.test(f.id)) {
+    return refuse(
+      "invalid-id",
+      `Scout frame ids are decimal numbers (the resume cursor); got ${JSON.stringify(f.id)}`,
+    );
+  }
+  if (f.data.trim() === "") return refuse("invalid-json", "the frame's data is empty");
+  const parsed = parseJson(f.data);
+  if (parsed === undefined) return refuse("invalid-json", "the frame's data is not valid JSON");
+  if (dialect === "papercup") return decodePapercup(f.id, f.event, f.data, parsed.value);
+  const value = parsed.value;
+  if (!isObject(value)) {
+    return refuse("not-an-object", "a Scout frame's data must be a JSON object with a `type`");
+  }
+  const type = own(value, "type");
+  if (typeof type !== "string" || type === "") {
+    return refuse("missing-type", "a Scout frame's data needs a string `type`");
+  }
+  if (!SCOUT_CHAT_TYPES.has(type)) {
+    return ok({
+      kind: "domain",
+      dialect: "scout",
+      ...(f.id === undefined ? {} : { id: f.id }),
+      type,
+      data: value,
+    });
+  }
+  return decodeScout(f.id, value, type);
+}

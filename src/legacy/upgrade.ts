@@ -1,0 +1,354 @@
+/**
+ * `upgradeLegacyChatFrame`: turns one legacy0 frame into a v1
+ * {@link ChatEventEnvelope}, with every id supplied by the host.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../result.ts";
+import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
+import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
+import type { LegacyChatFrame, LegacyDialect, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
+
+/**
+ * A legacy tool frame as the host's {@link LegacyUpgradeContext.callIdFor}
+ * mapping sees it.
+ */
+export interface LegacyToolFrame {
+  /** `call` for `tool_start` / `tool_call`, `result` for `tool_result` (Papercup only). */
+  kind: "call" | "result";
+  /** The tool's catalog name. */
+  name: string;
+  /** The SSE `id:` of the frame, if any (Scout: decimal digits). */
+  frameId?: string;
+  /** The dialect the frame was read in. */
+  dialect: LegacyDialect;
+}
+
+/**
+ * What the host supplies to upgrade legacy frames of one turn. Nothing in
+ * the adapter allocates an id: the host does.
+ *
+ * Use one context object per turn: the `index` passed to
+ * {@link LegacyUpgradeContext.callIdFor} counts the tool frames upgraded with
+ * this same object.
+ */
+export interface LegacyUpgradeContext {
+  /** The vocabulary of the frames. */
+  dialect: LegacyDialect;
+  /** Host-allocated, non-empty. */
+  conversationId: string;
+  /** Host-allocated, non-empty. */
+  turnId: string;
+  /**
+   * Allocate the next envelope's `eventId` (non-empty) and `seq` (positive
+   * integer, per turn, no gaps). Called only once a frame is accepted, so a
+   * refused frame never consumes a `seq`. A throw or a malformed value is
+   * refused as `invalid-allocation`.
+   */
+  allocate(): { eventId: string; seq: number };
+  /**
+   * The host's stable mapping for tool frames that carry no `callId` (Scout's
+   * `tool_start{tool}`, Papercup's `tool_call`/`tool_result` without
+   * `callId`). `index` is the 0-based ordinal of this frame among the frames
+   * of the same `kind` upgraded with this context object (so the host can
+   * pair the n-th result with the n-th call when its tools run one at a
+   * time). Return `undefined` when there is no mapping: the frame is then
+   * refused with `missing-call-identity`. It must return the same id for the
+   * same frame on replay; the adapter never invents one.
+   */
+  callIdFor?(tool: LegacyToolFrame, index: number): string | undefined;
+  /**
+   * Retry permission for legacy `error` frames, which carry none. v1 errors
+   * must say explicitly whether the client may retry; legacy frames cannot,
+   * so the host decides. Absent → the `error` frame is refused with
+   * `missing-retry-permission` (a client never guesses).
+   */
+  retryable?: boolean;
+  /** With `retryable: true` only: the delay in milliseconds before a retry. */
+  retryAfterMs?: number;
+  /** Stable machine-readable code for upgraded errors, e.g. `legacy_error`. */
+  errorCode?: string;
+  /** Epoch milliseconds to stamp as the envelope's `at` (optional). */
+  at?: number;
+  /** Decode options (the `data` length bound). */
+  decode?: LegacyDecodeOptions;
+}
+
+const toolCounters = new WeakMap<object, { call: number; result: number }>();
+
+function refuse(code: LegacyRefusalCode, message: string, type?: string) {
+  const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
+  return err(error);
+}
+
+function nonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v !== "";
+}
+
+type Upgraded = Result<ChatEventEnvelope, LegacyRefusal>;
+
+function nextIndex(ctx: object, kind: "call" | "result"): number {
+  let c = toolCounters.get(ctx);
+  if (c === undefined) {
+    c = { call: 0, result: 0 };
+    toolCounters.set(ctx, c);
+  }
+  return c[kind]++;
+}
+
+function resolveCallId(
+  ctx: LegacyUpgradeContext,
+  frame: LegacyChatFrame,
+  kind: "call" | "result",
+  name: string,
+  callId: string | undefined,
+): string | LegacyRefusal {
+  const index = nextIndex(ctx, kind);
+  if (callId !== undefined && callId !== "") return callId;
+  const wire = frame.wireType;
+  const missing: LegacyRefusal = {
+    code: "missing-call-identity",
+    message: `the \`${wire}\` frame for tool "${name}" has no callId and the host gave no ` +
+      "stable mapping for it; a call id is never invented",
+    type: wire,
+  };
+  if (typeof ctx.callIdFor !== "function") return missing;
+  let mapped: unknown;
+  try {
+    const tool: LegacyToolFrame = frame.id === undefined
+      ? { kind, name, dialect: frame.dialect }
+      : { kind, name, frameId: frame.id, dialect: frame.dialect };
+    mapped = ctx.callIdFor(tool, index);
+  } catch {
+    return {
+      code: "invalid-context",
+      message: "the host's callIdFor mapping threw",
+      type: wire,
+    };
+  }
+  if (mapped === undefined) return missing;
+  if (!nonEmpty(mapped)) {
+    return {
+      code: "invalid-context",
+      message: "the host's callIdFor mapping returned something other than a non-empty string",
+      type: wire,
+    };
+  }
+  return mapped;
+}
+
+function toUsage(u: ChatUsage | undefined): ChatUsage | undefined {
+  if (u === undefined) return undefined;
+  const out: ChatUsage = {};
+  for (const key of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
+    const n = u[key];
+    if (typeof n === "number" && Number.isFinite(n) && n >= 0) out[key] = n;
+  }
+  return out;
+}
+
+function toV1(
+  frame: LegacyChatFrame,
+  ctx: LegacyUpgradeContext,
+): { event: ChatEventV1 } | { refusal: LegacyRefusal } {
+  const e = frame.event;
+  const wire = frame.wireType;
+  switch (e.type) {
+    case "session":
+      return { event: { type: "session", sessionId: e.sessionId } };
+    case "delta":
+      return { event: { type: "delta", text: e.text } };
+    case "tool_call": {
+      const callId = resolveCallId(ctx, frame, "call", e.name, e.callId);
+      if (typeof callId !== "string") return { refusal: callId };
+      const out: ChatEventV1 = { type: "tool_call", callId, name: e.name };
+      if (e.input !== undefined) out.input = e.input;
+      return { event: out };
+    }
+    case "tool_result": {
+      const callId = resolveCallId(ctx, frame, "result", e.name, e.callId);
+      if (typeof callId !== "string") return { refusal: callId };
+      if (typeof e.ok !== "boolean") {
+        return {
+          refusal: {
+            code: "unknown-result-status",
+            message:
+              `the \`tool_result\` for "${e.name}" does not say whether the tool succeeded ` +
+              "(`ok` is absent); it is never assumed to be a success",
+            type: wire,
+          },
+        };
+      }
+      const out: ChatEventV1 = { type: "tool_result", callId, name: e.name, ok: e.ok };
+      if (e.summary !== undefined) out.summary = e.summary;
+      return { event: out };
+    }
+    case "provenance": {
+      if (e.engine === "" || e.model === "") {
+        return {
+          refusal: {
+            code: "invalid-event",
+            message: "a v1 `provenance` needs non-empty `engine` and `model`",
+            type: wire,
+          },
+        };
+      }
+      const out: ChatEventV1 = { type: "provenance", engine: e.engine, model: e.model };
+      if (e.accountRoute !== undefined) out.accountRoute = e.accountRoute;
+      return { event: out };
+    }
+    case "card":
+      return { event: { type: "card", card: e.card } };
+    case "card_closed":
+      return { event: { type: "card_closed", correlationId: e.correlationId } };
+    case "state": {
+      if (!Number.isSafeInteger(e.version) || e.version < 0) {
+        return {
+          refusal: {
+            code: "invalid-event",
+            message: "a v1 `state` needs a non-negative integer `version`",
+            type: wire,
+          },
+        };
+      }
+      return { event: { type: "state", version: e.version, snapshot: e.snapshot } };
+    }
+    case "done": {
+      const out: ChatEventV1 = { type: "done" };
+      if (e.stopReason !== undefined) out.stopReason = e.stopReason;
+      const usage = toUsage(e.usage);
+      if (usage !== undefined) out.usage = usage;
+      return { event: out };
+    }
+    case "error": {
+      if (typeof ctx.retryable !== "boolean") {
+        return {
+          refusal: {
+            code: "missing-retry-permission",
+            message: "a legacy `error` carries no retry permission and the host gave no " +
+              "`retryable` default; a client never guesses",
+            type: wire,
+          },
+        };
+      }
+      const out: ChatEventV1 = { type: "error", message: e.message, retryable: ctx.retryable };
+      if (nonEmpty(ctx.errorCode)) out.code = ctx.errorCode;
+      if (
+        ctx.retryable && typeof ctx.retryAfterMs === "number" &&
+        Number.isFinite(ctx.retryAfterMs) && ctx.retryAfterMs >= 0
+      ) {
+        out.retryAfterMs = ctx.retryAfterMs;
+      }
+      return { event: out };
+    }
+    case "navigate":
+      return { event: { type: "navigate", href: e.href } };
+  }
+  return { refusal: { code: "invalid-event", message: "unknown legacy event" } };
+}
+
+/**
+ * Upgrade one legacy0 frame (Scout or Papercup, see
+ * {@link decodeLegacyChatFrame}) to a v1 {@link ChatEventEnvelope}.
+ *
+ * The host supplies everything v1 requires that legacy frames lack
+ * ({@link LegacyUpgradeContext}): conversation and turn ids, event id and
+ * `seq` allocation, the stable call-id mapping, and retry permission for
+ * errors. Refusals (never thrown):
+ * - every decode refusal, unchanged;
+ * - `not-chat-event`: a domain frame (Scout `products`, …) or a heartbeat;
+ *   the host handles those itself;
+ * - `missing-call-identity`: a tool frame without `callId` and without a
+ *   host mapping (never invented);
+ * - `unknown-result-status`: a `tool_result` whose `ok` is absent (never
+ *   fabricated as a success);
+ * - `missing-retry-permission`: an `error` while `ctx.retryable` is not a
+ *   boolean;
+ * - `invalid-context` / `invalid-allocation`: bad ids from the host.
+ *
+ * Mapping: Scout `token{content}` → `delta{text}`; Scout `tool_start{tool}`
+ * or `{name}` → `tool_call{callId, name}`; `done.usage` keeps only finite
+ * non-negative counts; `card_closed` gets no `resolution` (legacy has none).
+ * `allocate()` is called only for an accepted frame.
+ *
+ * @example
+ * ```ts
+ * import { upgradeLegacyChatFrame } from "@papercusp/chat-protocol";
+ * let seq = 0;
+ * const ctx = {
+ *   dialect: "scout" as const,
+ *   conversationId: "c1",
+ *   turnId: "t1",
+ *   allocate: () => ({ eventId: `t1:${++seq}`, seq }),
+ * };
+ * const r = upgradeLegacyChatFrame({ id: "2", data: '{"type":"token","content":"Hi"}' }, ctx);
+ * // r.ok → r.value.event is { type: "delta", text: "Hi" }, r.value.seq === 1
+ * ```
+ */
+export function upgradeLegacyChatFrame(
+  frame: unknown,
+  ctx: LegacyUpgradeContext,
+): Upgraded {
+  if (typeof ctx !== "object" || ctx === null) {
+    return refuse("invalid-context", "the upgrade context is not an object");
+  }
+  let dialect: unknown, conversationId: unknown, turnId: unknown, allocate: unknown;
+  try {
+    ({ dialect, conversationId, turnId, allocate } = ctx);
+  } catch {
+    return refuse("invalid-context", "the upgrade context's fields could not be read");
+  }
+  if (!nonEmpty(conversationId) || !nonEmpty(turnId)) {
+    return refuse(
+      "invalid-context",
+      "the host must supply non-empty `conversationId` and `turnId`",
+    );
+  }
+  if (typeof allocate !== "function") {
+    return refuse("invalid-context", "the host must supply an `allocate()` function");
+  }
+  const decoded = decodeLegacyChatFrame(frame, dialect as LegacyDialect, ctx.decode);
+  if (!decoded.ok) return decoded;
+  const d = decoded.value;
+  if (d.kind === "heartbeat") {
+    return refuse("not-chat-event", "a heartbeat carries no chat event", "heartbeat");
+  }
+  if (d.kind === "domain") {
+    return refuse(
+      "not-chat-event",
+      `\`${d.type}\` is a domain event with no v1 representation; the host handles it`,
+      d.type,
+    );
+  }
+  const converted = toV1(d, ctx);
+  if ("refusal" in converted) return err(converted.refusal);
+  const event = converted.event;
+  let id: unknown;
+  try {
+    id = (allocate as () => unknown).call(ctx);
+  } catch {
+    return refuse("invalid-allocation", "the host's allocate() threw");
+  }
+  const eventId = typeof id === "object" && id !== null
+    ? (id as Record<string, unknown>).eventId
+    : undefined;
+  const seq = typeof id === "object" && id !== null
+    ? (id as Record<string, unknown>).seq
+    : undefined;
+  if (!nonEmpty(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+    return refuse(
+      "invalid-allocation",
+      "allocate() must return a non-empty `eventId` and a positive integer `seq`",
+    );
+  }
+  const envelope: ChatEventEnvelope = {
+    schemaVersion: 1,
+    conversationId,
+    turnId,
+    eventId,
+    seq,
+    event,
+  };
+  if (typeof ctx.at === "number" && Number.isFinite(ctx.at)) envelope.at = ctx.at;
+  return ok(envelope);
+}

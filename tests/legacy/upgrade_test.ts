@@ -1,0 +1,193 @@
+import assert from "node:assert/strict";
+import { type LegacyUpgradeContext, upgradeLegacyChatFrame } from "../../src/legacy/mod.ts";
+import { assertGolden, readFixture } from "../_helpers/golden.ts";
+import { sseFrames } from "./_frames.ts";
+
+function host(dialect: "scout" | "papercup", extra: Partial<LegacyUpgradeContext> = {}) {
+  let seq = 0;
+  const ctx: LegacyUpgradeContext & { calls: () => number } = {
+    dialect,
+    conversationId: "conv-1",
+    turnId: "turn-1",
+    allocate: () => {
+      seq++;
+      return { eventId: `turn-1:${seq}`, seq };
+    },
+    calls: () => seq,
+    ...extra,
+  };
+  return ctx;
+}
+
+const frame = (data: unknown, id = "1") => ({ id, data: JSON.stringify(data) });
+
+Deno.test("upgrade scout token → v1 delta envelope with host ids", () => {
+  const r = upgradeLegacyChatFrame(frame({ type: "token", content: "Hi" }, "2"), host("scout"));
+  assert.deepEqual(r, {
+    ok: true,
+    value: {
+      schemaVersion: 1,
+      conversationId: "conv-1",
+      turnId: "turn-1",
+      eventId: "turn-1:1",
+      seq: 1,
+      event: { type: "delta", text: "Hi" },
+    },
+  });
+});
+
+Deno.test("tool_start without callId and without host mapping → missing-call-identity, no seq consumed", () => {
+  const ctx = host("scout");
+  const r = upgradeLegacyChatFrame(frame({ type: "tool_start", tool: "search" }), ctx);
+  assert.equal(!r.ok && r.error.code, "missing-call-identity");
+  assert.equal(ctx.calls(), 0);
+});
+
+Deno.test("runtime tool_start{name, callId} keeps its callId", () => {
+  const r = upgradeLegacyChatFrame(
+    frame({ type: "tool_start", name: "search", callId: "call_1" }),
+    host("scout"),
+  );
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.event, { type: "tool_call", callId: "call_1", name: "search" });
+});
+
+Deno.test("host callIdFor mapping gets the tool frame and its per-context index", () => {
+  const seen: unknown[] = [];
+  const ctx = host("scout", {
+    callIdFor: (tool, index) => {
+      seen.push([tool, index]);
+      return index === 2 ? undefined : `${tool.frameId}-${index}`;
+    },
+  });
+  const a = upgradeLegacyChatFrame(frame({ type: "tool_start", tool: "a" }, "4"), ctx);
+  const b = upgradeLegacyChatFrame(frame({ type: "tool_start", tool: "b" }, "9"), ctx);
+  const c = upgradeLegacyChatFrame(frame({ type: "tool_start", tool: "c" }, "11"), ctx);
+  assert.ok(a.ok && b.ok);
+  assert.deepEqual(a.value.event, { type: "tool_call", callId: "4-0", name: "a" });
+  assert.deepEqual(b.value.event, { type: "tool_call", callId: "9-1", name: "b" });
+  assert.equal(!c.ok && c.error.code, "missing-call-identity");
+  assert.deepEqual(seen[0], [{ kind: "call", name: "a", frameId: "4", dialect: "scout" }, 0]);
+  // a fresh context starts counting again
+  const d = upgradeLegacyChatFrame(
+    frame({ type: "tool_start", tool: "d" }, "1"),
+    host("scout", { callIdFor: (_t, i) => `x${i}` }),
+  );
+  assert.ok(d.ok);
+  assert.deepEqual(d.value.event, { type: "tool_call", callId: "x0", name: "d" });
+});
+
+Deno.test("callIdFor returning junk or throwing → invalid-context", () => {
+  const junk = upgradeLegacyChatFrame(
+    frame({ type: "tool_start", tool: "a" }),
+    host("scout", { callIdFor: () => "" }),
+  );
+  assert.equal(!junk.ok && junk.error.code, "invalid-context");
+  const thrower = upgradeLegacyChatFrame(
+    frame({ type: "tool_start", tool: "a" }),
+    host("scout", {
+      callIdFor: () => {
+        throw new Error("x");
+      },
+    }),
+  );
+  assert.equal(!thrower.ok && thrower.error.code, "invalid-context");
+});
+
+Deno.test("papercup tool_result: ok absent → unknown-result-status; present → kept", () => {
+  const p = (data: unknown) => ({ id: "e", event: "tool_result", data: JSON.stringify(data) });
+  const unknown = upgradeLegacyChatFrame(p({ name: "t", callId: "c1" }), host("papercup"));
+  assert.equal(!unknown.ok && unknown.error.code, "unknown-result-status");
+  const nonBool = upgradeLegacyChatFrame(
+    p({ name: "t", callId: "c1", ok: "yes" }),
+    host("papercup"),
+  );
+  assert.equal(!nonBool.ok && nonBool.error.code, "unknown-result-status");
+  const failed = upgradeLegacyChatFrame(
+    p({ name: "t", callId: "c1", ok: false, summary: "no" }),
+    host("papercup"),
+  );
+  assert.ok(failed.ok);
+  assert.deepEqual(failed.value.event, {
+    type: "tool_result",
+    callId: "c1",
+    name: "t",
+    ok: false,
+    summary: "no",
+  });
+  const noId = upgradeLegacyChatFrame(p({ name: "t", ok: true }), host("papercup"));
+  assert.equal(!noId.ok && noId.error.code, "missing-call-identity");
+});
+
+Deno.test("legacy error needs the host's retry permission", () => {
+  const e = frame({ type: "error", message: "boom" });
+  const missing = upgradeLegacyChatFrame(e, host("scout"));
+  assert.equal(!missing.ok && missing.error.code, "missing-retry-permission");
+  const no = upgradeLegacyChatFrame(e, host("scout", { retryable: false, retryAfterMs: 5 }));
+  assert.ok(no.ok);
+  assert.deepEqual(no.value.event, { type: "error", message: "boom", retryable: false });
+  const yes = upgradeLegacyChatFrame(
+    e,
+    host("scout", { retryable: true, retryAfterMs: 2000, errorCode: "legacy" }),
+  );
+  assert.ok(yes.ok);
+  assert.deepEqual(yes.value.event, {
+    type: "error",
+    message: "boom",
+    retryable: true,
+    retryAfterMs: 2000,
+    code: "legacy",
+  });
+});
+
+Deno.test("domain and heartbeat frames → not-chat-event", () => {
+  const d = upgradeLegacyChatFrame(frame({ type: "products", products: [] }), host("scout"));
+  assert.equal(!d.ok && d.error.code, "not-chat-event");
+  const h = upgradeLegacyChatFrame({ event: "heartbeat", data: "{}" }, host("scout"));
+  assert.equal(!h.ok && h.error.code, "not-chat-event");
+});
+
+Deno.test("bad host context and allocation are refused, not thrown", () => {
+  const f = frame({ type: "token", content: "x" });
+  const code = (ctx: unknown) => {
+    const r = upgradeLegacyChatFrame(f, ctx as LegacyUpgradeContext);
+    return r.ok ? "ok" : r.error.code;
+  };
+  assert.equal(code(null), "invalid-context");
+  assert.equal(code({ ...host("scout"), conversationId: "" }), "invalid-context");
+  assert.equal(code({ ...host("scout"), allocate: 5 }), "invalid-context");
+  assert.equal(
+    code({ ...host("scout"), allocate: () => ({ eventId: "e", seq: 0 }) }),
+    "invalid-allocation",
+  );
+  assert.equal(
+    code({ ...host("scout"), allocate: () => ({ eventId: "", seq: 1 }) }),
+    "invalid-allocation",
+  );
+  assert.equal(
+    code({
+      ...host("scout"),
+      allocate: () => {
+        throw new Error("db down");
+      },
+    }),
+    "invalid-allocation",
+  );
+});
+
+for (
+  const [name, dialect] of [
+    ["scout_turn", "scout"],
+    ["scout_runtime_turn", "scout"],
+    ["papercup_turn", "papercup"],
+  ] as const
+) {
+  Deno.test(`golden: upgrade fixtures/legacy/${name}.sse (no host mapping, retryable false)`, async () => {
+    const ctx = host(dialect, { retryable: false });
+    const frames = sseFrames(await readFixture(`legacy/${name}.sse`));
+    await assertGolden(
+      `legacy/${name}.upgraded.json`,
+      frames.map((f) => upgradeLegacyChatFrame(f, ctx)),
+    );
+  });
+}
