@@ -1,0 +1,212 @@
+/**
+ * Graph fold (spec agents.md §5): the spawn tree as nodes, plus `spawned` and
+ * `message` edges with counts and last-at.
+ *
+ * @module
+ */
+import { metaOf, validEvents } from "./_rows.ts";
+import { layoutSpawnTree } from "./layout.ts";
+import { foldAgentLifecycle } from "./lifecycle.ts";
+import { agedOutFacts, countUnknownKinds, historyWindowOf } from "./roster.ts";
+import { isPeerName, nodeActivity } from "./spawn_tree.ts";
+import type {
+  AgentGraph,
+  AgentGraphEdge,
+  AgentGraphNode,
+  AgentRosterEntry,
+  BrokerEvent,
+  SpawnRowStatus,
+} from "./types.ts";
+
+/** Input of {@link foldAgentGraph}. Times are epoch ms. */
+export interface AgentGraphInput {
+  /** `/api/history` `items`, oldest first (invalid rows are skipped and counted). */
+  events: readonly BrokerEvent[];
+  /** The `?limit=` the history was fetched with. */
+  historyLimit: number;
+  /** Current time, epoch ms (`generatedAt`). */
+  now: number;
+  /** Roster rows (e.g. `foldRoster(...).agents`) to join node ids by name. */
+  roster?: readonly AgentRosterEntry[];
+}
+
+/** Directed sends; a broadcast has no single recipient, so it draws no edge. */
+const MESSAGE_KINDS: ReadonlySet<string> = new Set([
+  "message",
+  "question",
+  "answer",
+  "notice",
+  "approval_request",
+]);
+
+interface Tally {
+  add(from: string, to: string, at: number): void;
+  edges(): AgentGraphEdge[];
+}
+
+function tally(kind: AgentGraphEdge["kind"]): Tally {
+  const byPair = new Map<string, AgentGraphEdge>();
+  return {
+    add(from, to, at) {
+      const key = `${from}\u0000${to}`;
+      const edge = byPair.get(key);
+      if (edge === undefined) byPair.set(key, { kind, from, to, count: 1, lastAt: at });
+      else {
+        edge.count += 1;
+        if (at > edge.lastAt) edge.lastAt = at;
+      }
+    },
+    edges() {
+      return [...byPair.values()].sort((a, b) =>
+        a.from.localeCompare(b.from) || a.to.localeCompare(b.to)
+      );
+    },
+  };
+}
+
+/** The roster row a node joins: the presence row, else the newest incarnation's row, else the last row with the name. */
+function rosterIdsByName(
+  roster: readonly AgentRosterEntry[],
+  newestAgentId: (name: string) => string | undefined,
+): Map<string, string> {
+  const best = new Map<string, { id: string; rank: number }>();
+  for (const entry of roster) {
+    if (typeof entry !== "object" || entry === null) continue;
+    if (typeof entry.name !== "string" || typeof entry.id !== "string" || entry.id === "") continue;
+    const rank = entry.stateSource === "presence"
+      ? 2
+      : entry.agentId !== null && entry.agentId === newestAgentId(entry.name)
+      ? 1
+      : 0;
+    const current = best.get(entry.name);
+    if (current === undefined || rank >= current.rank) best.set(entry.name, { id: entry.id, rank });
+  }
+  const ids = new Map<string, string>();
+  for (const [name, { id }] of best) ids.set(name, id);
+  return ids;
+}
+
+/**
+ * Fold history rows into the spawn graph:
+ *
+ * 1. Nodes = {@link layoutSpawnTree} nodes sorted by depth then row (ties in
+ *    name order): `{id, name, rosterId, parent, depth, row, activity, spawnRow}`.
+ *    `id` = the roster id for the name (its presence row, else its newest
+ *    incarnation's row), else the newest spawn's agent id, else `name:<name>`,
+ *    so a respawned name never takes its predecessor's id.
+ * 2. `spawned` edges: `agent_spawned` rows whose `(from, child)` pair is a
+ *    final tree edge (a superseded parent's spawn is not counted).
+ * 3. `message` edges: `message`, `question`, `answer`, `notice`,
+ *    `approval_request` (not `broadcast`, not `resolution`) to a peer
+ *    `meta.target` that differs from the sender, both names tree nodes, each
+ *    `(msgId, recipient)` pair once (a multicast counts once per recipient).
+ * 4. Each kind's edges sorted by `from` then `to` names (`localeCompare`),
+ *    spawned first, then names mapped to node ids.
+ *
+ * Never throws on malformed rows: they are skipped and counted.
+ *
+ * @example
+ * ```ts
+ * import { foldAgentGraph } from "@papercusp/chat-protocol/agents";
+ * const graph = foldAgentGraph({
+ *   events: [
+ *     { msgId: "a1", kind: "agent_spawned", from: "coord", text: "", at: 1, meta: { target: "w1" } },
+ *     { msgId: "m1", kind: "message", from: "coord", text: "go", at: 2, meta: { target: "w1" } },
+ *   ],
+ *   historyLimit: 1000,
+ *   now: 3,
+ * });
+ * graph.nodes.map((n) => n.id); // ["name:coord", "a1"]
+ * graph.edges.map((e) => e.kind); // ["spawned", "message"]
+ * ```
+ */
+export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
+  const { events, malformed } = validEvents(input?.events);
+  const limit = typeof input?.historyLimit === "number" && input.historyLimit > 0
+    ? input.historyLimit
+    : 1000;
+  const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
+  const layout = layoutSpawnTree(events);
+  const activity = nodeActivity(events);
+  const lifecycle = foldAgentLifecycle(events);
+  const window = historyWindowOf(input?.events ?? [], limit);
+  const aged = agedOutFacts(lifecycle, window);
+  const newestAgentId = (name: string) => lifecycle.newest.get(name)?.agentId;
+  const roster = Array.isArray(input?.roster) ? input.roster : [];
+  const rosterIds = rosterIdsByName(roster, newestAgentId);
+  const rosterAgedOut = new Set<string>();
+  for (const entry of roster) {
+    if (entry?.spawnRow === "likely-aged-out" && typeof entry.name === "string") {
+      rosterAgedOut.add(entry.name);
+    }
+  }
+
+  const idOf = new Map<string, string>();
+  for (const node of layout.nodes) {
+    idOf.set(
+      node.name,
+      rosterIds.get(node.name) ?? newestAgentId(node.name) ?? `name:${node.name}`,
+    );
+  }
+  const nodeId = (name: string) => idOf.get(name) ?? `name:${name}`;
+
+  const agedOut: string[] = [];
+  const nodes: AgentGraphNode[] = [...layout.nodes]
+    .sort((a, b) => a.depth - b.depth || a.row - b.row)
+    .map(({ name, parent, depth, row }) => {
+      let spawnRow: SpawnRowStatus = "seen";
+      if (!lifecycle.newest.has(name)) {
+        spawnRow = aged.orphans.has(name) || rosterAgedOut.has(name) ? "likely-aged-out" : "absent";
+      }
+      if (spawnRow === "likely-aged-out" || aged.orphans.has(name)) agedOut.push(name);
+      return {
+        id: nodeId(name),
+        name,
+        rosterId: rosterIds.get(name) ?? null,
+        parent,
+        depth,
+        row,
+        activity: activity.get(name) ?? null,
+        spawnRow,
+      };
+    });
+
+  const treeEdges = new Set(layout.edges.map(({ from, to }) => `${from}\u0000${to}`));
+  const spawned = tally("spawned");
+  const messages = tally("message");
+  const seen = new Set<string>();
+  for (const event of events) {
+    if (event.kind === "agent_spawned") {
+      const child = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
+      if (treeEdges.has(`${event.from}\u0000${child}`)) spawned.add(event.from, child, event.at);
+      continue;
+    }
+    if (!MESSAGE_KINDS.has(event.kind)) continue;
+    const to = metaOf(event, "target") ?? "";
+    if (!isPeerName(to) || to === event.from) continue;
+    if (!layout.byName.has(to) || !layout.byName.has(event.from)) continue;
+    const key = `${event.msgId}\u0000${to}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    messages.add(event.from, to, event.at);
+  }
+  const edges = [...spawned.edges(), ...messages.edges()].map((edge) => ({
+    ...edge,
+    from: nodeId(edge.from),
+    to: nodeId(edge.to),
+  }));
+
+  return {
+    nodes,
+    edges,
+    history: window,
+    generatedAt: now,
+    diagnostics: {
+      malformedEvents: malformed,
+      malformedSessions: 0,
+      unknownKinds: countUnknownKinds(events),
+      historyFull: aged.full,
+      spawnRowsLikelyAgedOut: [...new Set(agedOut)].sort(),
+    },
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * The dashboard's spawn-tree layout (spec agents.md §7, titan `layout.ts`):
+ * depth is a column, leaves take consecutive rows in depth-first order and a
+ * parent sits at the midpoint of its first and last child's rows. This is its
+ * own simple algorithm, not a Reingold–Tilford tidy tree: subtrees never share
+ * rows. Pure and O(n log n) (the name sorts); everything else is linear and
+ * iterative, so deep chains cannot overflow the stack.
+ *
+ * @module
+ */
+import { buildSpawnTree, HUMAN } from "./spawn_tree.ts";
+import type { BrokerEvent } from "./types.ts";
+
+/** Horizontal distance between depth columns, px. */
+export const COLUMN_WIDTH = 186;
+/** Vertical distance between rows, px. */
+export const ROW_HEIGHT = 30;
+/** Left padding before column 0, px. */
+export const PADDING_X = 26;
+/** Top padding before row 0 (and bottom padding after the last row), px. */
+export const PADDING_Y = 22;
+/** Room right of the deepest column for labels, px. */
+export const LABEL_ALLOWANCE = 150;
+
+/** A point in layout space, px (origin top-left). */
+export interface Point {
+  /** Horizontal position, px. */
+  x: number;
+  /** Vertical position, px. */
+  y: number;
+}
+
+/** A laid-out name: `x = PADDING_X + depth·COLUMN_WIDTH`, `y = PADDING_Y + row·ROW_HEIGHT` (px). */
+export interface GraphNode extends Point {
+  /** Agent name. */
+  name: string;
+  /** Tree depth (column), 0 for a root. */
+  depth: number;
+  /** Row index; a parent's row is the midpoint of its children's (may be fractional). */
+  row: number;
+  /** Spawner name, or null for a root. */
+  parent: string | null;
+}
+
+/** A tree edge between names. */
+export interface GraphEdge {
+  /** Parent name. */
+  from: string;
+  /** Child name. */
+  to: string;
+}
+
+/** Result of {@link layoutSpawnTree}. Sizes are px. */
+export interface GraphLayout {
+  /** Nodes in ascending name order (UTF-16 code unit order). */
+  nodes: GraphNode[];
+  /** Parent→child edges, in the children's name order. */
+  edges: GraphEdge[];
+  /** Nodes by name. */
+  byName: Map<string, GraphNode>;
+  /** `PADDING_X + maxDepth·COLUMN_WIDTH + LABEL_ALLOWANCE`, px. */
+  width: number;
+  /** `2·PADDING_Y + maxRow·ROW_HEIGHT`, px. */
+  height: number;
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Lay out the spawn tree of `items` (see {@link buildSpawnTree}).
+ *
+ * 1. Children of a node are its children in ascending name order.
+ * 2. Roots are ordered by rank (`human` last), then subtree size (self +
+ *    descendants) descending, then `localeCompare` of names.
+ * 3. Depth-first from each root: a leaf takes the next integer row (from 0);
+ *    a parent takes `(min child row + max child row) / 2`.
+ * 4. Depth is 0 for a root, else parent depth + 1.
+ * 5. `x = 26 + depth·186`, `y = 22 + row·30` (px);
+ *    `width = 26 + maxDepth·186 + 150`, `height = 44 + maxRow·30` (px, floor 0).
+ *
+ * @example
+ * ```ts
+ * import { layoutSpawnTree } from "@papercusp/chat-protocol/agents";
+ * const spawn = (from: string, target: string, at: number) =>
+ *   ({ msgId: `s${at}`, kind: "agent_spawned", from, text: "", at, meta: { target } });
+ * const layout = layoutSpawnTree([spawn("root", "a", 1), spawn("root", "b", 2), spawn("a", "a1", 3)]);
+ * layout.byName.get("root"); // { name: "root", depth: 0, row: 0.5, x: 26, y: 37, parent: null }
+ * layout.width; // 548
+ * layout.height; // 74
+ * ```
+ */
+export function layoutSpawnTree(items: readonly BrokerEvent[]): GraphLayout {
+  const parents = buildSpawnTree(items);
+  const sorted = [...parents.keys()].sort(byCodeUnit);
+  const n = sorted.length;
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) index.set(sorted[i], i);
+
+  // Parent index per sorted position (-1: root or unknown parent).
+  const parent = new Int32Array(n);
+  const childCount = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parents.get(sorted[i]) ?? null;
+    const pi = p === null ? -1 : (index.get(p) ?? -1);
+    parent[i] = pi;
+    if (pi !== -1) childCount[pi]++;
+  }
+  // Children in CSR form; filled in ascending name order, so each list is sorted.
+  const start = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) start[i + 1] = start[i] + childCount[i];
+  const fill = start.slice(0, n);
+  const kids = new Int32Array(start[n]);
+  for (let i = 0; i < n; i++) if (parent[i] !== -1) kids[fill[parent[i]]++] = i;
+
+  const roots: number[] = [];
+  for (let i = 0; i < n; i++) if (parent[i] === -1) roots.push(i);
+
+  // Subtree sizes, depths and rows in one iterative DFS per root. Sizes are
+  // needed to order the roots, so do sizes first (order-independent).
+  const size = new Int32Array(n).fill(1);
+  const depth = new Int32Array(n);
+  const order = new Int32Array(n); // pre-order
+  let filled = 0;
+  const stack: number[] = [];
+  for (const r of roots) {
+    stack.push(r);
+    while (stack.length > 0) {
+      const v = stack.pop()!;
+      order[filled++] = v;
+      for (let k = start[v]; k < start[v + 1]; k++) {
+        depth[kids[k]] = depth[v] + 1;
+        stack.push(kids[k]);
+      }
+    }
+  }
+  for (let k = filled - 1; k >= 0; k--) {
+    const v = order[k];
+    if (parent[v] !== -1) size[parent[v]] += size[v];
+  }
+
+  roots.sort((a, b) =>
+    (sorted[a] === HUMAN ? 1 : 0) - (sorted[b] === HUMAN ? 1 : 0) || size[b] - size[a] ||
+    sorted[a].localeCompare(sorted[b])
+  );
+
+  const row = new Float64Array(n);
+  let next = 0;
+  // Post-order with an explicit cursor per frame, children in list order.
+  const frame: number[] = [];
+  const cursor: number[] = [];
+  for (const r of roots) {
+    frame.push(r);
+    cursor.push(start[r]);
+    while (frame.length > 0) {
+      const top = frame.length - 1;
+      const v = frame[top];
+      const k = cursor[top];
+      if (k < start[v + 1]) {
+        cursor[top] = k + 1;
+        frame.push(kids[k]);
+        cursor.push(start[kids[k]]);
+        continue;
+      }
+      frame.pop();
+      cursor.pop();
+      if (start[v] === start[v + 1]) {
+        row[v] = next++;
+      } else {
+        let lo = Infinity;
+        let hi = -Infinity;
+        for (let c = start[v]; c < start[v + 1]; c++) {
+          const cr = row[kids[c]];
+          if (cr < lo) lo = cr;
+          if (cr > hi) hi = cr;
+        }
+        row[v] = (lo + hi) / 2;
+      }
+    }
+  }
+
+  const nodes: GraphNode[] = new Array(n);
+  const byName = new Map<string, GraphNode>();
+  const edges: GraphEdge[] = [];
+  let maxDepth = 0;
+  let maxRow = 0;
+  for (let i = 0; i < n; i++) {
+    const name = sorted[i];
+    const p = parent[i] === -1 ? (parents.get(name) ?? null) : sorted[parent[i]];
+    const node: GraphNode = {
+      name,
+      depth: depth[i],
+      row: row[i],
+      parent: p,
+      x: PADDING_X + depth[i] * COLUMN_WIDTH,
+      y: PADDING_Y + row[i] * ROW_HEIGHT,
+    };
+    nodes[i] = node;
+    byName.set(name, node);
+    if (parent[i] !== -1) edges.push({ from: sorted[parent[i]], to: name });
+    if (depth[i] > maxDepth) maxDepth = depth[i];
+    if (row[i] > maxRow) maxRow = row[i];
+  }
+  return {
+    nodes,
+    edges,
+    byName,
+    width: PADDING_X + maxDepth * COLUMN_WIDTH + LABEL_ALLOWANCE,
+    height: PADDING_Y * 2 + maxRow * ROW_HEIGHT,
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * Lifecycle fold over `/api/history` rows: one record per spawn row, keyed by
+ * the spawn row's **agent id** (its `msgId`), so a respawn of a name keeps the
+ * earlier incarnation's state, cost and session (titan keyed by name and lost
+ * them; spec agents.md §3 lists that as the titan behaviour we fix).
+ *
+ * @module
+ */
+import { isEvent, metaOf } from "./_rows.ts";
+import type { BrokerEvent } from "./types.ts";
+
+/** Lifecycle of one spawn (incarnation) as the log tells it. */
+export type AgentLifecycle = "spawning" | "live" | "detached" | "exited" | "failed" | "retired";
+
+/** What the log says about one spawn of a name: its spawn row and the rows after it. */
+export interface AgentRecord {
+  /** Spawned name (`meta.target ?? meta.name`). */
+  name: string;
+  /** Durable agent id: the spawn row's `msgId`. */
+  agentId: string;
+  /** Spawner (`human` for an adopted session). */
+  spawnedBy: string;
+  /** Spawn row time, epoch ms. */
+  spawnedAt: number;
+  /** `meta.origin === 'adopted'`. */
+  adopted: boolean;
+  /** The spawn row's meta (read with own-property checks). */
+  meta: Record<string, string>;
+  /** The spawn row's body (the brief). */
+  brief: string;
+  /** Current lifecycle; `retired` is final. */
+  lifecycle: AgentLifecycle;
+  /** Newest row about this incarnation (spawn, lifecycle or talk), epoch ms. */
+  lastEventAt: number;
+  /** `meta.cost_usd` of the exit row (US dollars) when finite, else null. */
+  exitCostUsd: number | null;
+  /** Agent id of the spawn that replaced this one under the same name, else null. */
+  supersededBy: string | null;
+}
+
+/** Result of {@link foldAgentLifecycle}: the records plus what could not be joined. */
+export interface AgentLifecycleFold {
+  /** Records keyed by agent id, in spawn-row order. */
+  records: Map<string, AgentRecord>;
+  /** Newest incarnation per name (the one later rows join to). */
+  newest: Map<string, AgentRecord>;
+  /**
+   * Names named by a lifecycle row (attached/detached/exited/resumed/retired)
+   * before any spawn row of that name in the window: their spawn row is
+   * outside the window.
+   */
+  orphanNames: Set<string>;
+  /** Rows skipped because they were not valid {@link BrokerEvent}s. */
+  malformed: number;
+}
+
+const TRANSITIONS: ReadonlyMap<string, AgentLifecycle> = new Map<string, AgentLifecycle>([
+  ["agent_attached", "live"],
+  ["agent_resumed", "live"],
+  ["agent_detached", "detached"],
+  ["agent_exited", "exited"],
+  ["agent_retired", "retired"],
+]);
+
+/** `/api/history` drops `ref`, so later rows join on the name; retire/resume name it in `target`. */
+function subjectOf(event: BrokerEvent): string {
+  return event.kind === "agent_retired" || event.kind === "agent_resumed"
+    ? (metaOf(event, "target") ?? event.from)
+    : event.from;
+}
+
+function copyMeta(meta: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(meta)) {
+    const value = meta[key];
+    if (typeof value !== "string") continue;
+    // defineProperty: a "__proto__" key stays a plain own property.
+    Object.defineProperty(out, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * Walk the rows in the given order (the broker returns oldest first):
+ *
+ * 1. `agent_spawned` with a non-empty name (`meta.target ?? meta.name`) and an
+ *    agent id not seen before opens a record (`spawning`); the name's previous
+ *    incarnation, if any, is kept and gets `supersededBy`. A second spawn row
+ *    with an already-seen agent id is ignored (as the broker's own fold does).
+ * 2. Any other row joins the newest incarnation of its subject (`meta.target
+ *    ?? from` for `agent_retired`/`agent_resumed`, else `from`) and bumps its
+ *    `lastEventAt` (also when retired).
+ * 3. Transitions: attached/resumed → `live`, detached → `detached`, exited →
+ *    `exited` (`failed` when `meta.failed === 'true'`; a finite
+ *    `Number(meta.cost_usd)` becomes `exitCostUsd`), retired → `retired`,
+ *    which is final.
+ *
+ * Malformed rows are skipped and counted. Linear time.
+ */
+export function foldAgentLifecycle(events: readonly BrokerEvent[]): AgentLifecycleFold {
+  const records = new Map<string, AgentRecord>();
+  const newest = new Map<string, AgentRecord>();
+  const orphanNames = new Set<string>();
+  let malformed = 0;
+  if (!Array.isArray(events)) return { records, newest, orphanNames, malformed };
+  for (const event of events) {
+    if (!isEvent(event)) {
+      malformed++;
+      continue;
+    }
+    if (event.kind === "agent_spawned") {
+      const name = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
+      if (name === "" || records.has(event.msgId)) continue;
+      const record: AgentRecord = {
+        name,
+        agentId: event.msgId,
+        spawnedBy: event.from,
+        spawnedAt: event.at,
+        adopted: metaOf(event, "origin") === "adopted",
+        meta: copyMeta(event.meta),
+        brief: event.text,
+        lifecycle: "spawning",
+        lastEventAt: event.at,
+        exitCostUsd: null,
+        supersededBy: null,
+      };
+      const previous = newest.get(name);
+      if (previous !== undefined) previous.supersededBy = record.agentId;
+      records.set(record.agentId, record);
+      newest.set(name, record);
+      continue;
+    }
+    const subject = subjectOf(event);
+    const transition = TRANSITIONS.get(event.kind);
+    const record = newest.get(subject);
+    if (record === undefined) {
+      if (transition !== undefined && subject !== "") orphanNames.add(subject);
+      continue;
+    }
+    if (event.at > record.lastEventAt) record.lastEventAt = event.at;
+    if (transition === undefined || record.lifecycle === "retired") continue;
+    if (transition === "exited") {
+      record.lifecycle = metaOf(event, "failed") === "true" ? "failed" : "exited";
+      const raw = metaOf(event, "cost_usd");
+      const cost = Number(raw);
+      if (raw !== undefined && Number.isFinite(cost)) record.exitCostUsd = cost;
+    } else {
+      record.lifecycle = transition;
+    }
+  }
+  return { records, newest, orphanNames, malformed };
+}
+
+/**
+ * One {@link AgentRecord} per spawn row, keyed by agent id (the spawn row's
+ * `msgId`), in spawn order. See {@link foldAgentLifecycle} for the rules and
+ * for the extra outputs (newest incarnation per name, orphan names).
+ *
+ * @example
+ * ```ts
+ * import { foldAgentRecords } from "@papercusp/chat-protocol/agents";
+ * const records = foldAgentRecords([
+ *   { msgId: "a1", kind: "agent_spawned", from: "coord", text: "", at: 1000, meta: { target: "w1" } },
+ *   { msgId: "e1", kind: "agent_exited", from: "w1", text: "", at: 2000, meta: { cost_usd: "1.25" } },
+ *   { msgId: "a2", kind: "agent_spawned", from: "coord", text: "", at: 3000, meta: { target: "w1" } },
+ * ]);
+ * records.get("a1")?.exitCostUsd; // 1.25 (kept across the respawn)
+ * records.get("a1")?.supersededBy; // "a2"
+ * ```
+ */
+export function foldAgentRecords(events: readonly BrokerEvent[]): Map<string, AgentRecord> {
+  return foldAgentLifecycle(events).records;
+}

@@ -1,0 +1,319 @@
+/**
+ * Roster fold (spec agents.md §4): live presence joined to lifecycle records,
+ * plus every incarnation known only from history.
+ *
+ * @module
+ */
+import { validEvents, validSessions } from "./_rows.ts";
+import { type AgentLifecycleFold, type AgentRecord, foldAgentLifecycle } from "./lifecycle.ts";
+import {
+  type AgentRosterEntry,
+  type AgentRosterSnapshot,
+  type AgentState,
+  type BrokerEvent,
+  type BrokerSession,
+  EVENT_KINDS,
+  type FoldDiagnostics,
+  type HistoryWindow,
+  type SpawnRowStatus,
+} from "./types.ts";
+
+/** Below this broker uptime (ms) the in-memory registry is still refilling after a restart. */
+export const RECONNECT_WINDOW_MS = 10_000;
+
+/** A seat owns the agents named `<prefix>-…`. */
+export interface SeatPrefix {
+  /** Seat name reported in `AgentRosterEntry.seat`. */
+  seat: string;
+  /** Name prefix, matched as `prefix + '-'`. */
+  prefix: string;
+}
+
+/** Input of {@link foldRoster}. Times are epoch ms, durations ms. */
+export interface RosterInput {
+  /** `/api/sessions` `sessions` (invalid rows are skipped and counted). */
+  sessions: readonly BrokerSession[];
+  /** `/api/sessions` `brokerUptimeMs`, or null when unknown. */
+  brokerUptimeMs: number | null;
+  /** `/api/history` `items`, oldest first (invalid rows are skipped and counted). */
+  events: readonly BrokerEvent[];
+  /** The `?limit=` the history was fetched with (the broker caps it at 1,000). */
+  historyLimit: number;
+  /** Current time, epoch ms (used for `lastEventAt` of live rows and `generatedAt`). */
+  now: number;
+  /** Seat prefixes; the longest matching prefix wins. */
+  seatPrefixes?: readonly SeatPrefix[];
+  /**
+   * Priced transcript total (US dollars) for a Claude session id, from
+   * session-analytics. Only a finite number counts; anything else (or a
+   * throw) falls back to the exit report.
+   */
+  costOf?: (claudeSessionId: string) => number | undefined;
+}
+
+const TASK_ID = /\b[A-Z][A-Z0-9]*-\d+\b/;
+const KNOWN_KINDS: ReadonlySet<string> = new Set(EVENT_KINDS);
+
+/**
+ * The window a fold saw: `{events: events.length, limit, oldestAt: min(at) or null}`.
+ * `oldestAt` is epoch ms; rows without a finite numeric `at` are ignored for it.
+ */
+export function historyWindowOf(events: readonly BrokerEvent[], limit: number): HistoryWindow {
+  let oldest: number | null = null;
+  const rows = Array.isArray(events) ? events : [];
+  for (const e of rows) {
+    const at = typeof e === "object" && e !== null ? (e as { at?: unknown }).at : undefined;
+    if (typeof at === "number" && Number.isFinite(at) && (oldest === null || at < oldest)) {
+      oldest = at;
+    }
+  }
+  return { events: rows.length, limit, oldestAt: oldest };
+}
+
+/**
+ * The seat of `name`: among prefixes where `name` starts with `prefix + '-'`,
+ * the longest wins (ties keep the earlier); none → null. (`tpc-x` with
+ * `tp`/`tpc` → the `tpc` seat; `tpcx` → null; the bare name `tpc` → null.)
+ */
+export function seatOf(name: string, prefixes: readonly SeatPrefix[]): string | null {
+  let best: SeatPrefix | null = null;
+  if (!Array.isArray(prefixes)) return null;
+  for (const p of prefixes) {
+    if (typeof p?.prefix !== "string" || typeof p.seat !== "string") continue;
+    if (!name.startsWith(`${p.prefix}-`)) continue;
+    if (best === null || p.prefix.length > best.prefix.length) best = p;
+  }
+  return best?.seat ?? null;
+}
+
+function taskIdOf(
+  declared: Record<string, string> | undefined,
+  workingOn: string | null,
+): string | null {
+  const stated = declared === undefined
+    ? undefined
+    : (Object.hasOwn(declared, "task") ? declared.task : undefined) ??
+      (Object.hasOwn(declared, "taskId") ? declared.taskId : undefined);
+  if (stated) return stated;
+  return TASK_ID.exec(workingOn ?? "")?.[0] ?? null;
+}
+
+function own(meta: Record<string, string>, key: string): string | undefined {
+  return Object.hasOwn(meta, key) ? meta[key] : undefined;
+}
+
+function priced(input: RosterInput, claudeSessionId: string | null): number | undefined {
+  if (!claudeSessionId || typeof input.costOf !== "function") return undefined;
+  try {
+    const value = input.costOf(claudeSessionId);
+    return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function costFacts(
+  input: RosterInput,
+  claudeSessionId: string | null,
+  record: AgentRecord | undefined,
+): Pick<AgentRosterEntry, "costUsd" | "costSource"> {
+  const value = priced(input, claudeSessionId);
+  if (value !== undefined) return { costUsd: value, costSource: "session-analytics" };
+  if (record !== undefined && record.exitCostUsd !== null) {
+    return { costUsd: record.exitCostUsd, costSource: "exit-report" };
+  }
+  return { costUsd: null, costSource: null };
+}
+
+function spawnFacts(record: AgentRecord | undefined, prefixes: readonly SeatPrefix[]) {
+  return {
+    agentId: record?.agentId ?? null,
+    origin: record === undefined
+      ? "unknown" as const
+      : record.adopted
+      ? "adopted" as const
+      : "spawned" as const,
+    spawnedBy: record?.spawnedBy ?? null,
+    spawnedAt: record?.spawnedAt ?? null,
+    surface: (record && own(record.meta, "surface")) || null,
+    profile: (record && own(record.meta, "profile")) || null,
+    seat: record === undefined ? null : seatOf(record.name, prefixes),
+    supersededBy: record?.supersededBy ?? null,
+  };
+}
+
+function historyState(lifecycle: AgentRecord["lifecycle"]): AgentState {
+  return lifecycle === "live" ? "detached" : lifecycle;
+}
+
+/**
+ * Window facts shared by both folds: is the window full, and which names'
+ * spawn rows likely aged out of it.
+ */
+export interface AgedOutFacts {
+  /** `events.length ≥ limit`. */
+  full: boolean;
+  /** Names with lifecycle rows but no spawn row before them, when the window is full. */
+  orphans: ReadonlySet<string>;
+}
+
+/** @internal */
+export function agedOutFacts(
+  fold: AgentLifecycleFold,
+  window: HistoryWindow,
+): AgedOutFacts {
+  const full = window.events >= window.limit;
+  return { full, orphans: full ? fold.orphanNames : new Set() };
+}
+
+/** @internal Count rows whose kind is not a known broker kind. */
+export function countUnknownKinds(events: readonly BrokerEvent[]): number {
+  let unknown = 0;
+  for (const e of events) if (!KNOWN_KINDS.has(e.kind)) unknown++;
+  return unknown;
+}
+
+/**
+ * Fold presence and history into roster rows (spec agents.md §4).
+ *
+ * - One presence row per valid session, in input order, joined to the
+ *   **newest** incarnation of its name (`stateSource: 'presence'`).
+ * - Then one history row per lifecycle record not joined to a live session —
+ *   names not live, and every superseded incarnation (respawns keep their own
+ *   state, cost and session) — sorted by `lastEventAt` descending (stable).
+ *   A history `live` lifecycle shows as `detached` (no socket).
+ * - `retired` is final; `reconnecting` = uptime < {@link RECONNECT_WINDOW_MS}.
+ * - `history` is the window seen; `diagnostics` counts skipped rows and names
+ *   whose spawn row likely aged out (full window and lifecycle rows without a
+ *   spawn row, or a live session that registered before the oldest row with
+ *   no spawn row in the window). Such rows say `origin: 'unknown'`.
+ *
+ * Never throws on malformed rows: they are skipped and counted.
+ *
+ * @example
+ * ```ts
+ * import { foldRoster } from "@papercusp/chat-protocol/agents";
+ * const snapshot = foldRoster({
+ *   sessions: [],
+ *   brokerUptimeMs: 2300,
+ *   events: [
+ *     { msgId: "5e0c9a17", kind: "agent_spawned", from: "tpc", text: "TP-841: fold roster", at: 1000, meta: { target: "tpc-impl" } },
+ *   ],
+ *   historyLimit: 1000,
+ *   now: 5000,
+ *   seatPrefixes: [{ seat: "titan", prefix: "tpc" }],
+ * });
+ * snapshot.reconnecting; // true
+ * snapshot.agents[0].state; // "spawning"
+ * snapshot.agents[0].seat; // "titan"
+ * ```
+ */
+export function foldRoster(input: RosterInput): AgentRosterSnapshot {
+  const { events, malformed: malformedEvents } = validEvents(input?.events);
+  const { sessions, malformed: malformedSessions } = validSessions(input?.sessions);
+  const prefixes = Array.isArray(input?.seatPrefixes) ? input.seatPrefixes : [];
+  const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
+  const limit = typeof input?.historyLimit === "number" && input.historyLimit > 0
+    ? input.historyLimit
+    : 1000;
+  const uptime = typeof input?.brokerUptimeMs === "number" && Number.isFinite(input.brokerUptimeMs)
+    ? input.brokerUptimeMs
+    : null;
+
+  const fold = foldAgentLifecycle(events);
+  const window = historyWindowOf(input?.events ?? [], limit);
+  const aged = agedOutFacts(fold, window);
+  const agedOut = new Set<string>(aged.orphans);
+  const joined = new Set<AgentRecord>();
+
+  const live: AgentRosterEntry[] = sessions.map((session) => {
+    const record = fold.newest.get(session.name);
+    if (record !== undefined) joined.add(record);
+    let spawnRow: SpawnRowStatus = "seen";
+    if (record === undefined) {
+      const before = window.oldestAt !== null && session.registeredAt < window.oldestAt;
+      spawnRow = aged.full && (aged.orphans.has(session.name) || before)
+        ? "likely-aged-out"
+        : "absent";
+      if (spawnRow === "likely-aged-out") agedOut.add(session.name);
+    }
+    const observedId = session.observed?.claudeSessionId;
+    const claudeSessionId = observedId ?? (record && own(record.meta, "session_id")) ?? null;
+    const identity = claudeSessionId
+      ? { id: claudeSessionId, idSource: "claudeSessionId" as const, claudeSessionId }
+      : {
+        id: `${session.name}@${session.registeredAt}`,
+        idSource: "nameAtRegisteredAt" as const,
+        claudeSessionId: null,
+      };
+    return {
+      ...identity,
+      name: session.name,
+      ...spawnFacts(record, prefixes),
+      ...costFacts(input, claudeSessionId, record),
+      state: session.status,
+      stateSource: "presence",
+      workingOn: session.workingOn,
+      cwd: session.cwd,
+      gitBranch: session.observed?.gitBranch ?? null,
+      taskId: taskIdOf(session.declared, session.workingOn),
+      registeredAt: session.registeredAt,
+      lastEventAt: Math.max(now - session.idleMs, record?.lastEventAt ?? 0),
+      idleMs: session.idleMs,
+      dnd: session.dnd ?? false,
+      provisional: session.provisional ?? false,
+      tags: (session.tags ?? []).map((t) => t.tag),
+      spawnRow,
+    } satisfies AgentRosterEntry;
+  });
+
+  const past: AgentRosterEntry[] = [...fold.records.values()]
+    .filter((record) => !joined.has(record))
+    .sort((a, b) => b.lastEventAt - a.lastEventAt)
+    .map((record) => {
+      const claudeSessionId = own(record.meta, "session_id") || null;
+      const workingOn = record.brief.split("\n", 1)[0] || null;
+      const identity = claudeSessionId
+        ? { id: claudeSessionId, idSource: "claudeSessionId" as const, claudeSessionId }
+        : {
+          id: `${record.name}@${record.spawnedAt}`,
+          idSource: "nameAtRegisteredAt" as const,
+          claudeSessionId: null,
+        };
+      return {
+        ...identity,
+        name: record.name,
+        ...spawnFacts(record, prefixes),
+        ...costFacts(input, claudeSessionId, record),
+        state: historyState(record.lifecycle),
+        stateSource: "history",
+        workingOn,
+        cwd: own(record.meta, "cwd") || null,
+        gitBranch: null,
+        taskId: taskIdOf(undefined, workingOn),
+        registeredAt: null,
+        lastEventAt: record.lastEventAt,
+        idleMs: null,
+        dnd: false,
+        provisional: false,
+        tags: [],
+        spawnRow: "seen",
+      } satisfies AgentRosterEntry;
+    });
+
+  const diagnostics: FoldDiagnostics = {
+    malformedEvents,
+    malformedSessions,
+    unknownKinds: countUnknownKinds(events),
+    historyFull: aged.full,
+    spawnRowsLikelyAgedOut: [...agedOut].sort(),
+  };
+  return {
+    agents: [...live, ...past],
+    brokerUptimeMs: uptime,
+    reconnecting: uptime !== null && uptime < RECONNECT_WINDOW_MS,
+    history: window,
+    generatedAt: now,
+    diagnostics,
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * Paths, sparks and glow for the spawn-tree view (spec agents.md §8): a
+ * message travels along tree edges up to the lowest common ancestor and back
+ * down, drawn as a spark moving at constant speed; nodes glow after activity.
+ * Pure: the caller passes the clock (`now`, epoch ms).
+ *
+ * @module
+ */
+import type { GraphLayout, Point } from "./layout.ts";
+import { activityCategory } from "./spawn_tree.ts";
+import type { ActivityCategory, NodeActivity } from "./types.ts";
+
+/** How long a spark takes to travel its route, whatever its length, ms. */
+export const SPARK_DURATION_MS = 1_100;
+
+/** How long after an event a node keeps some glow, ms. */
+export const GLOW_DURATION_MS = 6_000;
+
+/** The node, then each ancestor, closest first; stops at a repeat (loop-safe). */
+function ancestry(layout: GraphLayout, name: string): string[] {
+  const line: string[] = [];
+  const seen = new Set<string>();
+  let cursor: string | null = name;
+  while (cursor !== null && layout.byName.has(cursor) && !seen.has(cursor)) {
+    line.push(cursor);
+    seen.add(cursor);
+    cursor = layout.byName.get(cursor)?.parent ?? null;
+  }
+  return line;
+}
+
+/**
+ * Names a message travels through along tree edges from `from` to `to`: up
+ * to the lowest common ancestor (inclusive), then down. `[]` when
+ * `from === to` or either name is not in the layout; names in different
+ * trees give the straight pair `[from, to]`. Linear in the two depths.
+ *
+ * @example
+ * ```ts
+ * // root→a, root→b, a→a1
+ * treePath(layout, "a1", "b"); // ["a1", "a", "root", "b"]
+ * treePath(layout, "root", "a"); // ["root", "a"]
+ * ```
+ */
+export function treePath(layout: GraphLayout, from: string, to: string): string[] {
+  if (from === to) return [];
+  if (!layout.byName.has(from) || !layout.byName.has(to)) return [];
+  const fromLine = ancestry(layout, from);
+  const toLine = ancestry(layout, to);
+  const fromIndex = new Map<string, number>();
+  fromLine.forEach((name, i) => fromIndex.set(name, i));
+  const meetIndex = toLine.findIndex((name) => fromIndex.has(name));
+  if (meetIndex === -1) return [from, to];
+  const up = fromLine.slice(0, fromIndex.get(toLine[meetIndex])! + 1);
+  const down = toLine.slice(0, meetIndex).reverse();
+  return [...up, ...down];
+}
+
+/** The fields of a chat-feed entry that spark routing reads. `at` is epoch ms. */
+export interface SparkSource {
+  /** Message id (part of the spark id). */
+  msgId: string;
+  /** Event kind (gives the category). */
+  kind: string;
+  /** Sender name. */
+  from: string;
+  /** Event time, epoch ms. */
+  at: number;
+  /** Recipient names, in order. */
+  recipients: readonly string[];
+}
+
+/** One recipient's route: the path nodes' points (px). */
+export interface SparkRoute {
+  /** Sender name. */
+  from: string;
+  /** Recipient name. */
+  to: string;
+  /** `activityCategory(kind)`. */
+  category: ActivityCategory;
+  /** Points of the path's nodes, px (`{0,0}` for a missing node). */
+  points: Point[];
+}
+
+function pointOf(layout: GraphLayout, name: string): Point {
+  const node = layout.byName.get(name);
+  return { x: node?.x ?? 0, y: node?.y ?? 0 };
+}
+
+/**
+ * One route per recipient, in order, whose {@link treePath} has more than
+ * one name (unknown and self recipients are dropped).
+ */
+export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute[] {
+  const category = activityCategory(entry.kind);
+  const routes: SparkRoute[] = [];
+  for (const to of entry.recipients) {
+    const path = treePath(layout, entry.from, to);
+    if (path.length <= 1) continue;
+    routes.push({ from: entry.from, to, category, points: path.map((n) => pointOf(layout, n)) });
+  }
+  return routes;
+}
+
+/**
+ * The point at fraction `t` of a polyline, by arc length (constant speed),
+ * interpolating linearly within a segment. `t` is clamped to [0, 1] (`NaN`
+ * reads as 0). `[]` → `{x:0, y:0}`; one point → that point; zero total length
+ * → the first point. On `[(0,0),(10,0),(10,30)]`: t 0 → (0,0); 0.25 →
+ * (10,0); 0.5 → (10,10); 1 → (10,30).
+ */
+export function pointAlongPolyline(points: readonly Point[], t: number): Point {
+  if (points.length === 0) return { x: 0, y: 0 };
+  if (points.length === 1) return points[0];
+  const lengths: number[] = [];
+  let total = 0;
+  for (let i = 1; i < points.length; i++) {
+    const length = Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+    lengths.push(length);
+    total += length;
+  }
+  if (total === 0) return points[0];
+  const clamped = Number.isNaN(t) ? 0 : Math.min(1, Math.max(0, t));
+  let travelled = clamped * total;
+  for (let i = 0; i < lengths.length; i++) {
+    const length = lengths[i];
+    if (travelled <= length || i === lengths.length - 1) {
+      const ratio = length === 0 ? 0 : Math.min(1, travelled / length);
+      const a = points[i];
+      const b = points[i + 1];
+      return { x: a.x + (b.x - a.x) * ratio, y: a.y + (b.y - a.y) * ratio };
+    }
+    travelled -= length;
+  }
+  return points[points.length - 1];
+}
+
+/** A route with an id and a start time (epoch ms). */
+export interface Spark extends SparkRoute {
+  /** `<msgId>:<to>:<route index>`. */
+  id: string;
+  /** When the spark started, epoch ms (the `now` it was made at). */
+  startedAt: number;
+}
+
+/**
+ * Sparks for the entries strictly newer than `since` (epoch ms), so a refetch
+ * cannot replay the feed: their routes flattened, each with
+ * `id = msgId:to:routeIndex` and `startedAt = now` (not the entry's time).
+ */
+export function sparksSince(
+  layout: GraphLayout,
+  entries: readonly SparkSource[],
+  since: number,
+  now: number,
+): Spark[] {
+  const sparks: Spark[] = [];
+  for (const entry of entries) {
+    if (!(entry.at > since)) continue;
+    sparkRoutes(layout, entry).forEach((route, i) => {
+      sparks.push({ ...route, id: `${entry.msgId}:${route.to}:${i}`, startedAt: now });
+    });
+  }
+  return sparks;
+}
+
+/** The sparks still travelling at `now` (epoch ms): `now − startedAt < SPARK_DURATION_MS`. */
+export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
+  return sparks.filter((spark) => now - spark.startedAt < SPARK_DURATION_MS);
+}
+
+/**
+ * Glow of a node at `now` (epoch ms), in [0, 1]: 0 without activity; 1 for
+ * activity in the future (negative age); else `max(0, 1 − age / 6000)` —
+ * 1 at the event, 0.5 after 3 s, 0 from 6 s on.
+ */
+export function glowStrength(activity: NodeActivity | undefined, now: number): number {
+  if (!activity) return 0;
+  const age = now - activity.at;
+  if (age < 0) return 1;
+  return Math.max(0, 1 - age / GLOW_DURATION_MS);
+}

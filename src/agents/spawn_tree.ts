@@ -1,0 +1,178 @@
+/**
+ * The broker's spawn tree read off its event log, plus per-name activity.
+ * An `agent_spawned` row puts the spawner in `from` and the spawned name in
+ * `meta.target` (or `meta.name`): that is real parentage. Pure, linear time.
+ * Rules: spec agents.md §6 (titan `spawn-tree.ts`).
+ *
+ * @module
+ */
+import { isEvent, metaOf } from "./_rows.ts";
+import type { ActivityCategory, BrokerEvent, NodeActivity } from "./types.ts";
+
+/** The human operator's name on the broker; its queue node sorts last among roots. */
+export const HUMAN = "human";
+
+const NOT_PEER = /[\s,*?]/;
+
+/**
+ * True for a resolved peer name: non-empty, no whitespace, `,`, `*` or `?`
+ * (a `route_failed` target is what the sender typed, e.g. `*` or `a, b`).
+ */
+export function isPeerName(name: string): boolean {
+  return typeof name === "string" && name !== "" && !NOT_PEER.test(name);
+}
+
+/**
+ * Glow category of an event kind: `message`/`broadcast` → `message`;
+ * `question`/`approval_request` → `question`; `notice`/`answer`/`resolution`
+ * → `notice`; anything else (lifecycle rows, unknown kinds) → `thinking`.
+ */
+export function activityCategory(kind: string): ActivityCategory {
+  switch (kind) {
+    case "message":
+    case "broadcast":
+      return "message";
+    case "question":
+    case "approval_request":
+      return "question";
+    case "notice":
+    case "answer":
+    case "resolution":
+      return "notice";
+    default:
+      return "thinking";
+  }
+}
+
+/**
+ * Newest activity per peer name, sender and recipient (`meta.target`) alike.
+ * Skips `route_failed` rows and malformed rows. A touch replaces the stored
+ * value when its `at` (epoch ms) is ≥ the stored one, so the newest wins
+ * whatever the row order and ties go to the later row.
+ */
+export function nodeActivity(items: readonly BrokerEvent[]): Map<string, NodeActivity> {
+  const latest = new Map<string, NodeActivity>();
+  const touch = (name: string | undefined, category: ActivityCategory, at: number) => {
+    if (name === undefined || !isPeerName(name)) return;
+    const current = latest.get(name);
+    if (current === undefined || at >= current.at) latest.set(name, { category, at });
+  };
+  if (!Array.isArray(items)) return latest;
+  for (const item of items) {
+    if (!isEvent(item) || item.kind === "route_failed") continue;
+    const category = activityCategory(item.kind);
+    touch(item.from, category, item.at);
+    touch(metaOf(item, "target"), category, item.at);
+  }
+  return latest;
+}
+
+/** The child an `agent_spawned` row names (`meta.target ?? meta.name`), or null. */
+export function spawnedChildOf(item: BrokerEvent): string | null {
+  if (item.kind !== "agent_spawned") return null;
+  const child = metaOf(item, "target") ?? metaOf(item, "name") ?? "";
+  if (!isPeerName(child) || child === item.from || !isPeerName(item.from)) return null;
+  return child;
+}
+
+/**
+ * Every peer name the log knows, mapped to its spawner (null for a root), in
+ * first-seen order. Skips `route_failed` rows. Each row registers `from`,
+ * `meta.target` and each comma-separated name of `meta.audience` (peer names
+ * only); an `agent_spawned` row sets parent(child) := spawner, the last spawn
+ * winning. Finally any name whose parent chain revisits a name is made a root,
+ * names taken in insertion order (for `x→y`, `y→x`, the first-inserted `x`
+ * becomes the root) — computed in linear time, with the same result as
+ * walking each chain in turn.
+ *
+ * @example
+ * ```ts
+ * import { buildSpawnTree } from "@papercusp/chat-protocol/agents";
+ * const tree = buildSpawnTree([
+ *   { msgId: "a1", kind: "agent_spawned", from: "coord", text: "", at: 1, meta: { target: "w1" } },
+ * ]);
+ * // Map { "coord" => null, "w1" => "coord" }
+ * ```
+ */
+export function buildSpawnTree(items: readonly BrokerEvent[]): Map<string, string | null> {
+  const parents = new Map<string, string | null>();
+  const see = (name: string | undefined) => {
+    if (name !== undefined && isPeerName(name) && !parents.has(name)) parents.set(name, null);
+  };
+  if (Array.isArray(items)) {
+    for (const item of items) {
+      if (!isEvent(item) || item.kind === "route_failed") continue;
+      see(item.from);
+      see(metaOf(item, "target"));
+      const audience = metaOf(item, "audience");
+      if (audience !== undefined) { for (const name of audience.split(",")) see(name.trim()); }
+      const child = spawnedChildOf(item);
+      if (child !== null) parents.set(child, item.from);
+    }
+  }
+  breakCycles(parents);
+  return parents;
+}
+
+/**
+ * Linear-time equivalent of: for each name in insertion order, if its current
+ * parent chain revisits a name, make it a root. Names on a chain that ends at
+ * a root are never touched. For a name in a component that ends in a cycle,
+ * with `t` = insertion index: a cycle member becomes a root iff it is the
+ * cycle's first-inserted member; a name hanging off the cycle becomes a root
+ * iff it was inserted before every name its parent can reach (tail + cycle),
+ * because then no name below it was cut before its turn and the cycle was
+ * still whole.
+ */
+function breakCycles(parents: Map<string, string | null>): void {
+  const names = [...parents.keys()];
+  const n = names.length;
+  const index = new Map<string, number>();
+  for (let i = 0; i < n; i++) index.set(names[i], i);
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const p = parents.get(names[i]) ?? null;
+    parent[i] = p === null ? -1 : (index.get(p) ?? -1);
+  }
+  // state: 0 unvisited, 1 on the current walk, 2 done.
+  const state = new Uint8Array(n);
+  // cycleMin[i]: for a cycle member, the smallest index on its cycle; else -1.
+  const cycleMin = new Int32Array(n).fill(-1);
+  // reachMin[i]: smallest index reachable from i (inclusive) if i's component ends in a cycle; else -1.
+  const reachMin = new Int32Array(n).fill(-1);
+  const path: number[] = [];
+  for (let start = 0; start < n; start++) {
+    if (state[start] !== 0) continue;
+    path.length = 0;
+    let cur = start;
+    while (cur !== -1 && state[cur] === 0) {
+      state[cur] = 1;
+      path.push(cur);
+      cur = parent[cur];
+    }
+    let stop = path.length; // path[0..stop) are tail nodes still to resolve
+    if (cur !== -1 && state[cur] === 1) {
+      // A new cycle: path from `cur` to the end.
+      const from = path.indexOf(cur);
+      let min = n;
+      for (let k = from; k < path.length; k++) if (path[k] < min) min = path[k];
+      for (let k = from; k < path.length; k++) {
+        cycleMin[path[k]] = min;
+        reachMin[path[k]] = min;
+      }
+      stop = from;
+    }
+    // Resolve tail nodes from the end of the walk back to its start.
+    for (let k = stop - 1; k >= 0; k--) {
+      const i = path[k];
+      const up = parent[i];
+      if (up !== -1 && reachMin[up] !== -1) reachMin[i] = Math.min(i, reachMin[up]);
+    }
+    for (const i of path) state[i] = 2;
+  }
+  for (let i = 0; i < n; i++) {
+    if (reachMin[i] === -1) continue; // chain ends at a root
+    const cut = cycleMin[i] !== -1 ? cycleMin[i] === i : i < reachMin[parent[i]];
+    if (cut) parents.set(names[i], null);
+  }
+}
