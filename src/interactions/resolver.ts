@@ -1,0 +1,734 @@
+/**
+ * {@link InteractionResolver}: opens cards as durable interaction records
+ * with bound authority, validates answers with the host's Standard Schema
+ * validators outside the transaction, and commits them through the store's
+ * fenced `transact`, returning typed refusals for duplicate, late, stale,
+ * unauthorised and invalid answers. MCP elicitation results resolve through
+ * the same path.
+ *
+ * @module
+ */
+import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
+import { err, ok, type Result } from "../result.ts";
+import { AUTHORITY_FIELDS, effectiveStatus, sameSchema } from "./fence.ts";
+import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
+import { standardValidate, type ValidationIssue } from "./standard_schema.ts";
+import type {
+  EffectiveStatus,
+  FenceRefusal,
+  InteractionAuthority,
+  InteractionRecordV1,
+  InteractionRefusal,
+  InteractionStore,
+  NeedsReconciliationRefusal,
+  NotFoundRefusal,
+  SchemaLookup,
+  SchemaRef,
+  StoredSubmission,
+  SubmissionSource,
+  TransactDecision,
+  UnauthorizedRefusal,
+  WorkflowTransition,
+} from "./types.ts";
+
+/** Longest accepted id (interaction, submission, schema) in characters. */
+export const MAX_ID_LENGTH = 200;
+/** Most metadata keys on one record. */
+export const MAX_METADATA_KEYS = 64;
+/** Longest metadata key and value, and decline/cancel reason, in characters. */
+export const MAX_METADATA_VALUE_LENGTH = 1000;
+/** Default bound on a validated answer, in bytes of its JSON text (UTF-16 units). */
+export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
+
+/** Options of {@link InteractionResolver}. */
+export interface InteractionResolverOptions {
+  /** The host's durable store (shared by all workers). */
+  readonly store: InteractionStore;
+  /** The host's immutable schema registry. */
+  readonly schemas: SchemaLookup;
+  /** Clock for `createdAt`/`expiresAt` at open, epoch ms (default `Date.now`). */
+  readonly now?: () => number;
+  /** Id generator for interactions and submissions (default `crypto.randomUUID`). */
+  readonly newId?: () => string;
+  /** Bound on a validated answer's JSON length (default {@link DEFAULT_MAX_ANSWER_BYTES}). */
+  readonly maxAnswerBytes?: number;
+}
+
+/** Input of {@link InteractionResolver.open}. */
+export interface OpenInteractionInput {
+  /** Interaction id / correlationId (default: a random UUID). */
+  readonly id?: string;
+  /** The card to ask. `timeoutMs > 0` sets `expiresAt = createdAt + timeoutMs`. */
+  readonly card: CardSpec;
+  /** Authority bound by the backend from its own session. */
+  readonly authority: InteractionAuthority;
+  /** The server-owned answer schema (must exist in the registry). */
+  readonly schema: SchemaRef;
+  /** Initial host metadata. */
+  readonly metadata?: Readonly<Record<string, string>>;
+}
+
+/** What {@link InteractionResolver.open} returns. */
+export interface OpenedInteraction {
+  /** The stored record (revision 1, pending). */
+  readonly record: InteractionRecordV1;
+  /** The wire snapshot to send to clients (no `timeoutMs`). */
+  readonly snapshot: OpenCardSnapshot;
+}
+
+/** Input of {@link InteractionResolver.answer}. */
+export interface AnswerInput {
+  /** Interaction id. */
+  readonly id: string;
+  /** The caller's authority, from the host's authenticated request (never from the body). */
+  readonly caller: InteractionAuthority;
+  /** The untrusted POSTed card response (`CardResponse` shape is checked). */
+  readonly response: CardResponse | unknown;
+  /** Idempotency id of this submission (default: a random UUID). */
+  readonly submissionId?: string;
+}
+
+/** Input of {@link InteractionResolver.resolveElicitation}. */
+export interface ElicitationInput {
+  /** Interaction id. */
+  readonly id: string;
+  /** The caller's authority, from the host's session. */
+  readonly caller: InteractionAuthority;
+  /** The untrusted MCP elicitation result (`ElicitationResult` shape is checked). */
+  readonly result: ElicitationResult | unknown;
+  /** Idempotency id of this submission (default: a random UUID). */
+  readonly submissionId?: string;
+}
+
+/**
+ * A committed change. `committed`: this call's write was acknowledged.
+ * `recovered`: the acknowledgement was lost and the one follow-up read found
+ * this call's change stored.
+ */
+export interface ResolvedOutcome {
+  /** How the result is known. */
+  readonly outcome: "committed" | "recovered";
+  /** The record after the change. */
+  readonly record: InteractionRecordV1;
+  /** The stored workflow transition (`null` for schema/metadata changes). */
+  readonly transition: WorkflowTransition | null;
+}
+
+/** A committed answer, decline or cancel. */
+export interface AnswerOutcome extends ResolvedOutcome {
+  /** The stored submission (this call's). */
+  readonly submission: StoredSubmission;
+}
+
+/** What {@link InteractionResolver.read} returns. */
+export interface InteractionView {
+  /** The stored record. */
+  readonly record: InteractionRecordV1;
+  /** Status by the store clock (`expired` for a pending record past `expiresAt`). */
+  readonly status: EffectiveStatus;
+  /** The wire snapshot while the card is still answerable, else `null`. */
+  readonly openCard: OpenCardSnapshot | null;
+  /** Store clock at the read, epoch ms. */
+  readonly now: number;
+}
+
+type Intent =
+  | {
+    readonly kind: "resolve";
+    readonly action: "submit" | "decline" | "cancel";
+    readonly value?: unknown;
+    readonly reason?: string;
+    readonly source: SubmissionSource;
+    readonly submissionId: string;
+  }
+  | { readonly kind: "schema"; readonly schema: SchemaRef }
+  | { readonly kind: "metadata"; readonly patch: Readonly<Record<string, string | null>> };
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+function validId(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
+}
+
+function validSchemaRef(v: unknown): v is SchemaRef {
+  return isPlainObject(v) && validId(v.id) && Number.isSafeInteger(v.revision) &&
+    (v.revision as number) >= 1;
+}
+
+function validAuthority(v: unknown): v is InteractionAuthority {
+  return isPlainObject(v) &&
+    AUTHORITY_FIELDS.every((k) => validId((v as Record<string, unknown>)[k]));
+}
+
+function copyAuthority(a: InteractionAuthority): InteractionAuthority {
+  return {
+    conversationId: a.conversationId,
+    principalId: a.principalId,
+    tenantId: a.tenantId,
+    customerId: a.customerId,
+    publicOwnerId: a.publicOwnerId,
+  };
+}
+
+function invalidRequest(message: string): { ok: false; error: InteractionRefusal } {
+  return err({ code: "invalid-request", message });
+}
+
+function invalidAnswer(issues: ValidationIssue[]): { ok: false; error: InteractionRefusal } {
+  return err({ code: "invalid-answer", message: "the answer is not acceptable", issues });
+}
+
+/** JSON copy bounded by `max` characters; `null` when not JSON-safe or too big. */
+function jsonCopy(value: unknown, max: number): unknown | null {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return null;
+  }
+  if (text === undefined || text.length > max) return null;
+  return JSON.parse(text);
+}
+
+function snapshotOf(record: InteractionRecordV1): OpenCardSnapshot {
+  const { timeoutMs: _drop, ...card } = record.card;
+  return { ...card, correlationId: record.id, createdAt: record.createdAt };
+}
+
+function transitionFor(record: InteractionRecordV1): WorkflowTransition | null {
+  const s = record.submission;
+  if (record.status === "pending" || s === undefined) return null;
+  const kind = record.status === "submitted"
+    ? "answered"
+    : record.status === "declined"
+    ? "declined"
+    : "cancelled";
+  return {
+    id: `${record.id}@${record.revision}`,
+    interactionId: record.id,
+    kind,
+    revision: record.revision,
+    submissionId: s.submissionId,
+    at: s.at,
+  };
+}
+
+function fenceToRefusal(
+  f: FenceRefusal,
+  expectedRevision: number,
+  expectedSchema: SchemaRef,
+): InteractionRefusal {
+  switch (f.code) {
+    case "not-found":
+      return { code: "not-found", message: "no such interaction" };
+    case "unauthorized":
+      return { code: "unauthorized", message: "the caller may not act on this interaction" };
+    case "resolved":
+    case "cancelled":
+      return stateRefusal(f.current, Number.NEGATIVE_INFINITY) ??
+        { code: "cancelled", message: "the interaction no longer accepts answers" };
+    case "expired":
+      return {
+        code: "expired",
+        message: "the interaction expired",
+        expiresAt: f.current.expiresAt ?? 0,
+      };
+    case "schema-changed":
+      return {
+        code: "schema-changed",
+        message: "the answer schema changed after validation",
+        expected: expectedSchema,
+        current: f.current.schema,
+      };
+    case "stale-revision":
+      return {
+        code: "stale-revision",
+        message: "the interaction changed after validation",
+        expected: expectedRevision,
+        current: f.current.revision,
+      };
+  }
+}
+
+/** The refusal for a record that no longer accepts answers at `now`, or `null`. */
+function stateRefusal(record: InteractionRecordV1, now: number): InteractionRefusal | null {
+  const s = record.submission;
+  if ((record.status === "submitted" || record.status === "declined") && s !== undefined) {
+    return { code: "duplicate", message: "the interaction was already answered", submission: s };
+  }
+  if (record.status === "cancelled") {
+    return s === undefined
+      ? { code: "cancelled", message: "the interaction was cancelled" }
+      : { code: "cancelled", message: "the interaction was cancelled", submission: s };
+  }
+  if (record.expiresAt !== null && now >= record.expiresAt) {
+    return { code: "expired", message: "the interaction expired", expiresAt: record.expiresAt };
+  }
+  return null;
+}
+
+/**
+ * Resolves card answers durably. Stateless apart from its options: create
+ * one per worker (or per request); all coordination happens in the store.
+ *
+ * Every method returns a {@link Result}; none throws for bad input or store
+ * faults (a store that throws from `read` yields `needs-reconciliation` only
+ * after an uncertain write, and otherwise propagates as a rejected promise).
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import {
+ *   FakeClock, InteractionResolver, MemoryInteractionStore,
+ * } from "@papercusp/chat-protocol/interactions";
+ * const clock = new FakeClock();
+ * const store = new MemoryInteractionStore({ now: () => clock.now() });
+ * const schemas = (ref: { id: string; revision: number }) =>
+ *   ref.id === "pick" && ref.revision === 1 ? z.object({ optionId: z.enum(["a", "b"]) }) : undefined;
+ * const me = { conversationId: "c1", principalId: "u1", tenantId: "t1", customerId: "k1", publicOwnerId: "o1" };
+ * const worker = new InteractionResolver({ store, schemas, now: () => clock.now() });
+ * const opened = await worker.open({ card: { prompt: "A or B?" }, authority: me, schema: { id: "pick", revision: 1 } });
+ * if (opened.ok) {
+ *   const id = opened.value.record.id;
+ *   const r = await worker.answer({ id, caller: me, response: { action: "submit", correlationId: id, value: { optionId: "a" } } });
+ *   console.log(r.ok ? r.value.submission.value : r.error.code);
+ * }
+ * ```
+ */
+export class InteractionResolver {
+  #store: InteractionStore;
+  #schemas: SchemaLookup;
+  #now: () => number;
+  #newId: () => string;
+  #maxAnswer: number;
+
+  /** Build a resolver (a "worker") over a store and a schema registry. */
+  constructor(options: InteractionResolverOptions) {
+    this.#store = options.store;
+    this.#schemas = options.schemas;
+    this.#now = options.now ?? Date.now;
+    this.#newId = options.newId ?? (() => crypto.randomUUID());
+    this.#maxAnswer = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+  }
+
+  /**
+   * Open a card: bind the backend's authority, check the schema exists, and
+   * store a pending version-1 record at revision 1.
+   * Refuses `invalid-request` (malformed input), `unknown-schema`,
+   * `already-exists`.
+   */
+  async open(input: OpenInteractionInput): Promise<Result<OpenedInteraction, InteractionRefusal>> {
+    if (!isPlainObject(input)) return invalidRequest("open input must be an object");
+    const id = input.id ?? this.#newId();
+    if (!validId(id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
+    if (!validAuthority(input.authority)) {
+      return invalidRequest("authority needs five non-empty string fields");
+    }
+    if (!validSchemaRef(input.schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
+    if (!isPlainObject(input.card) || typeof input.card.prompt !== "string") {
+      return invalidRequest("card must be an object with a string prompt");
+    }
+    const timeoutMs = input.card.timeoutMs;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
+      return invalidRequest("card.timeoutMs must be a non-negative number");
+    }
+    const card = jsonCopy(input.card, 1_000_000) as CardSpec | null;
+    if (card === null) return invalidRequest("card must be JSON-safe and under 1 MB");
+    const metadata = this.#mergeMetadata({}, input.metadata ?? {});
+    if (metadata === null) return invalidRequest("metadata is malformed or too large");
+    const schema = { id: input.schema.id, revision: input.schema.revision };
+    if (this.#schemas(schema) === undefined) {
+      return err({ code: "unknown-schema", message: "no validator for this schema", schema });
+    }
+    const createdAt = this.#now();
+    const record: InteractionRecordV1 = {
+      v: 1,
+      id,
+      card,
+      authority: copyAuthority(input.authority),
+      schema,
+      revision: 1,
+      status: "pending",
+      createdAt,
+      expiresAt: timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)
+        ? createdAt + timeoutMs
+        : null,
+      metadata,
+    };
+    const created = await this.#store.create(record);
+    if (!created.ok) return err(created.error);
+    return ok({ record: created.value, snapshot: snapshotOf(created.value) });
+  }
+
+  /**
+   * Answer a card with an untrusted `CardResponse` (`submit`, `decline` or
+   * `cancel`). A `submit` value is validated with the record's schema outside
+   * the transaction; the fenced transaction rechecks authority, expiry,
+   * cancellation, schema and revision before it stores the answer and its
+   * workflow transition atomically.
+   *
+   * Refusals: `invalid-request`, `invalid-answer` (with issues),
+   * `not-found`, `unauthorized`, `duplicate` (with the stored submission),
+   * `cancelled`, `expired`, `schema-changed`, `stale-revision`,
+   * `decline-not-allowed`, `unknown-schema`, `needs-reconciliation`.
+   */
+  answer(input: AnswerInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    const base = this.#checkCall(input);
+    if (!base.ok) return Promise.resolve(base);
+    const r = input.response;
+    if (!isPlainObject(r)) {
+      return Promise.resolve(invalidAnswer([{ message: "the response must be an object" }]));
+    }
+    if (r.correlationId !== input.id) {
+      return Promise.resolve(
+        invalidAnswer([{ message: "correlationId does not match", path: ["correlationId"] }]),
+      );
+    }
+    if (r.action === "submit") {
+      if (!isPlainObject(r.value)) {
+        return Promise.resolve(
+          invalidAnswer([{ message: "value must be an object", path: ["value"] }]),
+        );
+      }
+      return this.#resolve(input, "submit", r.value, "card", base.value);
+    }
+    if (r.action === "decline" || r.action === "cancel") {
+      return this.#resolve(input, r.action, undefined, "card", base.value);
+    }
+    return Promise.resolve(
+      invalidAnswer([{
+        message: "action must be submit, decline or cancel",
+        path: ["action"],
+      }]),
+    );
+  }
+
+  /**
+   * Resolve an MCP elicitation result (`accept` with `content`, `decline`,
+   * `cancel`) through the same path as {@link InteractionResolver.answer}:
+   * accept → submit (`content`, default `{}`, validated by the schema),
+   * decline → decline, cancel → cancel. Same refusals.
+   */
+  resolveElicitation(input: ElicitationInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    const base = this.#checkCall(input);
+    if (!base.ok) return Promise.resolve(base);
+    const parsed = parseElicitationResult(input.result);
+    if (!parsed.ok) return Promise.resolve(invalidAnswer([...parsed.error.issues]));
+    const e = parsed.value;
+    if (e.action === "accept") {
+      return this.#resolve(input, "submit", e.content ?? {}, "elicitation", base.value);
+    }
+    return this.#resolve(input, e.action, undefined, "elicitation", base.value);
+  }
+
+  /**
+   * Cancel a pending card from the server side (run cancelled, workspace
+   * switched). Stores a `cancel` submission (source `server`) and a
+   * `cancelled` transition. Same refusals as `answer` (no validation ones).
+   */
+  cancel(
+    id: string,
+    caller: InteractionAuthority,
+    options: { readonly reason?: string; readonly submissionId?: string } = {},
+  ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    const input = { id, caller, submissionId: options.submissionId };
+    const base = this.#checkCall(input);
+    if (!base.ok) return Promise.resolve(base);
+    const reason = options.reason;
+    if (reason !== undefined && (typeof reason !== "string" || reason.length > 1000)) {
+      return Promise.resolve(invalidRequest("reason must be a string of at most 1000 characters"));
+    }
+    return this.#resolve(input, "cancel", undefined, "server", base.value, reason);
+  }
+
+  /**
+   * Move a pending card to another (published) schema revision. Advances the
+   * record revision, so answers validated against the old schema are
+   * refused `schema-changed`. No workflow transition.
+   */
+  async changeSchema(
+    id: string,
+    caller: InteractionAuthority,
+    schema: SchemaRef,
+  ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
+    const base = this.#checkCall({ id, caller });
+    if (!base.ok) return base;
+    if (!validSchemaRef(schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
+    const ref = { id: schema.id, revision: schema.revision };
+    if (this.#schemas(ref) === undefined) {
+      return err({ code: "unknown-schema", message: "no validator for this schema", schema: ref });
+    }
+    const pre = await this.#preRead(id, caller);
+    if (!pre.ok) return pre;
+    return this.#commit(id, caller, pre.value, { kind: "schema", schema: ref });
+  }
+
+  /**
+   * Set (string) or delete (`null`) metadata keys on a pending card. Every
+   * change advances the revision (in-flight answers then get
+   * `stale-revision`). No workflow transition.
+   */
+  async updateMetadata(
+    id: string,
+    caller: InteractionAuthority,
+    patch: Readonly<Record<string, string | null>>,
+  ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
+    const base = this.#checkCall({ id, caller });
+    if (!base.ok) return base;
+    if (!isPlainObject(patch) || this.#mergeMetadata({}, patch) === null) {
+      return invalidRequest("metadata patch is malformed or too large");
+    }
+    const pre = await this.#preRead(id, caller);
+    if (!pre.ok) return pre;
+    if (this.#mergeMetadata(pre.value.metadata, patch) === null) {
+      return invalidRequest("metadata would exceed its bounds");
+    }
+    return this.#commit(id, caller, pre.value, { kind: "metadata", patch: { ...patch } });
+  }
+
+  /**
+   * Read the interaction for `caller`: pending or terminal state, never
+   * advancing anything, with the authority rechecked by the store.
+   * Refuses `invalid-request`, `not-found`, `unauthorized`.
+   */
+  async read(
+    id: string,
+    caller: InteractionAuthority,
+  ): Promise<Result<InteractionView, NotFoundRefusal | UnauthorizedRefusal | InteractionRefusal>> {
+    const base = this.#checkCall({ id, caller });
+    if (!base.ok) return base;
+    const r = await this.#store.read(id, caller);
+    if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
+    const status = effectiveStatus(r.record, r.now);
+    return ok({
+      record: r.record,
+      status,
+      openCard: status === "pending" ? snapshotOf(r.record) : null,
+      now: r.now,
+    });
+  }
+
+  // -------------------------------------------------------------------------
+
+  #checkCall(
+    input: { id: unknown; caller: unknown; submissionId?: unknown },
+  ): Result<string, InteractionRefusal> {
+    if (!validId(input.id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
+    if (!validAuthority(input.caller)) {
+      return invalidRequest("caller needs five non-empty string fields");
+    }
+    const sid = input.submissionId ?? this.#newId();
+    if (!validId(sid)) {
+      return invalidRequest(`submissionId must be 1..${MAX_ID_LENGTH} characters`);
+    }
+    return ok(sid);
+  }
+
+  #mergeMetadata(
+    base: Readonly<Record<string, string>>,
+    patch: Readonly<Record<string, string | null>>,
+  ): Record<string, string> | null {
+    if (!isPlainObject(patch)) return null;
+    const out = new Map<string, string>(Object.entries(base));
+    for (const key of Object.keys(patch)) {
+      const v = patch[key];
+      if (key.length === 0 || key.length > MAX_ID_LENGTH) return null;
+      if (v === null) out.delete(key);
+      else if (typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH) out.set(key, v);
+      else return null;
+    }
+    if (out.size > MAX_METADATA_KEYS) return null;
+    return Object.fromEntries(out);
+  }
+
+  async #preRead(
+    id: string,
+    caller: InteractionAuthority,
+  ): Promise<Result<InteractionRecordV1, InteractionRefusal>> {
+    const r = await this.#store.read(id, caller);
+    if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
+    const refusal = stateRefusal(r.record, r.now);
+    if (refusal !== null) return err(refusal);
+    return ok(r.record);
+  }
+
+  async #resolve(
+    input: { id: string; caller: InteractionAuthority },
+    action: "submit" | "decline" | "cancel",
+    rawValue: unknown,
+    source: SubmissionSource,
+    submissionId: string,
+    reason?: string,
+  ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    const pre = await this.#preRead(input.id, input.caller);
+    if (!pre.ok) return pre;
+    const record = pre.value;
+    let value: unknown = undefined;
+    if (action === "submit") {
+      const schema = this.#schemas(record.schema);
+      if (schema === undefined) {
+        return err({
+          code: "unknown-schema",
+          message: "no validator for this schema",
+          schema: record.schema,
+        });
+      }
+      const validated = await standardValidate(schema, rawValue);
+      if (!validated.ok) return invalidAnswer([...validated.error.issues]);
+      value = jsonCopy(validated.value, this.#maxAnswer);
+      if (value === null && validated.value !== null) {
+        return invalidAnswer([{
+          message: `the validated answer must be JSON-safe and at most ${this.#maxAnswer} bytes`,
+        }]);
+      }
+    } else if (action === "decline" && record.card.allowDecline === false) {
+      return err({ code: "decline-not-allowed", message: "this card does not allow decline" });
+    }
+    const outcome = await this.#commit(input.id, input.caller, record, {
+      kind: "resolve",
+      action,
+      value,
+      reason,
+      source,
+      submissionId,
+    });
+    if (!outcome.ok) return outcome;
+    const submission = outcome.value.record.submission as StoredSubmission;
+    return ok({ ...outcome.value, submission });
+  }
+
+  /** Build the next record for `intent` on top of `current`. */
+  #next(current: InteractionRecordV1, intent: Intent, now: number): InteractionRecordV1 {
+    const revision = current.revision + 1;
+    if (intent.kind === "schema") return { ...current, revision, schema: intent.schema };
+    if (intent.kind === "metadata") {
+      return {
+        ...current,
+        revision,
+        metadata: this.#mergeMetadata(current.metadata, intent.patch) ?? current.metadata,
+      };
+    }
+    const submission: StoredSubmission = {
+      submissionId: intent.submissionId,
+      action: intent.action,
+      ...(intent.action === "submit" ? { value: intent.value } : {}),
+      principalId: current.authority.principalId,
+      at: now,
+      source: intent.source,
+      ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
+    };
+    const status = intent.action === "submit"
+      ? "submitted"
+      : intent.action === "decline"
+      ? "declined"
+      : "cancelled";
+    return { ...current, revision, status, submission };
+  }
+
+  /** Does `record` show that `intent` (on top of revision `from`) is stored? */
+  #stored(record: InteractionRecordV1, intent: Intent, from: InteractionRecordV1): boolean {
+    if (intent.kind === "resolve") {
+      return record.submission?.submissionId === intent.submissionId;
+    }
+    // Non-resolving changes carry no id: recognise them only as the very next revision.
+    if (record.revision !== from.revision + 1) return false;
+    if (intent.kind === "schema") return sameSchema(record.schema, intent.schema);
+    const want = this.#mergeMetadata(from.metadata, intent.patch);
+    return want !== null && JSON.stringify(want) === JSON.stringify(record.metadata);
+  }
+
+  async #commit(
+    id: string,
+    caller: InteractionAuthority,
+    validatedAgainst: InteractionRecordV1,
+    intent: Intent,
+  ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
+    const expectedRevision = validatedAgainst.revision;
+    const expectedSchema = validatedAgainst.schema;
+    type R = InteractionRefusal | null;
+    const decide = (
+      current: InteractionRecordV1,
+      ctx: { now: number },
+    ): TransactDecision<R> => {
+      // Defence in depth: the store fenced all of this already.
+      const late = stateRefusal(current, ctx.now);
+      if (late !== null) return { kind: "read", result: late };
+      if (!sameSchema(current.schema, expectedSchema)) {
+        return {
+          kind: "read",
+          result: fenceToRefusal(
+            { code: "schema-changed", message: "", current },
+            expectedRevision,
+            expectedSchema,
+          ),
+        };
+      }
+      if (current.revision !== expectedRevision) {
+        return {
+          kind: "read",
+          result: fenceToRefusal(
+            { code: "stale-revision", message: "", current },
+            expectedRevision,
+            expectedSchema,
+          ),
+        };
+      }
+      const next = this.#next(current, intent, ctx.now);
+      return { kind: "write", next, transition: transitionFor(next), result: null };
+    };
+    let outcome;
+    try {
+      outcome = await this.#store.transact(
+        { id, caller, expectedRevision, expectedSchema },
+        decide,
+      );
+    } catch {
+      return this.#reconcile(id, caller, validatedAgainst, intent);
+    }
+    if (!outcome.ok) return err(fenceToRefusal(outcome.error, expectedRevision, expectedSchema));
+    if (outcome.value.result !== null) return err(outcome.value.result);
+    return ok({
+      outcome: "committed",
+      record: outcome.value.record,
+      transition: outcome.value.transition,
+    });
+  }
+
+  /** Uncertain acknowledgement: exactly one read, never a retried write. */
+  async #reconcile(
+    id: string,
+    caller: InteractionAuthority,
+    from: InteractionRecordV1,
+    intent: Intent,
+  ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
+    const submissionId = intent.kind === "resolve" ? intent.submissionId : `${id}@${from.revision}`;
+    let observed: InteractionRecordV1 | undefined;
+    try {
+      const r = await this.#store.read(id, caller);
+      if (r.ok) observed = r.record;
+    } catch {
+      observed = undefined;
+    }
+    if (observed !== undefined && this.#stored(observed, intent, from)) {
+      return ok({ outcome: "recovered", record: observed, transition: transitionFor(observed) });
+    }
+    const refusal: NeedsReconciliationRefusal = {
+      code: "needs-reconciliation",
+      message: "the store's acknowledgement was lost and the outcome is unknown",
+      submissionId,
+      ...(observed !== undefined ? { observed } : {}),
+    };
+    return err(refusal);
+  }
+}
+
+function notFound(): NotFoundRefusal {
+  return { code: "not-found", message: "no such interaction" };
+}
+function unauthorized(): UnauthorizedRefusal {
+  return { code: "unauthorized", message: "the caller may not act on this interaction" };
+}

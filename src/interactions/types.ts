@@ -1,0 +1,328 @@
+/**
+ * Types of the interactions module: version-1 interaction records (a card
+ * the backend opened and its durable answer), the authority bound at open,
+ * workflow transitions, typed refusals, and the {@link InteractionStore}
+ * contract a host implements over its own database.
+ *
+ * @module
+ */
+import type { CardSpec } from "../cards/types.ts";
+import type { Refusal, Result } from "../result.ts";
+import type { StandardSchemaV1, ValidationIssue } from "./standard_schema.ts";
+
+/**
+ * Who may answer an interaction. The backend binds it from its own session
+ * when the card opens; nothing a client renders or submits can change it.
+ * An answer is in scope only when the caller's authority equals the bound one
+ * on all five fields, and the store still authorises it (not revoked).
+ */
+export interface InteractionAuthority {
+  /** The conversation (chat session) the card belongs to. */
+  readonly conversationId: string;
+  /** The signed-in user (or service principal) who must answer. */
+  readonly principalId: string;
+  /** The tenant (workspace / organisation) boundary. */
+  readonly tenantId: string;
+  /** The paying customer account. */
+  readonly customerId: string;
+  /** The public owner of the conversation (e.g. the owner of a shared link). */
+  readonly publicOwnerId: string;
+}
+
+/**
+ * Identifies an immutable, server-owned answer schema: the host looks the
+ * validator up by `id` and `revision` and never changes a published revision.
+ */
+export interface SchemaRef {
+  /** Schema id, e.g. `"deploy-approval"`. */
+  readonly id: string;
+  /** Positive integer revision of that schema. */
+  readonly revision: number;
+}
+
+/** Lifecycle of a stored record. `pending` is the only non-terminal status. */
+export type InteractionStatus = "pending" | "submitted" | "declined" | "cancelled";
+
+/**
+ * Lifecycle as a reader sees it: a `pending` record whose `expiresAt` has
+ * passed by the store's clock reads as `expired` (it is never answered).
+ */
+export type EffectiveStatus = InteractionStatus | "expired";
+
+/** Where an answer came from: a rendered card or an MCP elicitation. */
+export type SubmissionSource = "card" | "elicitation" | "server";
+
+/** The durable answer stored on a terminal record. */
+export interface StoredSubmission {
+  /** Idempotency id of the submission (caller-chosen or a random UUID). */
+  readonly submissionId: string;
+  /** `submit` (an accepted answer), `decline` or `cancel`. */
+  readonly action: "submit" | "decline" | "cancel";
+  /** The validated schema *output* (JSON-safe); only for `submit`. */
+  readonly value?: unknown;
+  /** Bound principal that answered (from the bound authority, never from the body). */
+  readonly principalId: string;
+  /** Epoch milliseconds (store clock) when it committed. */
+  readonly at: number;
+  /** Where it came from. */
+  readonly source: SubmissionSource;
+  /** Optional reason (decline / cancel), at most 1000 characters. */
+  readonly reason?: string;
+}
+
+/**
+ * Version-1 interaction record: what a host stores per open card, inside its
+ * existing card/session boundary. JSON-safe. `revision` starts at 1 and
+ * advances by exactly 1 on every stored change (answers, schema changes,
+ * metadata changes).
+ */
+export interface InteractionRecordV1 {
+  /** Format version. */
+  readonly v: 1;
+  /** Interaction id; equals the card's `correlationId`. */
+  readonly id: string;
+  /** The card as asked (without `timeoutMs`, which became `expiresAt`). */
+  readonly card: CardSpec;
+  /** Authority bound at open. Never changes. */
+  readonly authority: InteractionAuthority;
+  /** Current answer schema. */
+  readonly schema: SchemaRef;
+  /** Record revision, ≥ 1. */
+  readonly revision: number;
+  /** Stored status. */
+  readonly status: InteractionStatus;
+  /** Epoch ms when opened. */
+  readonly createdAt: number;
+  /** Epoch ms after which the card no longer accepts answers; `null` = never. */
+  readonly expiresAt: number | null;
+  /** Host metadata (string values only); changes advance `revision`. */
+  readonly metadata: Readonly<Record<string, string>>;
+  /** Present exactly when `status` is not `pending`. */
+  readonly submission?: StoredSubmission;
+}
+
+/**
+ * A workflow transition: stored atomically with the terminal record it
+ * belongs to (an outbox row), never sent as an untracked network call.
+ * External effects go through `./recovery` admission and reconciliation.
+ */
+export interface WorkflowTransition {
+  /** Unique id: `"<interactionId>@<revision>"`. */
+  readonly id: string;
+  /** The interaction. */
+  readonly interactionId: string;
+  /** What happened. */
+  readonly kind: "answered" | "declined" | "cancelled";
+  /** Revision of the record this transition committed with. */
+  readonly revision: number;
+  /** The submission that caused it. */
+  readonly submissionId: string;
+  /** Epoch ms (store clock). */
+  readonly at: number;
+}
+
+/** A refusal carrying no extra fields. */
+export type PlainRefusal<C extends string> = Refusal<C>;
+
+/** The card does not exist (or the id is malformed). */
+export type NotFoundRefusal = PlainRefusal<"not-found">;
+/** The caller is not (or no longer) the bound authority. Reveals nothing about the record. */
+export type UnauthorizedRefusal = PlainRefusal<"unauthorized">;
+/** Someone already answered or declined: carries the stored submission. */
+export interface DuplicateRefusal extends Refusal<"duplicate"> {
+  /** The submission that won. */
+  readonly submission: StoredSubmission;
+}
+/** The card expired (store clock ≥ `expiresAt`). */
+export interface ExpiredRefusal extends Refusal<"expired"> {
+  /** Epoch ms it expired at. */
+  readonly expiresAt: number;
+}
+/** The card was cancelled (by the server, or by a client `cancel`). */
+export interface CancelledRefusal extends Refusal<"cancelled"> {
+  /** The cancelling submission. */
+  readonly submission?: StoredSubmission;
+}
+/** The record changed (e.g. metadata) after the answer was validated. */
+export interface StaleRevisionRefusal extends Refusal<"stale-revision"> {
+  /** The revision the answer was validated against. */
+  readonly expected: number;
+  /** The record's current revision. */
+  readonly current: number;
+}
+/** The answer schema changed after the answer was validated. */
+export interface SchemaChangedRefusal extends Refusal<"schema-changed"> {
+  /** The schema the answer was validated against. */
+  readonly expected: SchemaRef;
+  /** The record's current schema. */
+  readonly current: SchemaRef;
+}
+/** The answer failed the schema (or is malformed): the card stays pending. */
+export interface InvalidAnswerRefusal extends Refusal<"invalid-answer"> {
+  /** The validator's issues. */
+  readonly issues: readonly ValidationIssue[];
+}
+/** A decline on a card opened with `allowDecline: false`. */
+export type DeclineNotAllowedRefusal = PlainRefusal<"decline-not-allowed">;
+/** The host's schema registry has no validator for this id and revision. */
+export interface UnknownSchemaRefusal extends Refusal<"unknown-schema"> {
+  /** The schema asked for. */
+  readonly schema: SchemaRef;
+}
+/**
+ * The store's acknowledgement was lost and the one follow-up read did not
+ * show this submission: the outcome is unknown to this worker. The host must
+ * reconcile (e.g. via `./recovery`); nothing was retried.
+ */
+export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliation"> {
+  /** The submission whose fate is unknown. */
+  readonly submissionId: string;
+  /** What the single follow-up read saw, when it succeeded. */
+  readonly observed?: InteractionRecordV1;
+}
+/** `open` with an id that already exists. */
+export type AlreadyExistsRefusal = PlainRefusal<"already-exists">;
+/** `open` (or another call) with malformed input, described in `message`. */
+export type InvalidRequestRefusal = PlainRefusal<"invalid-request">;
+
+/** Every refusal the resolver returns. Match on `code`. */
+export type InteractionRefusal =
+  | NotFoundRefusal
+  | UnauthorizedRefusal
+  | DuplicateRefusal
+  | ExpiredRefusal
+  | CancelledRefusal
+  | StaleRevisionRefusal
+  | SchemaChangedRefusal
+  | InvalidAnswerRefusal
+  | DeclineNotAllowedRefusal
+  | UnknownSchemaRefusal
+  | NeedsReconciliationRefusal
+  | AlreadyExistsRefusal
+  | InvalidRequestRefusal;
+
+/** The refusal codes, for exhaustive handling. */
+export type InteractionRefusalCode = InteractionRefusal["code"];
+
+// ---------------------------------------------------------------------------
+// Store contract
+
+/** What {@link InteractionStore.transact} must fence before calling back. */
+export interface TransactRequest {
+  /** Interaction id. */
+  readonly id: string;
+  /** The caller's authority, from the host's authenticated session. */
+  readonly caller: InteractionAuthority;
+  /** The record revision the caller validated against. */
+  readonly expectedRevision: number;
+  /** The schema the caller validated against. */
+  readonly expectedSchema: SchemaRef;
+}
+
+/** What the fence hands the callback. */
+export interface TransactContext {
+  /** The record's bound authority, currently authorised. */
+  readonly authority: InteractionAuthority;
+  /** Store clock, epoch ms, read inside the critical section. */
+  readonly now: number;
+}
+
+/**
+ * The callback's decision. `read`: nothing is written and no workflow effect
+ * happens. `write`: the store persists `next` (whose `revision` must be the
+ * current one + 1) and `transition` (if not `null`) atomically.
+ */
+export type TransactDecision<T> =
+  | { readonly kind: "read"; readonly result: T }
+  | {
+    readonly kind: "write";
+    readonly next: InteractionRecordV1;
+    readonly transition: WorkflowTransition | null;
+    readonly result: T;
+  };
+
+/** The synchronous callback {@link InteractionStore.transact} invokes exactly once. */
+export type TransactCallback<T> = (
+  current: InteractionRecordV1,
+  context: TransactContext,
+) => TransactDecision<T>;
+
+/**
+ * Why the fence refused, checked in this order: `not-found`, `unauthorized`
+ * (caller ≠ bound authority, or authority revoked), `resolved` (submitted or
+ * declined), `cancelled`, `expired` (store clock ≥ `expiresAt`),
+ * `schema-changed`, `stale-revision`. All but the first two carry the current
+ * record.
+ */
+export type FenceRefusal =
+  | Refusal<"not-found">
+  | Refusal<"unauthorized">
+  | FenceStateRefusal;
+
+/** A fence refusal about the record's state; carries the current record. */
+export interface FenceStateRefusal
+  extends Refusal<"resolved" | "cancelled" | "expired" | "schema-changed" | "stale-revision"> {
+  /** The record as the fence saw it. */
+  readonly current: InteractionRecordV1;
+}
+
+/** A committed (or read-only) transaction's outcome. */
+export interface TransactCommit<T> {
+  /** The callback's result. */
+  readonly result: T;
+  /** The record after the transaction (unchanged for a `read` decision). */
+  readonly record: InteractionRecordV1;
+  /** The stored transition, or `null` (always `null` for a `read` decision). */
+  readonly transition: WorkflowTransition | null;
+}
+
+/** What {@link InteractionStore.read} returns. */
+export type StoreRead =
+  | {
+    readonly ok: true;
+    readonly record: InteractionRecordV1;
+    /** Store clock, epoch ms. */
+    readonly now: number;
+  }
+  | { readonly ok: false; readonly code: "not-found" | "unauthorized" };
+
+/**
+ * The host's durable store. Implement it over your database (a row per
+ * interaction plus an outbox for transitions) and prove it with the
+ * conformance kit (`interactionStoreConformance`).
+ *
+ * Contract:
+ * - `create` inserts a new record iff the id is absent (no overwrite).
+ * - `read` returns the record only if `caller` equals the bound authority and
+ *   that authority is still authorised; it never writes.
+ * - `transact` runs ONE critical section (a database transaction with the
+ *   row locked, `SELECT ... FOR UPDATE` / a conditional update, or an
+ *   equivalent): check every {@link FenceRefusal} condition against the
+ *   *current* row and the store's clock, then call `fn` exactly once,
+ *   synchronously, then persist `next` + `transition` atomically. Not a read
+ *   followed by an unconditional update; not an in-process lock that only one
+ *   worker sees. The fence refusing means `fn` is not called and nothing is
+ *   written.
+ * - A lost acknowledgement is reported by rejecting (throwing); the resolver
+ *   then reads exactly once and never retries the write.
+ */
+export interface InteractionStore {
+  /** Insert `record` iff no record with its id exists. */
+  create(record: InteractionRecordV1): Promise<Result<InteractionRecordV1, AlreadyExistsRefusal>>;
+  /** Read the record for `caller` (authority rechecked). */
+  read(id: string, caller: InteractionAuthority): Promise<StoreRead>;
+  /** Fence, call `fn` once, persist its decision atomically. */
+  transact<T>(
+    request: TransactRequest,
+    fn: TransactCallback<T>,
+  ): Promise<Result<TransactCommit<T>, FenceRefusal>>;
+}
+
+/**
+ * The host's immutable answer-schema registry: returns the Standard Schema
+ * validator for `ref`, or `undefined` when there is none. A published
+ * (id, revision) must always return an equivalent validator.
+ */
+export type SchemaLookup = (
+  ref: SchemaRef,
+) => StandardSchemaV1 | undefined;
