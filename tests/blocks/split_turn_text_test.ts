@@ -1,0 +1,281 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  MAX_BLOCK_BODY_LENGTH,
+  normalizeSegments,
+  segmentsToText,
+  splitTurnText,
+  TurnTextScanner,
+  TurnTextScannerStream,
+  type TurnTextSegment,
+} from "../../src/blocks/mod.ts";
+import { referenceSplit } from "./_reference.ts";
+
+const ASK = '<ask>{"question":"Merge?","options":[{"id":"y","label":"Yes"}]}</ask>';
+const REPORT = '<report>{"plans":[{"title":"Ship","items":[{"text":"tests"}]}]}</report>';
+
+Deno.test("splitTurnText: every block in order, with raw text", () => {
+  const text = `Intro ${REPORT} middle ${ASK} end`;
+  assert.deepEqual(splitTurnText(text), [
+    { kind: "text", text: "Intro " },
+    {
+      kind: "report",
+      block: { plans: [{ title: "Ship", items: [{ text: "tests" }] }] },
+      raw: REPORT,
+    },
+    { kind: "text", text: " middle " },
+    { kind: "ask", block: { question: "Merge?", options: [{ id: "y", label: "Yes" }] }, raw: ASK },
+    { kind: "text", text: " end" },
+  ]);
+});
+
+Deno.test("splitTurnText: invalid reasons", () => {
+  assert.deepEqual(
+    splitTurnText('a<ask> </ask>b<report>{x</report><ask>[1]</ask><ask>{"question":1'),
+    [
+      { kind: "text", text: "a" },
+      { kind: "invalid", tag: "ask", raw: "<ask> </ask>", reason: "empty-body" },
+      { kind: "text", text: "b" },
+      { kind: "invalid", tag: "report", raw: "<report>{x</report>", reason: "malformed-json" },
+      { kind: "invalid", tag: "ask", raw: "<ask>[1]</ask>", reason: "invalid-block" },
+      { kind: "invalid", tag: "ask", raw: '<ask>{"question":1', reason: "unclosed" },
+    ],
+  );
+});
+
+Deno.test("splitTurnText: tag edge cases", () => {
+  assert.deepEqual(splitTurnText(""), []);
+  assert.deepEqual(splitTurnText(undefined as unknown as string), []);
+  assert.deepEqual(splitTurnText("a < b <a <ask <ask x> </ask> <"), [{
+    kind: "text",
+    text: "a < b <a <ask <ask x> </ask> <",
+  }]);
+  // Close of the other kind does not close; nested tags are body (lazy, like parseAskTag).
+  assert.deepEqual(
+    splitTurnText('<ask>{"question":"q"}</report></ask>').map((
+      s,
+    ) => [s.kind, (s as { reason?: string }).reason]),
+    [["invalid", "malformed-json"]],
+  );
+  assert.deepEqual(splitTurnText('<<ASK>{"question":"q"}</Ask>>').map((s) => s.kind), [
+    "text",
+    "ask",
+    "text",
+  ]);
+});
+
+Deno.test("splitTurnText: size bound — too-large block becomes invalid and scanning continues", () => {
+  const cl = "</ask>".length;
+  const over = "x".repeat(MAX_BLOCK_BODY_LENGTH + 100);
+  const segs = splitTurnText(`a<ask>${over}</ask>${ASK}`);
+  assert.equal(segs.length, 4);
+  assert.deepEqual(segs[0], { kind: "text", text: "a" });
+  assert.equal(segs[1].kind, "invalid");
+  assert.equal((segs[1] as { reason: string }).reason, "too-large");
+  assert.equal((segs[1] as { raw: string }).raw.length, 5 + MAX_BLOCK_BODY_LENGTH + cl);
+  assert.deepEqual(segs[2], { kind: "text", text: "x".repeat(100 - cl) + "</ask>" });
+  assert.equal(segs[3].kind, "ask");
+  assert.equal(segmentsToText(segs), `a<ask>${over}</ask>${ASK}`);
+  // Exactly at the bound is accepted; one more character is not.
+  const body = `{"question":"q","p":"${"x".repeat(MAX_BLOCK_BODY_LENGTH - 23)}"}`;
+  assert.equal(body.length, MAX_BLOCK_BODY_LENGTH);
+  assert.equal(splitTurnText(`<ask>${body}</ask>`)[0].kind, "ask");
+  assert.equal((splitTurnText(`<ask>${body} </ask>`)[0] as { reason: string }).reason, "too-large");
+});
+
+Deno.test("splitTurnText: adversarial input stays linear and bounded (smoke)", () => {
+  const t0 = performance.now();
+  const inputs = [
+    "<ask>".repeat(200_000),
+    "<".repeat(1_000_000),
+    "<report>" + "{".repeat(1_000_000),
+    ("<ask>" + "x".repeat(50)).repeat(10_000),
+  ];
+  for (const s of inputs) assert.equal(segmentsToText(splitTurnText(s)), s);
+  // Not a speed assertion (see bench/blocks_bench.ts); just a guard against a hang.
+  assert.ok(performance.now() - t0 < 10_000);
+});
+
+// Differential + chunking properties.
+const piece = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom(
+      "<ask>",
+      "</ask>",
+      "<ASK>",
+      "</Ask>",
+      "<report>",
+      "</report>",
+      "<RePoRt>",
+      "</REPORT>",
+      "<",
+      "</",
+      "<a",
+      "<as",
+      "<r",
+      "<repo",
+      ">",
+      "sk>",
+      "ort>",
+    ),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.constantFrom(
+      '{"question":"q"}',
+      '{"question":" Q ","options":[{"id":"a"}]}',
+      '{"plans":[{"title":"t"}]}',
+      "{",
+      "}",
+      "[1]",
+      " ",
+      "\n",
+      "x",
+      "😀",
+      "\u2028",
+      "İ",
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ maxLength: 4 }) },
+);
+const soup = fc.array(piece, { maxLength: 14 }).map((a) => a.join(""));
+
+function chunk(text: string, cuts: number[]): string[] {
+  const points = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let prev = 0;
+  for (const p of points) {
+    out.push(text.slice(prev, p));
+    prev = p;
+  }
+  out.push(text.slice(prev));
+  return out;
+}
+
+function scanChunks(chunks: string[]): TurnTextSegment[] {
+  const s = new TurnTextScanner();
+  const all: TurnTextSegment[] = [];
+  for (const c of chunks) all.push(...s.push(c));
+  all.push(...s.end());
+  return all;
+}
+
+Deno.test("property: splitTurnText equals the naive reference on small inputs, and is lossless (10^4 runs)", () => {
+  fc.assert(
+    fc.property(soup, (text) => {
+      const segs = splitTurnText(text);
+      assert.deepStrictEqual(segs, referenceSplit(text));
+      assert.equal(segmentsToText(segs), text);
+      assert.deepStrictEqual(normalizeSegments(segs), segs, "already in normal form");
+      JSON.parse(JSON.stringify(segs));
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("property: for ANY chunking the scanner's merged output equals splitTurnText (10^4 runs)", () => {
+  fc.assert(
+    fc.property(soup, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+      assert.deepStrictEqual(normalizeSegments(scanChunks(chunk(text, cuts))), splitTurnText(text));
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("property: one character at a time equals splitTurnText (2,000 runs)", () => {
+  fc.assert(
+    fc.property(soup, (text) => {
+      assert.deepStrictEqual(
+        normalizeSegments(
+          scanChunks([...text].flatMap((c) => c.length > 1 ? [c[0], c.slice(1)] : [c])),
+        ),
+        splitTurnText(text),
+      );
+    }),
+    { numRuns: 2_000 },
+  );
+});
+
+const OPEN_PREFIXES = ["<", "<a", "<as", "<ask", "<r", "<re", "<rep", "<repo", "<repor", "<report"];
+
+Deno.test("property: the scanner holds back only a possible tag start or an open block (10^4 runs)", () => {
+  fc.assert(
+    fc.property(soup, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+      const s = new TurnTextScanner();
+      let fed = "";
+      let emitted = "";
+      for (const c of chunk(text, cuts)) {
+        fed += c;
+        for (const seg of s.push(c)) {
+          emitted += seg.kind === "text" ? seg.text : seg.raw;
+        }
+        assert.ok(fed.startsWith(emitted));
+        const held = fed.slice(emitted.length).toLowerCase();
+        const ok = held === "" || OPEN_PREFIXES.includes(held) || held.startsWith("<ask>") ||
+          held.startsWith("<report>");
+        assert.ok(ok, `held back ${JSON.stringify(held)}`);
+      }
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("scanner: never shows a partial tag; emits text immediately otherwise", () => {
+  const s = new TurnTextScanner();
+  assert.deepEqual(s.push("Hello <"), [{ kind: "text", text: "Hello " }]);
+  assert.deepEqual(s.push("a"), []);
+  assert.deepEqual(s.push("b"), [{ kind: "text", text: "<ab" }]);
+  assert.deepEqual(s.push("<AS"), []);
+  assert.deepEqual(s.push('K>{"que'), []);
+  assert.deepEqual(s.push('stion":"x"}</as'), []);
+  assert.deepEqual(s.push("k>!"), [
+    {
+      kind: "ask",
+      block: { question: "x" },
+      raw: '<AsK>{"question":"x"}</ask>'.replace("AsK", "ASK"),
+    },
+    { kind: "text", text: "!" },
+  ]);
+  assert.deepEqual(s.end(), []);
+  assert.deepEqual(s.push("more"), [], "finished scanner ignores input");
+});
+
+Deno.test("scanner: an over-long open block is released while streaming (bounded memory)", () => {
+  const s = new TurnTextScanner();
+  const out: TurnTextSegment[] = [];
+  out.push(...s.push("<report>"));
+  const chunkText = "y".repeat(10_000);
+  let pushes = 0;
+  while (!out.some((x) => x.kind === "invalid")) {
+    out.push(...s.push(chunkText));
+    pushes++;
+    assert.ok(pushes < 40, "the too-large block must be released before 400k characters");
+  }
+  assert.equal(out[0].kind, "invalid");
+  assert.equal((out[0] as { reason: string }).reason, "too-large");
+  // Afterwards text flows immediately again.
+  assert.deepEqual(s.push("zz"), [{ kind: "text", text: "zz" }]);
+});
+
+Deno.test("scanner: random chunkings across the size bound equal splitTurnText (40 runs)", () => {
+  const big = `a<ask>${"x".repeat(MAX_BLOCK_BODY_LENGTH + 3)}</ask>${ASK}<report>${
+    "q".repeat(MAX_BLOCK_BODY_LENGTH - 5)
+  }</report><ask>tail`;
+  const expected = splitTurnText(big);
+  fc.assert(
+    fc.property(fc.array(fc.nat({ max: big.length }), { maxLength: 30 }), (cuts) => {
+      assert.deepStrictEqual(normalizeSegments(scanChunks(chunk(big, cuts))), expected);
+    }),
+    { numRuns: 40 },
+  );
+});
+
+Deno.test("TurnTextScannerStream: a TransformStream<string, TurnTextSegment>", async () => {
+  const chunks = ["Hi <as", "k>", '{"question":"Ok?"}</', "ask> bye <rep"];
+  const segs = await Array.fromAsync(
+    ReadableStream.from(chunks).pipeThrough(new TurnTextScannerStream()),
+  );
+  assert.deepStrictEqual(normalizeSegments(segs), splitTurnText(chunks.join("")));
+  assert.deepStrictEqual(segs.at(-1), { kind: "text", text: "<rep" });
+});
