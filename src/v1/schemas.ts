@@ -1,0 +1,239 @@
+/**
+ * Zod schemas for the v1 contract: every v1 event, {@link ChatEventEnvelopeSchema},
+ * and the pieces they are built from.
+ *
+ * These schemas are the normative, readable statement of the contract. The
+ * hot path ({@link parseChatEnvelope}) uses a hand-written validator that a
+ * property test keeps in agreement with them (same inputs accepted and
+ * refused).
+ *
+ * Unknown keys: **stripped** at envelope, event, usage, block and source
+ * level; opaque data (`tool_call.input`, `tool_result.output`,
+ * `state.snapshot`) is kept as is, and a `card` keeps every key (it is
+ * validated structurally: `correlationId` non-empty string, `prompt` string,
+ * `createdAt` finite number).
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { OpenCardSnapshot } from "../cards/types.ts";
+import type {
+  CardClosedEventV1,
+  CardEventV1,
+  CardResolution,
+  ChatCapabilities,
+  ChatEventEnvelope,
+  ChatEventV1,
+  ChatUsage,
+  DeltaEventV1,
+  DoneEventV1,
+  ErrorEventV1,
+  GroundedBlock,
+  NavigateEventV1,
+  ProvenanceEventV1,
+  ReasoningEventV1,
+  SessionEventV1,
+  SourceRef,
+  StateEventV1,
+  ToolCallEventV1,
+  ToolProgressEventV1,
+  ToolResultEventV1,
+  TurnStatusEventV1,
+} from "./types.ts";
+
+const nonEmpty = () => z.string().min(1);
+const finiteNonNegative = () => z.number().nonnegative();
+
+/**
+ * Structural check of an {@link OpenCardSnapshot} on the v1 wire:
+ * `correlationId` non-empty string, `prompt` string, `createdAt` finite
+ * number (epoch ms); every other key passes through unvalidated.
+ */
+export const OpenCardSnapshotV1Schema: z.ZodType<OpenCardSnapshot> = z.looseObject({
+  correlationId: nonEmpty(),
+  prompt: z.string(),
+  createdAt: z.number(),
+}) as unknown as z.ZodType<OpenCardSnapshot>;
+
+/** An opaque source reference: `ref` non-empty, optional plain-text `label`. */
+export const SourceRefSchema: z.ZodType<SourceRef> = z.object({
+  ref: nonEmpty(),
+  label: z.string().optional(),
+});
+
+/** A grounded result block: `id` non-empty, plain `text`, `sources` array of {@link SourceRefSchema}. */
+export const GroundedBlockSchema: z.ZodType<GroundedBlock> = z.object({
+  id: nonEmpty(),
+  text: z.string(),
+  sources: z.array(SourceRefSchema),
+});
+
+/** Usage: each count optional, finite and non-negative (tokens; `costUsd` in USD). */
+export const ChatUsageSchema: z.ZodType<ChatUsage> = z.object({
+  totalTokens: finiteNonNegative().optional(),
+  inputTokens: finiteNonNegative().optional(),
+  outputTokens: finiteNonNegative().optional(),
+  costUsd: finiteNonNegative().optional(),
+});
+
+/** The card resolutions. */
+export const CardResolutionSchema: z.ZodType<CardResolution> = z.enum([
+  "submitted",
+  "declined",
+  "cancelled",
+  "expired",
+  "interrupted",
+]);
+
+const sessionEventV1Raw = z.object({
+  type: z.literal("session"),
+  sessionId: nonEmpty(),
+});
+/** `session`: non-empty `sessionId`. */
+export const SessionEventV1Schema: z.ZodType<SessionEventV1> = sessionEventV1Raw;
+const deltaEventV1Raw = z.object({
+  type: z.literal("delta"),
+  text: z.string(),
+});
+/** `delta`: `text` string (empty accepted). */
+export const DeltaEventV1Schema: z.ZodType<DeltaEventV1> = deltaEventV1Raw;
+const reasoningEventV1Raw = z.object({
+  type: z.literal("reasoning"),
+  text: z.string(),
+});
+/** `reasoning`: `text` string (empty accepted). */
+export const ReasoningEventV1Schema: z.ZodType<ReasoningEventV1> = reasoningEventV1Raw;
+const toolCallEventV1Raw = z.object({
+  type: z.literal("tool_call"),
+  callId: nonEmpty(),
+  name: nonEmpty(),
+  input: z.unknown().optional(),
+});
+/** `tool_call`: non-empty `callId` and `name`; `input` any JSON (kept as data). */
+export const ToolCallEventV1Schema: z.ZodType<ToolCallEventV1> = toolCallEventV1Raw;
+const toolProgressEventV1Raw = z.object({
+  type: z.literal("tool_progress"),
+  callId: nonEmpty(),
+  message: z.string().optional(),
+  progress: z.number().min(0).max(1).optional(),
+});
+/** `tool_progress`: non-empty `callId`; optional `message`; optional `progress` in [0, 1]. */
+export const ToolProgressEventV1Schema: z.ZodType<ToolProgressEventV1> = toolProgressEventV1Raw;
+const toolResultEventV1Raw = z.object({
+  type: z.literal("tool_result"),
+  callId: nonEmpty(),
+  name: nonEmpty(),
+  ok: z.boolean(),
+  summary: z.string().optional(),
+  output: z.unknown().optional(),
+  blocks: z.array(GroundedBlockSchema).optional(),
+});
+/** `tool_result`: non-empty `callId` and `name`, boolean `ok`, optional `summary`, `output` (data), `blocks`. */
+export const ToolResultEventV1Schema: z.ZodType<ToolResultEventV1> = toolResultEventV1Raw;
+const provenanceEventV1Raw = z.object({
+  type: z.literal("provenance"),
+  engine: nonEmpty(),
+  model: nonEmpty(),
+  provider: z.string().optional(),
+  accountRoute: z.string().nullable().optional(),
+});
+/** `provenance`: non-empty `engine` and `model`; optional `provider`; `accountRoute` string or `null`. */
+export const ProvenanceEventV1Schema: z.ZodType<ProvenanceEventV1> = provenanceEventV1Raw;
+const cardEventV1Raw = z.object({
+  type: z.literal("card"),
+  card: OpenCardSnapshotV1Schema,
+});
+/** `card`: `{type, card}` with {@link OpenCardSnapshotV1Schema}. */
+export const CardEventV1Schema: z.ZodType<CardEventV1> = cardEventV1Raw;
+const cardClosedEventV1Raw = z.object({
+  type: z.literal("card_closed"),
+  correlationId: nonEmpty(),
+  resolution: CardResolutionSchema.optional(),
+});
+/** `card_closed`: non-empty `correlationId`, optional `resolution`. */
+export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedEventV1Raw;
+const stateEventV1Raw = z.object({
+  type: z.literal("state"),
+  version: z.int().nonnegative(),
+  snapshot: z.unknown(),
+});
+/** `state`: `version` non-negative safe integer; `snapshot` any value (kept as data) but the key must be present (use `null` for none). */
+export const StateEventV1Schema: z.ZodType<StateEventV1> = stateEventV1Raw;
+const doneEventV1Raw = z.object({
+  type: z.literal("done"),
+  stopReason: z.string().optional(),
+  usage: ChatUsageSchema.optional(),
+});
+/** `done`: optional `stopReason`, optional {@link ChatUsageSchema}. */
+export const DoneEventV1Schema: z.ZodType<DoneEventV1> = doneEventV1Raw;
+const errorEventV1Raw = z.object({
+  type: z.literal("error"),
+  message: z.string(),
+  code: z.string().optional(),
+  retryable: z.boolean(),
+  retryAfterMs: finiteNonNegative().optional(),
+}).refine((e) => e.retryable || e.retryAfterMs === undefined, {
+  message: "retryAfterMs is only allowed when retryable is true",
+  path: ["retryAfterMs"],
+});
+/**
+ * `error`: `message` string, optional `code`, **required** boolean
+ * `retryable`; `retryAfterMs` (finite, non-negative, milliseconds) only when
+ * `retryable` is `true`.
+ */
+export const ErrorEventV1Schema: z.ZodType<ErrorEventV1> = errorEventV1Raw;
+const navigateEventV1Raw = z.object({
+  type: z.literal("navigate"),
+  href: z.string(),
+});
+/** `navigate`: `href` string. */
+export const NavigateEventV1Schema: z.ZodType<NavigateEventV1> = navigateEventV1Raw;
+const turnStatusEventV1Raw = z.object({
+  type: z.literal("turn_status"),
+  status: z.enum(["running", "cancelled", "interrupted", "needs-reconciliation"]),
+  reason: z.string().optional(),
+});
+/** `turn_status`: `status` one of running/cancelled/interrupted/needs-reconciliation; optional `reason`. */
+export const TurnStatusEventV1Schema: z.ZodType<TurnStatusEventV1> = turnStatusEventV1Raw;
+
+/** Any v1 event; an unknown `type` is refused. */
+export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("type", [
+  sessionEventV1Raw,
+  deltaEventV1Raw,
+  reasoningEventV1Raw,
+  toolCallEventV1Raw,
+  toolProgressEventV1Raw,
+  toolResultEventV1Raw,
+  provenanceEventV1Raw,
+  cardEventV1Raw,
+  cardClosedEventV1Raw,
+  stateEventV1Raw,
+  doneEventV1Raw,
+  errorEventV1Raw,
+  navigateEventV1Raw,
+  turnStatusEventV1Raw,
+]);
+
+/**
+ * The v1 envelope: `schemaVersion` literal `1`; non-empty `conversationId`,
+ * `turnId`, `eventId`; `seq` positive safe integer; optional `at` (epoch ms,
+ * finite, non-negative); `event` a {@link ChatEventV1Schema}.
+ */
+export const ChatEventEnvelopeSchema: z.ZodType<ChatEventEnvelope> = z.object({
+  schemaVersion: z.literal(1),
+  conversationId: nonEmpty(),
+  turnId: nonEmpty(),
+  eventId: nonEmpty(),
+  seq: z.int().positive(),
+  at: finiteNonNegative().optional(),
+  event: ChatEventV1Schema,
+});
+
+/** {@link ChatCapabilities}: five strict booleans (no coercion), unknown keys stripped. */
+export const ChatCapabilitiesSchema: z.ZodType<ChatCapabilities> = z.object({
+  connectionReplay: z.boolean(),
+  persistedHistory: z.boolean(),
+  persistedDecisions: z.boolean(),
+  completedToolCheckpoints: z.boolean(),
+  interruptedTurnRecovery: z.boolean(),
+});
