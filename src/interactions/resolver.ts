@@ -25,6 +25,7 @@ import type {
   SchemaLookup,
   SchemaRef,
   StoredSubmission,
+  StoreRead,
   SubmissionSource,
   TransactDecision,
   UnauthorizedRefusal,
@@ -276,8 +277,9 @@ function stateRefusal(record: InteractionRecordV1, now: number): InteractionRefu
  * one per worker (or per request); all coordination happens in the store.
  *
  * Every method returns a {@link Result}; none throws for bad input or store
- * faults (a store that throws from `read` yields `needs-reconciliation` only
- * after an uncertain write, and otherwise propagates as a rejected promise).
+ * faults: a store that throws on a write yields exactly one read and then
+ * the recovered outcome or `needs-reconciliation`; a store that throws on a
+ * read (or `create`) yields `store-unavailable`.
  *
  * @example
  * ```ts
@@ -359,7 +361,12 @@ export class InteractionResolver {
         : null,
       metadata,
     };
-    const created = await this.#store.create(record);
+    let created;
+    try {
+      created = await this.#store.create(record);
+    } catch {
+      return err(unavailable());
+    }
     if (!created.ok) return err(created.error);
     return ok({ record: created.value, snapshot: snapshotOf(created.value) });
   }
@@ -501,7 +508,8 @@ export class InteractionResolver {
   ): Promise<Result<InteractionView, NotFoundRefusal | UnauthorizedRefusal | InteractionRefusal>> {
     const base = this.#checkCall({ id, caller });
     if (!base.ok) return base;
-    const r = await this.#store.read(id, caller);
+    const r = await this.#safeRead(id, caller);
+    if (r === null) return err(unavailable());
     if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
     const status = effectiveStatus(r.record, r.now);
     return ok({
@@ -545,11 +553,20 @@ export class InteractionResolver {
     return Object.fromEntries(out);
   }
 
+  async #safeRead(id: string, caller: InteractionAuthority): Promise<StoreRead | null> {
+    try {
+      return await this.#store.read(id, caller);
+    } catch {
+      return null;
+    }
+  }
+
   async #preRead(
     id: string,
     caller: InteractionAuthority,
   ): Promise<Result<InteractionRecordV1, InteractionRefusal>> {
-    const r = await this.#store.read(id, caller);
+    const r = await this.#safeRead(id, caller);
+    if (r === null) return err(unavailable());
     if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
     const refusal = stateRefusal(r.record, r.now);
     if (refusal !== null) return err(refusal);
@@ -706,13 +723,8 @@ export class InteractionResolver {
     intent: Intent,
   ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
     const submissionId = intent.kind === "resolve" ? intent.submissionId : `${id}@${from.revision}`;
-    let observed: InteractionRecordV1 | undefined;
-    try {
-      const r = await this.#store.read(id, caller);
-      if (r.ok) observed = r.record;
-    } catch {
-      observed = undefined;
-    }
+    const r = await this.#safeRead(id, caller);
+    const observed = r !== null && r.ok ? r.record : undefined;
     if (observed !== undefined && this.#stored(observed, intent, from)) {
       return ok({ outcome: "recovered", record: observed, transition: transitionFor(observed) });
     }
@@ -726,6 +738,12 @@ export class InteractionResolver {
   }
 }
 
+function unavailable(): InteractionRefusal {
+  return {
+    code: "store-unavailable",
+    message: "the store failed; nothing was changed by this call",
+  };
+}
 function notFound(): NotFoundRefusal {
   return { code: "not-found", message: "no such interaction" };
 }

@@ -180,6 +180,12 @@ export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliatio
   /** What the single follow-up read saw, when it succeeded. */
   readonly observed?: InteractionRecordV1;
 }
+/**
+ * The store failed (threw) on a call that writes nothing, or on `create`
+ * (retry `open` with the same id: `already-exists` then means it was stored).
+ * Nothing was changed by this call apart from, possibly, that `create`.
+ */
+export type StoreUnavailableRefusal = PlainRefusal<"store-unavailable">;
 /** `open` with an id that already exists. */
 export type AlreadyExistsRefusal = PlainRefusal<"already-exists">;
 /** `open` (or another call) with malformed input, described in `message`. */
@@ -199,7 +205,8 @@ export type InteractionRefusal =
   | UnknownSchemaRefusal
   | NeedsReconciliationRefusal
   | AlreadyExistsRefusal
-  | InvalidRequestRefusal;
+  | InvalidRequestRefusal
+  | StoreUnavailableRefusal;
 
 /** The refusal codes, for exhaustive handling. */
 export type InteractionRefusalCode = InteractionRefusal["code"];
