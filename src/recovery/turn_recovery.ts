@@ -1,0 +1,833 @@
+/**
+ * {@link TurnRecovery}: exactly-once tool effects over the host's CAS store,
+ * reconciliation of unknown outcomes, cancel-then-abort and restart recovery.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../result.ts";
+import type { TurnStatus } from "../v1/types.ts";
+import { type RecoveryProfile, requireCapability, turnRecoveryProfile } from "./profile.ts";
+import type {
+  AbortSeam,
+  AdmitOutcome,
+  AuthoritySeam,
+  EffectOutcome,
+  EffectRecord,
+  RecoveryAction,
+  RecoveryError,
+  RecoveryErrorCode,
+  RecoveryStore,
+  TurnRecord,
+} from "./types.ts";
+
+/** Longest accepted id (turn, conversation, effect, principal), in UTF-16 code units. */
+export const MAX_RECOVERY_ID_LENGTH = 512;
+/** Most effects one turn may declare. */
+export const MAX_TURN_EFFECTS = 1024;
+
+/** Why a {@link TurnRecovery.runEffect} call returned `needs-reconciliation`. */
+export type NeedsReconciliationReason =
+  /** The launched work rejected: its external outcome is unknown. */
+  | "dispatch-error"
+  /** The claim CAS threw: it may or may not have committed. Nothing was launched by this call. */
+  | "uncertain-claim-ack"
+  /** `admitDispatch` threw before invoking launch: admission may have been marked. */
+  | "uncertain-admission"
+  /** The effect was admitted by another call whose result is not stored (in flight or lost). */
+  | "admitted-elsewhere"
+  /** The stored effect is `unknown`: only {@link TurnRecovery.reconcile} resolves it. */
+  | "outcome-unknown";
+
+/** Successful answer of {@link TurnRecovery.runEffect}. */
+export type EffectRun =
+  | {
+    readonly status: "completed";
+    /** The stored outcome (the tool's value, or a verified failure). */
+    readonly outcome: EffectOutcome;
+    /** True when the outcome was already stored and nothing was dispatched by this call. */
+    readonly reused: boolean;
+  }
+  | {
+    readonly status: "needs-reconciliation";
+    readonly reason: NeedsReconciliationReason;
+    /** Plain-text detail (e.g. the dispatch error message). */
+    readonly detail?: string;
+  };
+
+/** Answer of {@link TurnRecovery.cancel}. */
+export interface CancelOutcome {
+  /** The committed cancelled turn record. */
+  readonly turn: TurnRecord;
+  /** True when the turn was already cancelled (the abort hook is still invoked). */
+  readonly alreadyCancelled: boolean;
+  /** Effects admitted and not completed when read after the abort: in flight or unknown. */
+  readonly inFlight: readonly string[];
+  /** Message of an abort hook failure, if it threw. The cancellation stays committed. */
+  readonly abortError?: string;
+}
+
+/** Answer of {@link TurnRecovery.reconcile}. */
+export interface ReconcileOutcome {
+  /** The stored effect record after reconciliation. */
+  readonly record: EffectRecord;
+  /** False when the effect was already completed (nothing written). */
+  readonly changed: boolean;
+  /** Turn status after reconciliation (`running` again once no effect is unknown). */
+  readonly turnStatus: TurnStatus;
+}
+
+/** Answer of {@link TurnRecovery.resume}. */
+export interface ResumeOutcome {
+  readonly turn: TurnRecord;
+  /** Effects with a stored outcome: reused, never re-run. */
+  readonly completed: readonly string[];
+  /** Effects whose outcome is unknown (including ones in flight at the restart). */
+  readonly needsReconciliation: readonly string[];
+  /** Effects never admitted: they may run. */
+  readonly pending: readonly string[];
+}
+
+/** Snapshot returned by {@link TurnRecovery.inspect}. */
+export interface TurnSnapshot {
+  readonly turn: TurnRecord;
+  /** Stored effect records in `effectIds` order (`null` = never claimed). */
+  readonly effects: readonly (EffectRecord | null)[];
+}
+
+/** Options of {@link TurnRecovery}. */
+export interface TurnRecoveryOptions {
+  /** The host's CAS store (with `admitDispatch` for dispatch). */
+  readonly store: RecoveryStore;
+  /** The caller's current authority, asked at every fence. */
+  readonly authority: AuthoritySeam;
+  /** Host execution abort hook; required for {@link TurnRecovery.runEffect} and cancellation aborts. */
+  readonly abort?: AbortSeam;
+  /** Capability profile; defaults to {@link turnRecoveryProfile}. */
+  readonly profile?: RecoveryProfile;
+  /** Identifies this worker in claim tokens (opaque). Defaults to a random id. */
+  readonly workerId?: string;
+  /** Bound on CAS retries after conflicts, per call. Default 16. */
+  readonly maxAttempts?: number;
+}
+
+function refuse(
+  code: RecoveryErrorCode,
+  message: string,
+  extra: Omit<RecoveryError, "code" | "message"> = {},
+): { readonly ok: false; readonly error: RecoveryError } {
+  return err({ code, message, ...extra });
+}
+
+function validId(id: unknown): id is string {
+  return typeof id === "string" && id.length > 0 && id.length <= MAX_RECOVERY_ID_LENGTH;
+}
+
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+let workerCounter = 0;
+
+/**
+ * Exactly-once tool effects for one worker. Many instances (fresh workers,
+ * other processes) may share one store: all coordination goes through the
+ * store's CAS and admission fence, never through in-memory state.
+ *
+ * Guarantees, given seams that keep their contracts:
+ * - only host-authorized effect ids (fixed at {@link beginTurn}) run;
+ * - each effect is launched at most once, and only through the admission
+ *   fence; a stored result is reused, never re-run;
+ * - an uncertain acknowledgement or a dispatch error never leads to a
+ *   redispatch: it returns `needs-reconciliation` until the host calls
+ *   {@link reconcile} with a verified outcome;
+ * - cancellation commits before the abort hook runs;
+ * - every refusal is a typed {@link RecoveryError}; no method throws, even
+ *   when a seam throws.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRecoveryHost, TurnRecovery } from "@papercusp/chat-protocol/recovery";
+ * const host = new MemoryRecoveryHost();
+ * host.grant("alice", "t1");
+ * const worker = new TurnRecovery(host.seams());
+ * await worker.beginTurn({ conversationId: "c1", turnId: "t1", principal: "alice", effectIds: ["e1"] });
+ * const run = await worker.runEffect({
+ *   turnId: "t1", effectId: "e1", principal: "alice",
+ *   dispatch: async (_signal) => ({ sent: true }),
+ * });
+ * // run.ok && run.value.status === "completed"
+ * ```
+ */
+export class TurnRecovery {
+  readonly #store: RecoveryStore;
+  readonly #authority: AuthoritySeam;
+  readonly #abort: AbortSeam | undefined;
+  readonly #profile: RecoveryProfile;
+  readonly #workerId: string;
+  readonly #maxAttempts: number;
+  #claims = 0;
+
+  /** Build a worker over the host seams. Never throws. */
+  constructor(options: TurnRecoveryOptions) {
+    this.#store = options.store;
+    this.#authority = options.authority;
+    this.#abort = options.abort;
+    this.#profile = options.profile ?? turnRecoveryProfile;
+    this.#workerId = options.workerId ??
+      `w${++workerCounter}-${Math.random().toString(36).slice(2)}`;
+    const m = options.maxAttempts;
+    this.#maxAttempts = typeof m === "number" && Number.isInteger(m) && m > 0 ? m : 16;
+  }
+
+  /** The profile this worker advertises. */
+  get profile(): RecoveryProfile {
+    return this.#profile;
+  }
+
+  async #authorized(principal: string, turnId: string, action: RecoveryAction): Promise<boolean> {
+    try {
+      return (await this.#authority.check({ principal, turnId, action })) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  async #read<T>(
+    f: () => Promise<T>,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+    try {
+      return { ok: true, value: await f() };
+    } catch (e) {
+      return { ok: false, error: describe(e) };
+    }
+  }
+
+  /**
+   * Create the turn record (`running`) with its host-authorized effect ids.
+   * Refuses `unauthorized`, `invalid-request` (bad/duplicate ids, more than
+   * {@link MAX_TURN_EFFECTS}), `turn-exists`, or `checkpoint-write-failed`
+   * when the create's acknowledgement was lost and the read-back does not
+   * show it.
+   */
+  async beginTurn(request: {
+    readonly conversationId: string;
+    readonly turnId: string;
+    readonly principal: string;
+    readonly effectIds: readonly string[];
+  }): Promise<Result<TurnRecord, RecoveryError>> {
+    const { conversationId, turnId, principal } = request ?? {};
+    const effectIds = request?.effectIds;
+    if (!validId(conversationId) || !validId(turnId) || !validId(principal)) {
+      return refuse(
+        "invalid-request",
+        "conversationId, turnId and principal must be non-empty ids",
+      );
+    }
+    if (!Array.isArray(effectIds) || effectIds.length > MAX_TURN_EFFECTS) {
+      return refuse("invalid-request", `effectIds must be an array of at most ${MAX_TURN_EFFECTS}`);
+    }
+    const seen = new Set<string>();
+    for (const id of effectIds) {
+      if (!validId(id) || seen.has(id)) {
+        return refuse("invalid-request", "effect ids must be unique non-empty ids", { turnId });
+      }
+      seen.add(id);
+    }
+    if (!await this.#authorized(principal, turnId, "begin")) {
+      return refuse("unauthorized", "caller may not begin this turn", { turnId });
+    }
+    const draft = { turnId, conversationId, status: "running" as const, effectIds: [...effectIds] };
+    try {
+      const r = await this.#store.casTurn(turnId, 0, draft);
+      if (r.ok) return ok(r.record);
+      return refuse("turn-exists", `turn ${turnId} already exists`, { turnId });
+    } catch (e) {
+      const back = await this.#read(() => this.#store.readTurn(turnId));
+      if (
+        back.ok && back.value && back.value.revision === 1 &&
+        back.value.conversationId === conversationId &&
+        back.value.effectIds.length === effectIds.length &&
+        back.value.effectIds.every((id, i) => id === effectIds[i])
+      ) {
+        return ok(back.value);
+      }
+      return refuse("checkpoint-write-failed", `turn create not confirmed: ${describe(e)}`, {
+        turnId,
+        uncertain: true,
+      });
+    }
+  }
+
+  /**
+   * Run one host-authorized effect exactly once.
+   *
+   * Reads the effect: a stored outcome is returned (`reused: true`); an
+   * admitted or unknown one returns `needs-reconciliation` (never
+   * redispatched). Otherwise claims it by CAS, then asks the store's
+   * admission fence, which launches `dispatch(signal)` exactly once with the
+   * host execution's signal; the work is awaited outside the fence and its
+   * value stored by CAS. A rejected dispatch marks the effect `unknown` and
+   * the turn `needs-reconciliation`.
+   *
+   * Refuses (typed): `invalid-request`, `unauthorized`, `unknown-turn`,
+   * `unknown-effect` (an id not fixed at {@link beginTurn}, e.g.
+   * model-supplied), `turn-not-running`, `admission-unavailable` (store has
+   * no `admitDispatch`, no abort seam, or no execution signal), `admission-contract-violated`,
+   * `contention`, `store-unavailable`, and `checkpoint-write-failed`
+   * (carrying the unpersisted `outcome`) when the completion write failed
+   * and the read-back does not show it stored.
+   */
+  async runEffect(request: {
+    readonly turnId: string;
+    readonly effectId: string;
+    readonly principal: string;
+    /** Starts the effect; receives the host execution's signal. */
+    readonly dispatch: (signal: AbortSignal) => unknown;
+  }): Promise<Result<EffectRun, RecoveryError>> {
+    const { turnId, effectId, principal, dispatch } = request ?? {};
+    if (!validId(turnId) || !validId(effectId) || !validId(principal)) {
+      return refuse("invalid-request", "turnId, effectId and principal must be non-empty ids");
+    }
+    if (typeof dispatch !== "function") {
+      return refuse("invalid-request", "dispatch must be a function", { turnId, effectId });
+    }
+    const store = this.#store;
+    const at = { turnId, effectId };
+    if (typeof store.admitDispatch !== "function" || !this.#abort) {
+      return refuse(
+        "admission-unavailable",
+        "the host supplies no admission fence or abort seam: dispatch refused",
+        at,
+      );
+    }
+    if (!await this.#authorized(principal, turnId, "run")) {
+      return refuse("unauthorized", "caller may not run effects of this turn", at);
+    }
+    const turnRead = await this.#read(() => store.readTurn(turnId));
+    if (!turnRead.ok) return refuse("store-unavailable", turnRead.error, at);
+    const turn = turnRead.value;
+    if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, at);
+    if (!turn.effectIds.includes(effectId)) {
+      return refuse(
+        "unknown-effect",
+        `effect ${effectId} is not host-authorized for this turn`,
+        at,
+      );
+    }
+    let signal: AbortSignal;
+    try {
+      signal = this.#abort.signalFor(turnId);
+      if (!(signal instanceof AbortSignal)) throw new TypeError("not an AbortSignal");
+    } catch (e) {
+      return refuse("admission-unavailable", `no host execution signal: ${describe(e)}`, at);
+    }
+    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
+      const effRead = await this.#read(() => store.readEffect(turnId, effectId));
+      if (!effRead.ok) return refuse("store-unavailable", effRead.error, at);
+      const eff = effRead.value;
+      if (eff?.state === "completed" && eff.outcome) {
+        return ok({ status: "completed", outcome: eff.outcome, reused: true });
+      }
+      if (eff?.state === "admitted") {
+        return ok({ status: "needs-reconciliation", reason: "admitted-elsewhere" });
+      }
+      if (eff?.state === "unknown") {
+        return ok({
+          status: "needs-reconciliation",
+          reason: "outcome-unknown",
+          detail: eff.reason,
+        });
+      }
+      // Advisory only: the snapshot may be stale. The fence decides.
+      if (turn.status !== "running") {
+        return refuse("turn-not-running", `turn is ${turn.status}`, { ...at, status: turn.status });
+      }
+      const token = `${this.#workerId}#${++this.#claims}`;
+      let claim: EffectRecord;
+      try {
+        const r = await store.casEffect(turnId, effectId, eff ? eff.revision : 0, {
+          turnId,
+          effectId,
+          state: "claimed",
+          claimToken: token,
+        });
+        if (!r.ok) continue;
+        claim = r.record;
+      } catch {
+        return ok({ status: "needs-reconciliation", reason: "uncertain-claim-ack" });
+      }
+      let launches = 0;
+      let work: Promise<unknown> | undefined;
+      const launch = () => {
+        launches++;
+        if (launches > 1) return; // a fence that relaunches violates its contract: never dispatch twice
+        try {
+          work = Promise.resolve(dispatch(signal));
+        } catch (e) {
+          work = Promise.reject(e);
+        }
+        work.catch(() => {});
+      };
+      let admission: AdmitOutcome | undefined;
+      try {
+        admission = await store.admitDispatch({
+          turnId,
+          effectId,
+          claimRevision: claim.revision,
+          principal,
+          launch,
+        });
+      } catch {
+        admission = undefined;
+      }
+      if (!work) {
+        if (!admission) {
+          return ok({ status: "needs-reconciliation", reason: "uncertain-admission" });
+        }
+        if (admission.admitted) {
+          return refuse(
+            "admission-contract-violated",
+            "admitDispatch admitted without invoking launch",
+            at,
+          );
+        }
+        if (admission.reason === "stale-claim") continue;
+        if (admission.reason === "unauthorized") {
+          return refuse("unauthorized", "authority revoked at the admission fence", at);
+        }
+        if (admission.reason === "unknown-turn") {
+          return refuse("unknown-turn", `no turn ${turnId}`, at);
+        }
+        return refuse(
+          "turn-not-running",
+          `admission refused: turn is ${admission.status ?? "not running"}`,
+          {
+            ...at,
+            status: admission.status,
+          },
+        );
+      }
+      const violated = launches > 1 || (admission !== undefined && !admission.admitted);
+      const admittedRevision = admission?.admitted ? admission.record.revision : claim.revision + 1;
+      const settled = await work.then(
+        (value) => ({ ok: true as const, value }),
+        (e) => ({ ok: false as const, error: describe(e) }),
+      );
+      if (!settled.ok) {
+        await this.#markUnknown(turnId, effectId, admittedRevision, token, "dispatch-error");
+        if (violated) {
+          return refuse("admission-contract-violated", "admission fence violated its contract", at);
+        }
+        return ok({
+          status: "needs-reconciliation",
+          reason: "dispatch-error",
+          detail: settled.error,
+        });
+      }
+      const outcome: EffectOutcome = { ok: true, value: settled.value };
+      const stored = await this.#complete(turnId, effectId, admittedRevision, token, outcome);
+      if (violated && stored.ok) {
+        return refuse("admission-contract-violated", "admission fence violated its contract", {
+          ...at,
+          outcome,
+        });
+      }
+      return stored;
+    }
+    return refuse("contention", `gave up after ${this.#maxAttempts} conflicting attempts`, at);
+  }
+
+  async #complete(
+    turnId: string,
+    effectId: string,
+    expectedRevision: number,
+    token: string,
+    outcome: EffectOutcome,
+  ): Promise<Result<EffectRun, RecoveryError>> {
+    const store = this.#store;
+    const at = { turnId, effectId };
+    let expected = expectedRevision;
+    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
+      let writeError: string | undefined;
+      try {
+        const r = await store.casEffect(turnId, effectId, expected, {
+          turnId,
+          effectId,
+          state: "completed",
+          claimToken: token,
+          outcome,
+        });
+        if (r.ok) return ok({ status: "completed", outcome, reused: false });
+        const cur = r.current;
+        if (cur?.state === "completed" && cur.outcome) {
+          return ok({
+            status: "completed",
+            outcome: cur.outcome,
+            reused: cur.claimToken !== token,
+          });
+        }
+        // Marked unknown (e.g. by a restart scan) while we still hold the verified value.
+        if (
+          cur && cur.claimToken === token && (cur.state === "unknown" || cur.state === "admitted")
+        ) {
+          expected = cur.revision;
+          continue;
+        }
+        return refuse("checkpoint-write-failed", "completion conflicts with another writer", {
+          ...at,
+          outcome,
+          uncertain: false,
+        });
+      } catch (e) {
+        writeError = describe(e);
+      }
+      // Uncertain acknowledgement: read the stored result before returning.
+      const back = await this.#read(() => store.readEffect(turnId, effectId));
+      if (back.ok && back.value?.state === "completed" && back.value.outcome) {
+        return ok({
+          status: "completed",
+          outcome: back.value.outcome,
+          reused: back.value.claimToken !== token,
+        });
+      }
+      return refuse("checkpoint-write-failed", `completion not stored: ${writeError}`, {
+        ...at,
+        outcome,
+        uncertain: !back.ok,
+      });
+    }
+    return refuse("contention", "completion kept conflicting", { ...at, outcome });
+  }
+
+  async #markUnknown(
+    turnId: string,
+    effectId: string,
+    expectedRevision: number,
+    token: string,
+    reason: string,
+  ): Promise<void> {
+    try {
+      await this.#store.casEffect(turnId, effectId, expectedRevision, {
+        turnId,
+        effectId,
+        state: "unknown",
+        claimToken: token,
+        reason,
+      });
+    } catch {
+      // Best effort: the effect stays `admitted`, which also forces reconciliation.
+    }
+    await this.#setTurnStatus(turnId, ["running"], "needs-reconciliation", reason);
+  }
+
+  /** CAS the turn to `to` while its status is one of `from`; best effort, bounded. */
+  async #setTurnStatus(
+    turnId: string,
+    from: readonly TurnStatus[],
+    to: TurnStatus,
+    reason: string,
+  ): Promise<TurnRecord | null> {
+    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
+      try {
+        const t = await this.#store.readTurn(turnId);
+        if (!t) return null;
+        if (t.status === to) return t;
+        if (!from.includes(t.status)) return t;
+        const { revision: _r, ...rest } = t;
+        const r = await this.#store.casTurn(turnId, t.revision, { ...rest, status: to, reason });
+        if (r.ok) return r.record;
+      } catch {
+        return null;
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Cancel the turn: commit `cancelled` by CAS first, then invoke the abort
+   * hook (never before the commit is confirmed). Cancelling an already
+   * cancelled turn re-invokes the hook (the first canceller may have
+   * crashed). Effects admitted before the commit are in flight: the host
+   * aborts them; a completion they store is retained and does not reopen
+   * the turn. Refuses `unauthorized`, `unknown-turn`, `turn-not-running`
+   * (completed/failed), `cancel-uncertain` (the CAS acknowledgement was lost
+   * and the read-back does not show the cancellation: the hook is NOT
+   * invoked), `contention`, `store-unavailable`.
+   */
+  async cancel(request: {
+    readonly turnId: string;
+    readonly principal: string;
+    readonly reason?: string;
+  }): Promise<Result<CancelOutcome, RecoveryError>> {
+    const { turnId, principal } = request ?? {};
+    const reason = typeof request?.reason === "string"
+      ? request.reason.slice(0, 1000)
+      : "cancelled";
+    if (!validId(turnId) || !validId(principal)) {
+      return refuse("invalid-request", "turnId and principal must be non-empty ids");
+    }
+    if (!await this.#authorized(principal, turnId, "cancel")) {
+      return refuse("unauthorized", "caller may not cancel this turn", { turnId });
+    }
+    const store = this.#store;
+    let committed: TurnRecord | undefined;
+    let already = false;
+    for (let attempt = 0; attempt < this.#maxAttempts && !committed; attempt++) {
+      const read = await this.#read(() => store.readTurn(turnId));
+      if (!read.ok) return refuse("store-unavailable", read.error, { turnId });
+      const t = read.value;
+      if (!t) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
+      if (t.status === "cancelled") {
+        committed = t;
+        already = true;
+        break;
+      }
+      if (t.status === "completed" || t.status === "failed") {
+        return refuse("turn-not-running", `turn is ${t.status}`, { turnId, status: t.status });
+      }
+      const { revision: _r, ...rest } = t;
+      try {
+        const r = await store.casTurn(turnId, t.revision, { ...rest, status: "cancelled", reason });
+        if (r.ok) committed = r.record;
+      } catch (e) {
+        const back = await this.#read(() => store.readTurn(turnId));
+        if (back.ok && back.value?.status === "cancelled") {
+          committed = back.value;
+        } else {
+          return refuse("cancel-uncertain", `cancellation not confirmed: ${describe(e)}`, {
+            turnId,
+            uncertain: true,
+          });
+        }
+      }
+    }
+    if (!committed) return refuse("contention", "cancellation kept conflicting", { turnId });
+    let abortError: string | undefined;
+    if (this.#abort) {
+      try {
+        await this.#abort.abort(turnId, reason);
+      } catch (e) {
+        abortError = describe(e);
+      }
+    }
+    const inFlight: string[] = [];
+    for (const id of committed.effectIds) {
+      const e = await this.#read(() => store.readEffect(turnId, id));
+      if (e.ok && (e.value?.state === "admitted" || e.value?.state === "unknown")) {
+        inFlight.push(id);
+      }
+    }
+    const out: CancelOutcome = { turn: committed, alreadyCancelled: already, inFlight };
+    return ok(abortError === undefined ? out : { ...out, abortError });
+  }
+
+  /**
+   * Persist an outcome the host VERIFIED through its own effect/idempotency
+   * lookup, through the same CAS seam. Only the host calls this; a model
+   * retry never does. When no effect of the turn remains unknown or
+   * admitted-without-result, a `needs-reconciliation` turn returns to
+   * `running`; a cancelled turn stays cancelled. An already completed effect
+   * is left unchanged (`changed: false`). Refuses `invalid-request`,
+   * `unauthorized`, `unknown-turn`, `unknown-effect`, `contention`,
+   * `store-unavailable`, `checkpoint-write-failed`.
+   */
+  async reconcile(request: {
+    readonly turnId: string;
+    readonly effectId: string;
+    readonly principal: string;
+    readonly outcome: EffectOutcome;
+  }): Promise<Result<ReconcileOutcome, RecoveryError>> {
+    const { turnId, effectId, principal, outcome: raw } = request ?? {};
+    if (!validId(turnId) || !validId(effectId) || !validId(principal)) {
+      return refuse("invalid-request", "turnId, effectId and principal must be non-empty ids");
+    }
+    let outcome: EffectOutcome;
+    if (raw && raw.ok === true && Object.hasOwn(raw, "value")) {
+      outcome = { ok: true, value: raw.value };
+    } else if (raw && raw.ok === false && typeof raw.error === "string") {
+      outcome = { ok: false, error: raw.error };
+    } else {
+      return refuse("invalid-request", "outcome must be {ok:true,value} or {ok:false,error}", {
+        turnId,
+        effectId,
+      });
+    }
+    const at = { turnId, effectId };
+    if (!await this.#authorized(principal, turnId, "reconcile")) {
+      return refuse("unauthorized", "caller may not reconcile this turn", at);
+    }
+    const store = this.#store;
+    const tr = await this.#read(() => store.readTurn(turnId));
+    if (!tr.ok) return refuse("store-unavailable", tr.error, at);
+    if (!tr.value) return refuse("unknown-turn", `no turn ${turnId}`, at);
+    const turn = tr.value;
+    if (!turn.effectIds.includes(effectId)) {
+      return refuse(
+        "unknown-effect",
+        `effect ${effectId} is not host-authorized for this turn`,
+        at,
+      );
+    }
+    let record: EffectRecord | undefined;
+    let changed = false;
+    for (let attempt = 0; attempt < this.#maxAttempts && !record; attempt++) {
+      const er = await this.#read(() => store.readEffect(turnId, effectId));
+      if (!er.ok) return refuse("store-unavailable", er.error, at);
+      const cur = er.value;
+      if (cur?.state === "completed") {
+        record = cur;
+        break;
+      }
+      try {
+        const r = await store.casEffect(turnId, effectId, cur ? cur.revision : 0, {
+          turnId,
+          effectId,
+          state: "completed",
+          claimToken: cur?.claimToken ?? "reconciled",
+          outcome,
+          reconciled: true,
+        });
+        if (r.ok) {
+          record = r.record;
+          changed = true;
+        }
+      } catch (e) {
+        const back = await this.#read(() => store.readEffect(turnId, effectId));
+        if (back.ok && back.value?.state === "completed") {
+          record = back.value;
+          changed = back.value.reconciled === true;
+          break;
+        }
+        return refuse("checkpoint-write-failed", `reconciliation not stored: ${describe(e)}`, {
+          ...at,
+          outcome,
+          uncertain: true,
+        });
+      }
+    }
+    if (!record) return refuse("contention", "reconciliation kept conflicting", at);
+    let status: TurnStatus = turn.status;
+    const t = await this.#read(() => store.readTurn(turnId));
+    if (t.ok && t.value) status = t.value.status;
+    if (status === "needs-reconciliation" && await this.#noneUnresolved(turn)) {
+      const after = await this.#setTurnStatus(
+        turnId,
+        ["needs-reconciliation"],
+        "running",
+        "reconciled",
+      );
+      if (after) status = after.status;
+    }
+    return ok({ record, changed, turnStatus: status });
+  }
+
+  async #noneUnresolved(turn: TurnRecord): Promise<boolean> {
+    for (const id of turn.effectIds) {
+      const e = await this.#read(() => this.#store.readEffect(turn.turnId, id));
+      if (!e.ok) return false;
+      if (e.value?.state === "unknown" || e.value?.state === "admitted") return false;
+    }
+    return true;
+  }
+
+  /**
+   * Restart recovery for a turn whose previous execution is gone (call it
+   * only once no worker of that execution is alive). Effects admitted without
+   * a stored result are marked `unknown` (they were in flight at the
+   * restart); the turn becomes `needs-reconciliation` if any effect is
+   * unknown, else `running`. Completed effects are reported for reuse.
+   * Refuses `restart-recovery-unsupported` when the profile does not offer
+   * `interruptedTurnRecovery` (e.g. {@link connectionReplayOnlyProfile}),
+   * and `unauthorized`, `unknown-turn`, `turn-not-running` (terminal or
+   * cancelled), `store-unavailable`, `contention`.
+   */
+  async resume(request: {
+    readonly turnId: string;
+    readonly principal: string;
+  }): Promise<Result<ResumeOutcome, RecoveryError>> {
+    const { turnId, principal } = request ?? {};
+    const refusal = requireCapability(this.#profile, "interruptedTurnRecovery");
+    if (refusal) {
+      return refuse("restart-recovery-unsupported", refusal.message, { turnId });
+    }
+    if (!validId(turnId) || !validId(principal)) {
+      return refuse("invalid-request", "turnId and principal must be non-empty ids");
+    }
+    if (!await this.#authorized(principal, turnId, "resume")) {
+      return refuse("unauthorized", "caller may not resume this turn", { turnId });
+    }
+    const store = this.#store;
+    const tr = await this.#read(() => store.readTurn(turnId));
+    if (!tr.ok) return refuse("store-unavailable", tr.error, { turnId });
+    const turn = tr.value;
+    if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
+    if (!["interrupted", "running", "needs-reconciliation"].includes(turn.status)) {
+      return refuse("turn-not-running", `turn is ${turn.status}`, { turnId, status: turn.status });
+    }
+    const completed: string[] = [];
+    const unknown: string[] = [];
+    const pending: string[] = [];
+    for (const id of turn.effectIds) {
+      let settled = false;
+      for (let attempt = 0; attempt < this.#maxAttempts && !settled; attempt++) {
+        const er = await this.#read(() => store.readEffect(turnId, id));
+        if (!er.ok) return refuse("store-unavailable", er.error, { turnId, effectId: id });
+        const e = er.value;
+        if (!e || e.state === "claimed") {
+          pending.push(id);
+          settled = true;
+        } else if (e.state === "completed") {
+          completed.push(id);
+          settled = true;
+        } else if (e.state === "unknown") {
+          unknown.push(id);
+          settled = true;
+        } else {
+          try {
+            const r = await store.casEffect(turnId, id, e.revision, {
+              turnId,
+              effectId: id,
+              state: "unknown",
+              claimToken: e.claimToken,
+              reason: "in-flight-at-restart",
+            });
+            if (r.ok) {
+              unknown.push(id);
+              settled = true;
+            }
+          } catch {
+            unknown.push(id); // either admitted or unknown: both need reconciliation
+            settled = true;
+          }
+        }
+      }
+      if (!settled) return refuse("contention", "effect kept changing during resume", { turnId });
+    }
+    const target: TurnStatus = unknown.length > 0 ? "needs-reconciliation" : "running";
+    const after = await this.#setTurnStatus(
+      turnId,
+      ["interrupted", "running", "needs-reconciliation"],
+      target,
+      "resumed",
+    );
+    if (!after || after.status !== target) {
+      return refuse("contention", "turn status changed during resume", { turnId });
+    }
+    return ok({ turn: after, completed, needsReconciliation: unknown, pending });
+  }
+
+  /** Read the turn and its effect records. Refuses `unknown-turn`, `store-unavailable`. */
+  async inspect(turnId: string): Promise<Result<TurnSnapshot, RecoveryError>> {
+    const tr = await this.#read(() => this.#store.readTurn(turnId));
+    if (!tr.ok) return refuse("store-unavailable", tr.error, { turnId });
+    if (!tr.value) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
+    const effects: (EffectRecord | null)[] = [];
+    for (const id of tr.value.effectIds) {
+      const e = await this.#read(() => this.#store.readEffect(turnId, id));
+      if (!e.ok) return refuse("store-unavailable", e.error, { turnId, effectId: id });
+      effects.push(e.value);
+    }
+    return ok({ turn: tr.value, effects });
+  }
+}
