@@ -1,0 +1,296 @@
+/**
+ * Regenerates the real AI SDK captures in `fixtures/ai-sdk/`.
+ *
+ * Each scenario runs the real `streamText` of `ai@7.0.173` against
+ * `MockLanguageModelV4` (from `ai/test`), serves it with
+ * `toUIMessageStreamResponse()`, and stores:
+ *
+ * - `<name>.sse`: the raw SSE response body bytes, exactly as served;
+ * - `<name>.expected.json`: the last `UIMessage` the real `readUIMessageStream`
+ *   produces from that stream (JSON-normalised: `undefined` keys dropped).
+ *
+ * Generation is deterministic: fixed message id, fixed response ids, fixed
+ * tool-call ids and approval ids (through `_internal.generateId`), no clocks in
+ * the output. Re-running writes byte-identical files.
+ *
+ * Run: `deno task fixtures:update`
+ * (= `deno run --allow-read --allow-write=fixtures --allow-env scripts/update_fixtures.ts`).
+ *
+ * @module
+ */
+import {
+  jsonSchema,
+  parseJsonEventStream,
+  readUIMessageStream,
+  streamText,
+  tool,
+  type UIMessage,
+  type UIMessageChunk,
+  uiMessageChunkSchema,
+} from "ai";
+import { MockLanguageModelV4 } from "ai/test";
+
+// deno-lint-ignore no-explicit-any
+type StreamPart = any;
+
+const OUT = new URL("../fixtures/ai-sdk/", import.meta.url);
+
+const usage = {
+  inputTokens: { total: 3, noCache: 3, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: 10, text: 10, reasoning: undefined },
+};
+
+function finish(unified: "stop" | "tool-calls"): StreamPart {
+  return { type: "finish", finishReason: { unified, raw: unified }, usage };
+}
+
+function streamOf(parts: StreamPart[]): ReadableStream<StreamPart> {
+  return new ReadableStream({
+    start(controller) {
+      for (const p of parts) controller.enqueue(p);
+      controller.close();
+    },
+  });
+}
+
+function meta(id: string): StreamPart {
+  return { type: "response-metadata", id, modelId: "mock-model-id", timestamp: new Date(0) };
+}
+
+/** A model whose n-th doStream call plays the n-th script. */
+function scriptedModel(scripts: StreamPart[][]): MockLanguageModelV4 {
+  let call = 0;
+  return new MockLanguageModelV4({
+    doStream: () => {
+      const parts = scripts[Math.min(call, scripts.length - 1)];
+      call++;
+      return Promise.resolve({ stream: streamOf(parts) });
+    },
+  });
+}
+
+function idGenerator(prefix: string): () => string {
+  let n = 0;
+  return () => `${prefix}-${++n}`;
+}
+
+const weatherInput = jsonSchema<{ city: string }>({
+  type: "object",
+  properties: { city: { type: "string" } },
+  required: ["city"],
+  additionalProperties: false,
+});
+
+interface Scenario {
+  name: string;
+  // deno-lint-ignore no-explicit-any
+  run: () => any;
+}
+
+const scenarios: Scenario[] = [
+  {
+    name: "plain_text",
+    run: () =>
+      streamText({
+        model: scriptedModel([[
+          { type: "stream-start", warnings: [] },
+          meta("resp-1"),
+          { type: "text-start", id: "t1" },
+          { type: "text-delta", id: "t1", delta: "Hello" },
+          { type: "text-delta", id: "t1", delta: ", " },
+          { type: "text-delta", id: "t1", delta: "world!" },
+          { type: "text-end", id: "t1" },
+          finish("stop"),
+        ]]),
+        prompt: "Say hello",
+        _internal: { generateId: idGenerator("gen") },
+      }),
+  },
+  {
+    name: "reasoning",
+    run: () =>
+      streamText({
+        model: scriptedModel([[
+          { type: "stream-start", warnings: [] },
+          meta("resp-1"),
+          {
+            type: "reasoning-start",
+            id: "r1",
+            providerMetadata: { anthropic: { signature: "sig-abc" } },
+          },
+          { type: "reasoning-delta", id: "r1", delta: "The user wants " },
+          { type: "reasoning-delta", id: "r1", delta: "a number." },
+          { type: "reasoning-end", id: "r1" },
+          { type: "text-start", id: "t1" },
+          { type: "text-delta", id: "t1", delta: "42" },
+          { type: "text-end", id: "t1" },
+          finish("stop"),
+        ]]),
+        prompt: "Think, then answer",
+        _internal: { generateId: idGenerator("gen") },
+      }),
+  },
+  {
+    name: "tool_two_steps",
+    run: () =>
+      streamText({
+        model: scriptedModel([
+          [
+            { type: "stream-start", warnings: [] },
+            meta("resp-1"),
+            { type: "text-start", id: "t1" },
+            { type: "text-delta", id: "t1", delta: "Let me check." },
+            { type: "text-end", id: "t1" },
+            { type: "tool-input-start", id: "call-1", toolName: "weather" },
+            { type: "tool-input-delta", id: "call-1", delta: '{"city":' },
+            { type: "tool-input-delta", id: "call-1", delta: '"Paris"}' },
+            { type: "tool-input-end", id: "call-1" },
+            {
+              type: "tool-call",
+              toolCallId: "call-1",
+              toolName: "weather",
+              input: '{"city":"Paris"}',
+            },
+            finish("tool-calls"),
+          ],
+          [
+            { type: "stream-start", warnings: [] },
+            meta("resp-2"),
+            { type: "text-start", id: "t2" },
+            { type: "text-delta", id: "t2", delta: "It is 18°C in Paris." },
+            { type: "text-end", id: "t2" },
+            finish("stop"),
+          ],
+        ]),
+        tools: {
+          weather: tool({
+            description: "Current weather",
+            inputSchema: weatherInput,
+            execute: ({ city }) => Promise.resolve({ city, tempC: 18 }),
+          }),
+        },
+        stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
+        prompt: "Weather in Paris?",
+        _internal: { generateId: idGenerator("gen") },
+      }),
+  },
+  {
+    name: "tool_error",
+    run: () =>
+      streamText({
+        model: scriptedModel([
+          [
+            { type: "stream-start", warnings: [] },
+            meta("resp-1"),
+            {
+              type: "tool-call",
+              toolCallId: "call-1",
+              toolName: "weather",
+              input: '{"city":"Atlantis"}',
+            },
+            finish("tool-calls"),
+          ],
+          [
+            { type: "stream-start", warnings: [] },
+            meta("resp-2"),
+            { type: "text-start", id: "t1" },
+            { type: "text-delta", id: "t1", delta: "I could not find that city." },
+            { type: "text-end", id: "t1" },
+            finish("stop"),
+          ],
+        ]),
+        tools: {
+          weather: tool({
+            description: "Current weather",
+            inputSchema: weatherInput,
+            execute: ({ city }) => Promise.reject(new Error(`unknown city: ${city}`)),
+          }),
+        },
+        stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
+        prompt: "Weather in Atlantis?",
+        _internal: { generateId: idGenerator("gen") },
+      }),
+    // tool errors are forwarded as text by toUIMessageStreamResponse's onError
+  },
+  {
+    name: "approval_request",
+    run: () =>
+      streamText({
+        model: scriptedModel([[
+          { type: "stream-start", warnings: [] },
+          meta("resp-1"),
+          { type: "text-start", id: "t1" },
+          { type: "text-delta", id: "t1", delta: "I need your approval to delete it." },
+          { type: "text-end", id: "t1" },
+          {
+            type: "tool-call",
+            toolCallId: "call-1",
+            toolName: "deleteFile",
+            input: '{"path":"/tmp/report.txt"}',
+          },
+          finish("tool-calls"),
+        ]]),
+        tools: {
+          deleteFile: tool({
+            description: "Delete a file",
+            inputSchema: jsonSchema<{ path: string }>({
+              type: "object",
+              properties: { path: { type: "string" } },
+              required: ["path"],
+              additionalProperties: false,
+            }),
+            needsApproval: true,
+            execute: () => Promise.resolve({ deleted: true }),
+          }),
+        },
+        prompt: "Delete /tmp/report.txt",
+        _internal: { generateId: idGenerator("gen") },
+      }),
+  },
+];
+
+/** Parse an SSE body into UI message chunks with the real AI SDK parser. */
+async function chunksOf(body: Uint8Array): Promise<UIMessageChunk[]> {
+  const stream = parseJsonEventStream({
+    stream: new Blob([body as BlobPart]).stream(),
+    schema: uiMessageChunkSchema,
+  });
+  const out: UIMessageChunk[] = [];
+  for await (const r of stream as unknown as AsyncIterable<{ success: boolean; value?: unknown }>) {
+    if (!r.success) throw new Error("capture holds a chunk the AI SDK rejects");
+    out.push(r.value as UIMessageChunk);
+  }
+  return out;
+}
+
+async function lastMessage(chunks: UIMessageChunk[]): Promise<UIMessage | undefined> {
+  let last: UIMessage | undefined;
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(c) {
+      for (const ch of chunks) c.enqueue(ch);
+      c.close();
+    },
+  });
+  for await (const m of readUIMessageStream({ stream, terminateOnError: true })) last = m;
+  return last;
+}
+
+await Deno.mkdir(OUT, { recursive: true });
+for (const s of scenarios) {
+  const result = s.run();
+  const response: Response = result.toUIMessageStreamResponse({
+    generateMessageId: () => `msg-${s.name}`,
+    sendReasoning: true,
+    onError: (e: unknown) => (e instanceof Error ? e.message : String(e)),
+  });
+  const body = new Uint8Array(await response.arrayBuffer());
+  const chunks = await chunksOf(body);
+  const message = await lastMessage(chunks);
+  const expected = JSON.parse(JSON.stringify(message ?? null));
+  await Deno.writeFile(new URL(`${s.name}.sse`, OUT), body);
+  await Deno.writeTextFile(
+    new URL(`${s.name}.expected.json`, OUT),
+    JSON.stringify(expected, null, 2) + "\n",
+  );
+  console.log(`fixtures/ai-sdk/${s.name}.sse: ${body.length} bytes, ${chunks.length} chunks`);
+}

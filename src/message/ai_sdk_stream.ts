@@ -1,0 +1,547 @@
+/**
+ * Adapters between the v1 envelope stream and the AI SDK UI message stream
+ * (`ai@7` `UIMessageChunk`s), both ways.
+ *
+ * v1 → chunks lets a host serve `useChat` from this protocol; chunks → v1
+ * lets a host record an AI SDK producer as v1 envelopes with ids it
+ * allocates. Both are incremental classes plus one-shot functions; neither
+ * throws on bad input: a bad item is refused with a typed reason.
+ *
+ * @module
+ */
+import { err, ok, type Result } from "../result.ts";
+import type {
+  ChatEventEnvelope,
+  ChatEventV1,
+  ToolResultEventV1,
+  ChatUsage,
+} from "../v1/types.ts";
+import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
+
+/** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
+export interface V1EnvelopeRefusal {
+  readonly code: "invalid-envelope" | "out-of-order" | "after-terminal" | "other-turn";
+  readonly message: string;
+}
+
+/** Options of {@link V1ToUIMessageChunks}. */
+export interface V1ToChunksOptions {
+  /** `messageId` of the `start` chunk (default: the first envelope's `turnId`). */
+  messageId?: string;
+}
+
+const FINISH = new Set(["stop", "length", "content-filter", "tool-calls", "error", "interrupted", "other"]);
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+function nonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0;
+}
+
+/** Minimal structural check of a v1 envelope (the full schema lives in `src/v1`). */
+function checkEnvelope(v: unknown): string | null {
+  if (!isObj(v)) return "envelope is not an object";
+  if (v.schemaVersion !== 1) return "schemaVersion is not 1";
+  if (!nonEmpty(v.conversationId) || !nonEmpty(v.turnId) || !nonEmpty(v.eventId)) {
+    return "conversationId, turnId and eventId must be non-empty strings";
+  }
+  if (typeof v.seq !== "number" || !Number.isInteger(v.seq) || v.seq < 1) {
+    return "seq must be a positive integer";
+  }
+  const e = v.event;
+  if (!isObj(e) || typeof e.type !== "string") return "event has no type";
+  const need = (k: string, kind: string) =>
+    typeof e[k] === kind ? null : `${e.type} event needs ${kind} ${k}`;
+  switch (e.type) {
+    case "delta":
+    case "reasoning":
+      return need("text", "string");
+    case "tool_call":
+      return need("callId", "string") ?? need("name", "string");
+    case "tool_result":
+      return need("callId", "string") ?? need("name", "string") ?? need("ok", "boolean");
+    case "tool_progress":
+      return need("callId", "string");
+    case "error":
+      return need("message", "string") ?? need("retryable", "boolean");
+    case "session":
+      return need("sessionId", "string");
+    case "provenance":
+      return need("engine", "string") ?? need("model", "string");
+    case "card":
+      return isObj(e.card) && typeof e.card.correlationId === "string" ? null : "card event needs card";
+    case "card_closed":
+      return need("correlationId", "string");
+    case "state":
+      return need("version", "number");
+    case "navigate":
+      return need("href", "string");
+    case "turn_status":
+      return need("status", "string");
+    case "done":
+      return null;
+    default:
+      return `unknown v1 event type ${JSON.stringify(String(e.type).slice(0, 40))}`;
+  }
+}
+
+function toolOutput(e: ToolResultEventV1): unknown {
+  if (e.output !== undefined) return e.output;
+  if (e.summary === undefined && e.blocks === undefined) return null;
+  const o: Record<string, unknown> = {};
+  if (e.summary !== undefined) o.summary = e.summary;
+  if (e.blocks !== undefined) o.blocks = e.blocks;
+  return o;
+}
+
+/**
+ * v1 envelopes → AI SDK UI message chunks, incrementally.
+ *
+ * Mapping: the first envelope opens `start` + `start-step`; `delta` →
+ * `text-start` / `text-delta` (`text-end` when something else follows);
+ * `reasoning` → `reasoning-*` likewise; `tool_call` → `tool-input-available`;
+ * `tool_result` → `tool-output-available` (`output`, or `{summary, blocks}`,
+ * or `null`) / `tool-output-error` (`errorText` = summary, or
+ * `"tool failed"`); content after a tool result opens a new step
+ * (`finish-step` + `start-step`); `tool_progress` → transient
+ * `data-tool_progress`; `card` / `card_closed` → a `data-card` part keyed by
+ * correlation id; `state` → a `data-state` part (id `state`); `session` /
+ * `provenance` → `message-metadata`; `navigate` → transient `data-navigate`;
+ * `turn_status` → transient `data-turn_status` (plus `abort` when
+ * cancelled); `error` → `error` + `finish` (`finishReason: "error"`);
+ * `done` → `finish-step` + `finish` (`finishReason` = `stopReason` when it is
+ * an AI SDK reason, else `stop`; usage as `messageMetadata.usage`).
+ *
+ * Envelopes of another turn, non-increasing `seq`, or anything after a
+ * terminal event are refused (nothing emitted).
+ *
+ * @example
+ * ```ts
+ * import { V1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * const adapter = new V1ToUIMessageChunks();
+ * for (const envelope of envelopes) {
+ *   const r = adapter.push(envelope);
+ *   if (r.ok) for (const chunk of r.value) writer.write(chunk);
+ * }
+ * for (const chunk of adapter.end()) writer.write(chunk);
+ * ```
+ */
+export class V1ToUIMessageChunks {
+  #messageId: string | undefined;
+  #turnId: string | undefined;
+  #lastSeq = 0;
+  #started = false;
+  #ended = false;
+  #text: string | undefined;
+  #reasoning: string | undefined;
+  #n = 0;
+  #afterResult = false;
+  #tools = new Map<string, string>();
+  #cards = new Map<string, unknown>();
+
+  constructor(options: V1ToChunksOptions = {}) {
+    this.#messageId = options.messageId;
+  }
+
+  #close(out: UIMessageChunk[]): void {
+    if (this.#text !== undefined) out.push({ type: "text-end", id: this.#text });
+    if (this.#reasoning !== undefined) out.push({ type: "reasoning-end", id: this.#reasoning });
+    this.#text = undefined;
+    this.#reasoning = undefined;
+  }
+
+  #content(out: UIMessageChunk[]): void {
+    if (this.#afterResult) {
+      this.#close(out);
+      out.push({ type: "finish-step" }, { type: "start-step" });
+      this.#afterResult = false;
+    }
+  }
+
+  /** Convert one envelope. Never throws. */
+  push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
+    const why = checkEnvelope(envelope);
+    if (why !== null) return err({ code: "invalid-envelope", message: why });
+    const env = envelope as ChatEventEnvelope;
+    if (this.#ended) {
+      return err({ code: "after-terminal", message: "the turn already ended" });
+    }
+    if (this.#turnId !== undefined && env.turnId !== this.#turnId) {
+      return err({ code: "other-turn", message: `envelope of turn ${env.turnId}` });
+    }
+    if (env.seq <= this.#lastSeq) {
+      return err({ code: "out-of-order", message: `seq ${env.seq} after ${this.#lastSeq}` });
+    }
+    this.#turnId = env.turnId;
+    this.#lastSeq = env.seq;
+    const out: UIMessageChunk[] = [];
+    if (!this.#started) {
+      this.#started = true;
+      out.push({ type: "start", messageId: this.#messageId ?? env.turnId }, { type: "start-step" });
+    }
+    const e = env.event as ChatEventV1;
+    switch (e.type) {
+      case "delta":
+        this.#content(out);
+        if (this.#reasoning !== undefined) this.#close(out);
+        if (this.#text === undefined) {
+          this.#text = `text-${++this.#n}`;
+          out.push({ type: "text-start", id: this.#text });
+        }
+        out.push({ type: "text-delta", id: this.#text, delta: e.text });
+        break;
+      case "reasoning":
+        this.#content(out);
+        if (this.#text !== undefined) this.#close(out);
+        if (this.#reasoning === undefined) {
+          this.#reasoning = `reasoning-${++this.#n}`;
+          out.push({ type: "reasoning-start", id: this.#reasoning });
+        }
+        out.push({ type: "reasoning-delta", id: this.#reasoning, delta: e.text });
+        break;
+      case "tool_call":
+        this.#content(out);
+        this.#close(out);
+        this.#tools.set(e.callId, e.name);
+        out.push({
+          type: "tool-input-available",
+          toolCallId: e.callId,
+          toolName: e.name,
+          input: e.input,
+        });
+        break;
+      case "tool_result":
+        this.#close(out);
+        if (!this.#tools.has(e.callId)) {
+          this.#tools.set(e.callId, e.name);
+          out.push({ type: "tool-input-available", toolCallId: e.callId, toolName: e.name, input: undefined });
+        }
+        out.push(
+          e.ok
+            ? { type: "tool-output-available", toolCallId: e.callId, output: toolOutput(e) }
+            : { type: "tool-output-error", toolCallId: e.callId, errorText: e.summary ?? "tool failed" },
+        );
+        this.#afterResult = true;
+        break;
+      case "tool_progress": {
+        const data: Record<string, unknown> = { callId: e.callId };
+        if (e.message !== undefined) data.message = e.message;
+        if (e.progress !== undefined) data.progress = e.progress;
+        out.push({ type: "data-tool_progress", id: e.callId, data, transient: true });
+        break;
+      }
+      case "card":
+        this.#cards.set(e.card.correlationId, e.card);
+        out.push({
+          type: "data-card",
+          id: e.card.correlationId,
+          data: { status: "open", card: e.card },
+        });
+        break;
+      case "card_closed": {
+        const data: Record<string, unknown> = { status: "closed" };
+        const card = this.#cards.get(e.correlationId);
+        if (card !== undefined) data.card = card;
+        if (e.resolution !== undefined) data.resolution = e.resolution;
+        out.push({ type: "data-card", id: e.correlationId, data });
+        break;
+      }
+      case "state":
+        out.push({ type: "data-state", id: "state", data: { version: e.version, snapshot: e.snapshot } });
+        break;
+      case "session":
+        out.push({ type: "message-metadata", messageMetadata: { sessionId: e.sessionId } });
+        break;
+      case "provenance": {
+        const { type: _t, ...prov } = e;
+        out.push({ type: "message-metadata", messageMetadata: { provenance: prov } });
+        break;
+      }
+      case "navigate":
+        out.push({ type: "data-navigate", data: { href: e.href }, transient: true });
+        break;
+      case "turn_status": {
+        const data: Record<string, unknown> = { status: e.status };
+        if (e.reason !== undefined) data.reason = e.reason;
+        out.push({ type: "data-turn_status", data, transient: true });
+        if (e.status === "cancelled") {
+          this.#close(out);
+          out.push(e.reason !== undefined ? { type: "abort", reason: e.reason } : { type: "abort" });
+          this.#ended = true;
+        }
+        break;
+      }
+      case "error":
+        this.#close(out);
+        out.push(
+          { type: "error", errorText: e.message },
+          { type: "finish-step" },
+          { type: "finish", finishReason: "error" },
+        );
+        this.#ended = true;
+        break;
+      case "done": {
+        this.#close(out);
+        const reason = e.stopReason !== undefined && FINISH.has(e.stopReason)
+          ? e.stopReason as "stop"
+          : "stop";
+        const finish: UIMessageChunk = e.usage !== undefined
+          ? { type: "finish", finishReason: reason, messageMetadata: { usage: e.usage as ChatUsage } }
+          : { type: "finish", finishReason: reason };
+        out.push({ type: "finish-step" }, finish);
+        this.#ended = true;
+        break;
+      }
+    }
+    return ok(out);
+  }
+
+  /**
+   * Close the stream: closes open text / reasoning parts. Returns no `finish`
+   * when the turn did not end (a consumer then sees an unfinished message,
+   * which is the truth).
+   */
+  end(): UIMessageChunk[] {
+    const out: UIMessageChunk[] = [];
+    if (!this.#ended) this.#close(out);
+    return out;
+  }
+}
+
+/** Result of {@link v1ToUIMessageChunks}. */
+export interface V1ToChunksResult {
+  chunks: UIMessageChunk[];
+  /** Refused envelopes with their 0-based index. */
+  refused: { index: number; error: V1EnvelopeRefusal }[];
+}
+
+/**
+ * Convert a whole v1 envelope stream to UI message chunks (see
+ * {@link V1ToUIMessageChunks} for the mapping).
+ *
+ * @example
+ * ```ts
+ * import { v1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * const { chunks } = v1ToUIMessageChunks(envelopes);
+ * // serve: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n"
+ * ```
+ */
+export function v1ToUIMessageChunks(
+  envelopes: Iterable<unknown>,
+  options: V1ToChunksOptions = {},
+): V1ToChunksResult {
+  const a = new V1ToUIMessageChunks(options);
+  const chunks: UIMessageChunk[] = [];
+  const refused: V1ToChunksResult["refused"] = [];
+  let index = 0;
+  for (const env of envelopes) {
+    const r = a.push(env);
+    if (r.ok) for (const c of r.value) chunks.push(c);
+    else refused.push({ index, error: r.error });
+    index++;
+  }
+  for (const c of a.end()) chunks.push(c);
+  return { chunks, refused };
+}
+
+/** Host-supplied identity for envelopes made from chunks. */
+export interface V1IdAllocator {
+  conversationId: string;
+  turnId: string;
+  /** Returns a fresh, non-empty event id, unique within the conversation. */
+  nextEventId(): string;
+}
+
+/** Options of {@link UIMessageChunksToV1}. */
+export interface ChunksToV1Options {
+  /** Set `at` (epoch ms) on each envelope from this clock; omitted by default. */
+  now?: () => number;
+}
+
+/**
+ * AI SDK UI message chunks → v1 envelopes with host-allocated ids and `seq`
+ * from 1 without gaps.
+ *
+ * Mapping: `text-delta` → `delta`; `reasoning-delta` → `reasoning`;
+ * `tool-input-available` → `tool_call`; `tool-output-available` (final, not
+ * `preliminary`) → `tool_result ok`; `tool-output-error` /
+ * `tool-input-error` → `tool_result` with `ok: false` and `summary` =
+ * `errorText` (a `tool_call` first when none was sent); `tool-output-denied`
+ * → `tool_result ok: false`, summary `denied`; `error` → `error`
+ * (`retryable: false`); `finish` → `done` (`stopReason` = `finishReason`);
+ * `abort` → `turn_status cancelled`. Structural chunks (`start`, steps,
+ * `*-start` / `*-end`, `tool-input-start` / `-delta`) map to nothing.
+ * Chunks with no v1 event (sources, files, data, metadata, approvals,
+ * preliminary outputs) are listed in `issues` as `unsupported-chunk`, never
+ * dropped silently. After a terminal event nothing more is emitted.
+ *
+ * @example
+ * ```ts
+ * import { uiMessageChunksToV1 } from "@papercusp/chat-protocol";
+ * let n = 0;
+ * const { envelopes, issues } = uiMessageChunksToV1(chunks, {
+ *   conversationId: "c1", turnId: "t1", nextEventId: () => `e${++n}`,
+ * });
+ * ```
+ */
+export class UIMessageChunksToV1 {
+  #seq = 0;
+  #ended = false;
+  #index = 0;
+  #tools = new Map<string, { name: string; called: boolean }>();
+  readonly issues: ChunkIssue[] = [];
+
+  constructor(readonly ids: V1IdAllocator, readonly options: ChunksToV1Options = {}) {}
+
+  #env(event: ChatEventV1): ChatEventEnvelope {
+    const env: ChatEventEnvelope = {
+      schemaVersion: 1,
+      conversationId: this.ids.conversationId,
+      turnId: this.ids.turnId,
+      eventId: this.ids.nextEventId(),
+      seq: ++this.#seq,
+      event,
+    };
+    if (this.options.now !== undefined) env.at = this.options.now();
+    return env;
+  }
+
+  #issue(code: ChunkIssue["code"], message: string): void {
+    if (this.issues.length < 1_000) this.issues.push({ index: this.#index, code, message });
+  }
+
+  /** Convert one (untrusted) chunk. Never throws. */
+  push(value: unknown): ChatEventEnvelope[] {
+    const out: ChatEventEnvelope[] = [];
+    try {
+      this.#apply(value, out);
+    } catch (e) {
+      this.#issue("invalid-chunk", `chunk could not be read: ${String(e).slice(0, 200)}`);
+    }
+    this.#index++;
+    return out;
+  }
+
+  #apply(value: unknown, out: ChatEventEnvelope[]): void {
+    const why = checkUIMessageChunk(value);
+    if (why !== null) {
+      this.#issue(why.endsWith("has no part in this document") ? "unsupported-chunk" : "invalid-chunk", why);
+      return;
+    }
+    const c = value as UIMessageChunk;
+    if (this.#ended) {
+      if (c.type !== "finish-step") this.#issue("orphan-chunk", `${c.type} after the turn ended`);
+      return;
+    }
+    switch (c.type) {
+      case "text-delta":
+        if (c.delta.length > 0) out.push(this.#env({ type: "delta", text: c.delta }));
+        return;
+      case "reasoning-delta":
+        if (c.delta.length > 0) out.push(this.#env({ type: "reasoning", text: c.delta }));
+        return;
+      case "tool-input-start":
+        this.#tools.set(c.toolCallId, { name: c.toolName, called: false });
+        return;
+      case "tool-input-available": {
+        const t = this.#tools.get(c.toolCallId);
+        this.#tools.set(c.toolCallId, { name: c.toolName, called: true });
+        if (t?.called) return this.#issue("orphan-chunk", `tool call ${c.toolCallId} announced twice`);
+        const ev: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
+        if (c.input !== undefined) ev.input = c.input;
+        out.push(this.#env(ev));
+        return;
+      }
+      case "tool-input-error": {
+        const t = this.#tools.get(c.toolCallId);
+        if (!t?.called) {
+          const ev: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
+          if (c.input !== undefined) ev.input = c.input;
+          out.push(this.#env(ev));
+        }
+        this.#tools.set(c.toolCallId, { name: c.toolName, called: true });
+        out.push(this.#env({
+          type: "tool_result",
+          callId: c.toolCallId,
+          name: c.toolName,
+          ok: false,
+          summary: c.errorText,
+        }));
+        return;
+      }
+      case "tool-output-available":
+      case "tool-output-error":
+      case "tool-output-denied": {
+        const t = this.#tools.get(c.toolCallId);
+        if (t === undefined || !t.called) {
+          return this.#issue("orphan-chunk", `${c.type} for unknown tool call ${c.toolCallId}`);
+        }
+        if (c.type === "tool-output-available") {
+          if (c.preliminary === true) {
+            return this.#issue("unsupported-chunk", "preliminary tool output has no v1 event");
+          }
+          const ev: ToolResultEventV1 = { type: "tool_result", callId: c.toolCallId, name: t.name, ok: true };
+          if (c.output !== undefined) ev.output = c.output;
+          out.push(this.#env(ev));
+        } else {
+          out.push(this.#env({
+            type: "tool_result",
+            callId: c.toolCallId,
+            name: t.name,
+            ok: false,
+            summary: c.type === "tool-output-error" ? c.errorText : "denied",
+          }));
+        }
+        return;
+      }
+      case "error":
+        out.push(this.#env({ type: "error", message: c.errorText, retryable: false }));
+        this.#ended = true;
+        return;
+      case "finish": {
+        const ev: ChatEventV1 = { type: "done" };
+        if (c.finishReason !== undefined) ev.stopReason = c.finishReason;
+        out.push(this.#env(ev));
+        this.#ended = true;
+        return;
+      }
+      case "abort": {
+        const ev: ChatEventV1 = { type: "turn_status", status: "cancelled" };
+        if (c.reason !== undefined) ev.reason = c.reason;
+        out.push(this.#env(ev));
+        this.#ended = true;
+        return;
+      }
+      case "start":
+      case "start-step":
+      case "finish-step":
+      case "text-start":
+      case "text-end":
+      case "reasoning-start":
+      case "reasoning-end":
+      case "tool-input-delta":
+        return;
+      default:
+        this.#issue("unsupported-chunk", `${c.type} has no v1 event`);
+    }
+  }
+}
+
+/** Result of {@link uiMessageChunksToV1}. */
+export interface ChunksToV1Result {
+  envelopes: ChatEventEnvelope[];
+  issues: ChunkIssue[];
+}
+
+/** Convert a whole chunk stream (see {@link UIMessageChunksToV1} for the mapping). */
+export function uiMessageChunksToV1(
+  chunks: Iterable<unknown>,
+  ids: V1IdAllocator,
+  options: ChunksToV1Options = {},
+): ChunksToV1Result {
+  const a = new UIMessageChunksToV1(ids, options);
+  const envelopes: ChatEventEnvelope[] = [];
+  for (const c of chunks) for (const e of a.push(c)) envelopes.push(e);
+  return { envelopes, issues: a.issues.slice() };
+}

@@ -1,0 +1,78 @@
+/**
+ * Per-recipient delivery states and the delivery ladder.
+ *
+ * Progress ladder (weakest first): `pending` < `accepted` < `delivered` <
+ * `read`. `held` and `undeliverable` are outcomes, not rungs.
+ *
+ * @module
+ */
+import { z } from "zod";
+
+/** Delivery status of a message for one recipient. */
+export type DeliveryStatus =
+  | "pending"
+  | "accepted"
+  | "delivered"
+  | "read"
+  | "held"
+  | "undeliverable";
+
+/** {@link DeliveryStatus}. */
+export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = z.enum([
+  "pending",
+  "accepted",
+  "delivered",
+  "read",
+  "held",
+  "undeliverable",
+]);
+
+/** The ladder of progress statuses, weakest first. */
+export const DELIVERY_LADDER: readonly DeliveryStatus[] = [
+  "pending",
+  "accepted",
+  "delivered",
+  "read",
+] as const;
+
+/**
+ * The strongest status every transport we speak can honestly report: the
+ * server took the message (`accepted`).
+ */
+export const TRANSPORT_DELIVERY_CEILING: DeliveryStatus = "accepted";
+
+/**
+ * Cap `status` at `ceiling` on the ladder: a cap, never a setter. Returns the
+ * weaker of the two when both are on the ladder; when either is `held` or
+ * `undeliverable` returns `status` unchanged.
+ *
+ * @example
+ * ```ts
+ * import { capDeliveryStatus } from "@papercusp/chat-protocol";
+ * capDeliveryStatus("read", "accepted"); // "accepted"
+ * capDeliveryStatus("pending", "read"); // "pending"
+ * capDeliveryStatus("held", "accepted"); // "held"
+ * ```
+ */
+export function capDeliveryStatus(status: DeliveryStatus, ceiling: DeliveryStatus): DeliveryStatus {
+  const s = DELIVERY_LADDER.indexOf(status);
+  const c = DELIVERY_LADDER.indexOf(ceiling);
+  if (s < 0 || c < 0) return status;
+  return s <= c ? status : ceiling;
+}
+
+/** One recipient's delivery state. `at` is an ISO-8601 timestamp. */
+export interface DeliveryState {
+  participantId: string;
+  status: DeliveryStatus;
+  at: string;
+  reason?: string;
+}
+
+/** {@link DeliveryState}. */
+export const DeliveryStateSchema: z.ZodType<DeliveryState> = z.object({
+  participantId: z.string().min(1),
+  status: DeliveryStatusSchema,
+  at: z.string().min(1),
+  reason: z.string().optional(),
+});

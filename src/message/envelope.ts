@@ -1,0 +1,322 @@
+/**
+ * The `ChatMessage` envelope around a {@link UIMessage}: thread, author,
+ * creation time, reply link, broker-set provenance and per-recipient delivery.
+ *
+ * Provenance is never taken from a transport: {@link parseInboundChatMessage}
+ * refuses a payload that claims `provenance` or `delivery`, and
+ * {@link markHumanEndorsed} is the only way an endorsement is minted. Unlike
+ * the titan original, re-parsing an endorsed message keeps the endorsement,
+ * and an endorsement without `attestedBy` is refused (strict provenance
+ * objects, endorsed variant first).
+ *
+ * @module
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "../result.ts";
+import {
+  type ChatPart,
+  ChatPartSchema,
+  type MessageRole,
+  MessageRoleSchema,
+  type UIMessage,
+} from "./parts.ts";
+import { type DeliveryState, DeliveryStateSchema } from "./delivery.ts";
+
+/** What kind of thread a message lives in. */
+export type ThreadKind = "coach" | "agent-run" | "bus" | "device" | "harness";
+/** {@link ThreadKind}. */
+export const ThreadKindSchema: z.ZodType<ThreadKind> = z.enum([
+  "coach",
+  "agent-run",
+  "bus",
+  "device",
+  "harness",
+]);
+
+/** Participant kinds beyond the three roles. */
+export type ParticipantKind = "human" | "agent" | "device" | "service";
+/** {@link ParticipantKind}. */
+export const ParticipantKindSchema: z.ZodType<ParticipantKind> = z.enum([
+  "human",
+  "agent",
+  "device",
+  "service",
+]);
+
+/** Address schemes a participant can be reached on. */
+export type AddressScheme = "telegram" | "imessage" | "agent-chat" | "mcp";
+/** {@link AddressScheme}. */
+export const AddressSchemeSchema: z.ZodType<AddressScheme> = z.enum([
+  "telegram",
+  "imessage",
+  "agent-chat",
+  "mcp",
+]);
+
+/** Where a participant is reached. */
+export interface ParticipantAddress {
+  scheme: AddressScheme;
+  value: string;
+}
+
+/**
+ * A thread participant. Identity is `id`; `role` is only a rendering hint.
+ */
+export interface Participant {
+  id: string;
+  role: MessageRole;
+  /** May be empty. */
+  displayName: string;
+  kind: ParticipantKind;
+  address?: ParticipantAddress;
+}
+/** {@link Participant}. */
+export const ParticipantSchema: z.ZodType<Participant> = z.object({
+  id: z.string().min(1),
+  role: MessageRoleSchema,
+  displayName: z.string(),
+  kind: ParticipantKindSchema,
+  address: z.object({ scheme: AddressSchemeSchema, value: z.string().min(1) }).optional(),
+});
+
+/** A thread. `createdAt` is ISO-8601 (UTC, with offset). */
+export interface ChatThread {
+  id: string;
+  kind: ThreadKind;
+  title?: string;
+  participants: Participant[];
+  createdAt: string;
+}
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+/** {@link ChatThread}. */
+export const ChatThreadSchema: z.ZodType<ChatThread> = z.object({
+  id: z.string().min(1),
+  kind: ThreadKindSchema,
+  title: z.string().optional(),
+  participants: z.array(ParticipantSchema),
+  createdAt: isoDateTime,
+});
+
+/**
+ * Who authored a message: a human, an agent, or an agent whose message a
+ * human endorsed (`attestedBy` names the attesting participant).
+ */
+export type Provenance =
+  | { authored: "human" }
+  | { authored: "agent" }
+  | { authored: "agent"; endorsedBy: "human"; attestedBy: string };
+
+/**
+ * {@link Provenance}. Strict objects, endorsed variant first: an endorsement
+ * survives a re-parse, and `endorsedBy` without a non-empty `attestedBy` is
+ * refused rather than downgraded.
+ */
+export const ProvenanceSchema: z.ZodType<Provenance> = z.union([
+  z.strictObject({
+    authored: z.literal("agent"),
+    endorsedBy: z.literal("human"),
+    attestedBy: z.string().min(1),
+  }),
+  z.strictObject({ authored: z.literal("human") }),
+  z.strictObject({ authored: z.literal("agent") }),
+]);
+
+/**
+ * The message document: a {@link UIMessage} plus an envelope. `createdAt` is
+ * an ISO-8601 timestamp; `delivery` has one entry per recipient (absent = not
+ * tracked, never "delivered").
+ */
+export interface ChatMessage {
+  id: string;
+  threadId: string;
+  /** The author participant's id. */
+  authorId: string;
+  role: MessageRole;
+  createdAt: string;
+  parts: ChatPart[];
+  metadata?: Record<string, unknown>;
+  inReplyTo?: string;
+  provenance?: Provenance;
+  delivery?: DeliveryState[];
+}
+
+const bodyShape = {
+  id: z.string().min(1),
+  threadId: z.string().min(1),
+  authorId: z.string().min(1),
+  role: MessageRoleSchema,
+  createdAt: isoDateTime,
+  parts: z.array(ChatPartSchema),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  inReplyTo: z.string().min(1).optional(),
+};
+
+/** {@link ChatMessage} (unknown keys stripped). */
+export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
+  ...bodyShape,
+  provenance: ProvenanceSchema.optional(),
+  delivery: z.array(DeliveryStateSchema).optional(),
+});
+
+/** The message body a transport may hand in. */
+export type InboundChatMessage = Omit<ChatMessage, "provenance" | "delivery">;
+
+/**
+ * {@link InboundChatMessage}: a strict object; any other key, including
+ * `provenance` or `delivery` (even with value `undefined`), fails.
+ */
+export const InboundChatMessageSchema: z.ZodType<InboundChatMessage> = z.strictObject(bodyShape);
+
+/** One problem found while parsing, with its path. */
+export interface MessageIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** Refusal of {@link parseChatMessage} / {@link parseInboundChatMessage}. */
+export interface MessageRefusal {
+  readonly code: "invalid-message" | "claims-provenance" | "claims-delivery";
+  readonly message: string;
+  /** At most 20 issues. */
+  readonly issues: MessageIssue[];
+}
+
+function toIssues(e: z.ZodError): MessageIssue[] {
+  return e.issues.slice(0, 20).map((i) => ({
+    path: i.path.map((p) => (typeof p === "symbol" ? String(p) : p)),
+    message: i.message,
+  }));
+}
+
+/**
+ * Parse an untrusted value as a {@link ChatMessage}. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseChatMessage } from "@papercusp/chat-protocol";
+ * const r = parseChatMessage(JSON.parse(body));
+ * if (!r.ok) console.error(r.error.code, r.error.issues);
+ * ```
+ */
+export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRefusal> {
+  const r = ChatMessageSchema.safeParse(value);
+  if (r.success) return ok(r.data);
+  return err({ code: "invalid-message", message: "not a valid chat message", issues: toIssues(r.error) });
+}
+
+/**
+ * Parse what a transport hands in. Refuses (never strips) a payload that
+ * claims `provenance` (`claims-provenance`) or `delivery`
+ * (`claims-delivery`): those are set by the broker. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseInboundChatMessage } from "@papercusp/chat-protocol";
+ * const r = parseInboundChatMessage({ ...body, provenance: { authored: "human" } });
+ * r.ok; // false, r.error.code === "claims-provenance"
+ * ```
+ */
+export function parseInboundChatMessage(
+  value: unknown,
+): Result<InboundChatMessage, MessageRefusal> {
+  if (value !== null && typeof value === "object") {
+    if (Object.hasOwn(value, "provenance")) {
+      return err({
+        code: "claims-provenance",
+        message: "an inbound message may not claim provenance",
+        issues: [{ path: ["provenance"], message: "set by the broker only" }],
+      });
+    }
+    if (Object.hasOwn(value, "delivery")) {
+      return err({
+        code: "claims-delivery",
+        message: "an inbound message may not claim delivery state",
+        issues: [{ path: ["delivery"], message: "set by the broker only" }],
+      });
+    }
+  }
+  const r = InboundChatMessageSchema.safeParse(value);
+  if (r.success) return ok(r.data);
+  return err({
+    code: "invalid-message",
+    message: "not a valid inbound chat message",
+    issues: toIssues(r.error),
+  });
+}
+
+/** Refusal of {@link markHumanEndorsed}. */
+export interface EndorsementRefusal {
+  readonly code: "missing-attestation" | "not-agent-authored";
+  readonly message: string;
+}
+
+/**
+ * Mint a human endorsement: returns a copy of `message` with provenance
+ * `{authored:'agent', endorsedBy:'human', attestedBy}`. The only way an
+ * endorsement is created. Does not mutate `message`. Refuses an empty
+ * `attestedBy` and a message whose provenance says a human authored it.
+ *
+ * @example
+ * ```ts
+ * import { markHumanEndorsed } from "@papercusp/chat-protocol";
+ * const r = markHumanEndorsed(agentMessage, "user:alice");
+ * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
+ * ```
+ */
+export function markHumanEndorsed(
+  message: ChatMessage,
+  attestedBy: string,
+): Result<ChatMessage, EndorsementRefusal> {
+  if (typeof attestedBy !== "string" || attestedBy.length === 0) {
+    return err({ code: "missing-attestation", message: "attestedBy must be a non-empty string" });
+  }
+  if (message.provenance?.authored === "human") {
+    return err({
+      code: "not-agent-authored",
+      message: "only an agent-authored message can be endorsed by a human",
+    });
+  }
+  return ok({
+    ...message,
+    provenance: { authored: "agent", endorsedBy: "human", attestedBy },
+  });
+}
+
+/** The envelope fields of a {@link ChatMessage} (everything a `UIMessage` lacks). */
+export type ChatEnvelope = Omit<ChatMessage, "id" | "role" | "parts" | "metadata">;
+
+/**
+ * Drop the envelope: `{id, role, parts, metadata?}` (new object, same parts
+ * array). `metadata` is copied only when present.
+ */
+export function toUIMessage(message: ChatMessage): UIMessage {
+  const ui: UIMessage = { id: message.id, role: message.role, parts: message.parts };
+  if (message.metadata !== undefined) ui.metadata = message.metadata;
+  return ui;
+}
+
+/**
+ * Wrap a {@link UIMessage} in an envelope. Picks `id`, `role`, `parts` and
+ * `metadata` (when it is a plain object) from `ui` explicitly, so a smuggled
+ * `provenance` on `ui` is ignored.
+ */
+export function fromUIMessage(ui: UIMessage, envelope: ChatEnvelope): ChatMessage {
+  const m: ChatMessage = {
+    threadId: envelope.threadId,
+    authorId: envelope.authorId,
+    createdAt: envelope.createdAt,
+    id: ui.id,
+    role: ui.role,
+    parts: ui.parts,
+  };
+  if (envelope.inReplyTo !== undefined) m.inReplyTo = envelope.inReplyTo;
+  if (envelope.provenance !== undefined) m.provenance = envelope.provenance;
+  if (envelope.delivery !== undefined) m.delivery = envelope.delivery;
+  const md = ui.metadata;
+  if (md !== null && typeof md === "object" && !Array.isArray(md)) {
+    m.metadata = md as Record<string, unknown>;
+  }
+  return m;
+}

@@ -1,0 +1,104 @@
+/**
+ * Human-in-the-loop adapter: a gate row (structurally `@titan-design/hitl`)
+ * ↔ a `tool-gate` part following the AI SDK approval model.
+ *
+ * @module
+ */
+import type { ChatMessage } from "./envelope.ts";
+import type { ToolPart } from "./parts.ts";
+
+/** Tool name of gate parts. */
+export const GATE_TOOL_NAME = "gate" as const;
+/** Part type of gate parts. */
+export const GATE_PART_TYPE = "tool-gate" as const;
+
+/** A gate row. `createdAt` / `expiresAt` are ISO-8601. `schema` is the answer's JSON Schema. */
+export interface GateSnapshot {
+  id: string;
+  prompt: string;
+  schema?: Record<string, unknown>;
+  status: "pending" | "resolved" | "cancelled" | "expired";
+  payload?: unknown;
+  reason?: string;
+  createdAt: string;
+  expiresAt?: string;
+}
+
+/** Envelope facts a gate row lacks. */
+export interface GateContext {
+  threadId: string;
+  authorId: string;
+}
+
+/** The answer a message carries for a gate. */
+export type GateAnswer =
+  | { action: "accept"; gateId: string; payload: unknown }
+  | { action: "decline"; gateId: string; reason: string };
+
+/**
+ * A gate → an assistant message (`id` = `gate:<id>`) with one `tool-gate`
+ * part (`toolCallId` = gate id, `input` = `{prompt, schema?, expiresAt?}`):
+ *
+ * | gate status | part state | approval |
+ * |---|---|---|
+ * | pending | approval-requested | `{id, descriptor: schema}` |
+ * | resolved | output-available (`output` = payload) | `{id, approved: true}` |
+ * | cancelled | output-denied | `{id, approved: false, reason: reason ?? 'cancelled'}` |
+ * | expired | output-denied | `{id, approved: false, reason: reason ?? 'expired'}` |
+ *
+ * @example
+ * ```ts
+ * import { fromHitlGate } from "@papercusp/chat-protocol";
+ * const m = fromHitlGate(
+ *   { id: "g1", prompt: "Deploy?", status: "pending", createdAt: "2026-01-01T00:00:00.000Z" },
+ *   { threadId: "th1", authorId: "agent:ops" },
+ * );
+ * m.parts[0].type; // "tool-gate"
+ * ```
+ */
+export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMessage {
+  const input: Record<string, unknown> = { prompt: gate.prompt };
+  if (gate.schema) input.schema = gate.schema;
+  if (gate.expiresAt) input.expiresAt = gate.expiresAt;
+  const base = { type: GATE_PART_TYPE, toolCallId: gate.id, input } as const;
+  let part: ToolPart;
+  switch (gate.status) {
+    case "pending":
+      part = { ...base, state: "approval-requested", approval: { id: gate.id, descriptor: gate.schema } };
+      break;
+    case "resolved":
+      part = { ...base, state: "output-available", output: gate.payload, approval: { id: gate.id, approved: true } };
+      break;
+    default:
+      part = {
+        ...base,
+        state: "output-denied",
+        approval: { id: gate.id, approved: false, reason: gate.reason ?? gate.status },
+      };
+  }
+  return {
+    id: `gate:${gate.id}`,
+    threadId: context.threadId,
+    authorId: context.authorId,
+    role: "assistant",
+    createdAt: gate.createdAt,
+    parts: [part],
+  };
+}
+
+/**
+ * The gate answer a message carries: from its first `tool-gate` part,
+ * `output-available` → accept (payload = output), `output-denied` → decline
+ * (reason = approval reason, or `declined`). `undefined` while the gate is
+ * open (any other state), and for a message without a gate part or approval.
+ */
+export function toHitlAnswer(message: ChatMessage): GateAnswer | undefined {
+  const part = message.parts.find((p) => p.type === GATE_PART_TYPE) as ToolPart | undefined;
+  if (part === undefined || part.approval === undefined) return undefined;
+  const gateId = part.approval.id;
+  if (part.state === "output-available") return { action: "accept", gateId, payload: part.output };
+  if (part.state === "output-denied") {
+    return { action: "decline", gateId, reason: part.approval.reason ?? "declined" };
+  }
+  return undefined;
+}

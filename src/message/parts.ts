@@ -1,0 +1,529 @@
+/**
+ * The message document's parts: a vendored, byte-compatible copy of the
+ * Vercel AI SDK (`ai@7`) `UIMessage` part model with zero new part types.
+ *
+ * Part kinds: `text`, `reasoning`, `source-url`, `source-document`, `file`,
+ * `step-start`, `tool-<name>`, `dynamic-tool` and `data-<name>`. The seven tool
+ * states and the approval rules are exactly those of `ai@7.0.173`'s
+ * `uiMessagesSchema` (see {@link ToolPartSchema}). The AI SDK kinds `custom`,
+ * `reasoning-file` and `steering-message` are deliberately not part of this
+ * document.
+ *
+ * Schemas strip unknown keys (like the AI SDK's); every key the AI SDK itself
+ * writes on these parts is declared, so a real `UIMessage` parses back
+ * unchanged.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "../result.ts";
+
+/** `streaming` while deltas still arrive, `done` after the end chunk. */
+export type PartStreamState = "streaming" | "done";
+
+/** JSON value, as the AI SDK's `JSONValue`. */
+export type JsonValue = null | string | number | boolean | JsonValue[] | {
+  [key: string]: JsonValue | undefined;
+};
+
+/**
+ * Provider-specific metadata, keyed by provider then field. Opaque and kept
+ * verbatim (e.g. Anthropic's thinking `signature`).
+ */
+export type ProviderMetadata = Record<string, Record<string, JsonValue | undefined>>;
+
+/** A citation on a text part (from a `text-end` chunk), as the AI SDK's `Citation`. */
+export interface Citation {
+  source:
+    | {
+      type: "source";
+      sourceType: "url";
+      id: string;
+      url: string;
+      title?: string;
+      providerMetadata?: ProviderMetadata;
+    }
+    | {
+      type: "source";
+      sourceType: "document";
+      id: string;
+      mediaType: string;
+      title: string;
+      filename?: string;
+      providerMetadata?: ProviderMetadata;
+    };
+  /** Character offsets into the part's text (non-negative integers). */
+  startIndex?: number;
+  endIndex?: number;
+  citedText?: string;
+}
+
+/** Assistant or user text. */
+export interface TextPart {
+  type: "text";
+  text: string;
+  citations?: Citation[];
+  state?: PartStreamState;
+  providerMetadata?: ProviderMetadata;
+}
+/** Model reasoning text. */
+export interface ReasoningPart {
+  type: "reasoning";
+  id?: string;
+  text: string;
+  state?: PartStreamState;
+  providerMetadata?: ProviderMetadata;
+}
+/** A URL source. `url` is data: never fetched by this package. */
+export interface SourceUrlPart {
+  type: "source-url";
+  sourceId: string;
+  url: string;
+  title?: string;
+  providerMetadata?: ProviderMetadata;
+}
+/** A document source. */
+export interface SourceDocumentPart {
+  type: "source-document";
+  sourceId: string;
+  mediaType: string;
+  title: string;
+  filename?: string;
+  providerMetadata?: ProviderMetadata;
+}
+/** A file (URL or data URL) with its IANA media type. */
+export interface FilePart {
+  type: "file";
+  mediaType: string;
+  filename?: string;
+  url: string;
+  providerReference?: Record<string, string>;
+  providerMetadata?: ProviderMetadata;
+}
+/** Marks the start of a model step. */
+export interface StepStartPart {
+  type: "step-start";
+}
+
+/** The seven tool states of `ai@7`, in their usual order. */
+export const TOOL_PART_STATES = [
+  "input-streaming",
+  "input-available",
+  "approval-requested",
+  "approval-responded",
+  "output-available",
+  "output-error",
+  "output-denied",
+] as const;
+
+/** One of {@link TOOL_PART_STATES}. */
+export type ToolPartState = typeof TOOL_PART_STATES[number];
+
+/**
+ * The approval object of a tool part (`ai@7`'s approval). Rules (enforced by
+ * {@link ToolPartSchema}): required in `approval-requested` (with no
+ * `approved` / `reason`), `approval-responded` (with `approved`) and
+ * `output-denied` (with `approved: false`); optional in `output-available` /
+ * `output-error` (then `approved: true`); absent in the input states.
+ */
+export interface ToolApproval {
+  id: string;
+  approved?: boolean;
+  /** Free-form description of what is being approved (e.g. a JSON Schema). */
+  descriptor?: unknown;
+  /** Why approval was requested. */
+  requestReason?: string;
+  /** Why it was approved / denied. */
+  reason?: string;
+  isAutomatic?: boolean;
+  signature?: string;
+  inputSchemaInput?: unknown;
+}
+
+/** Fields shared by static (`tool-<name>`) and dynamic tool parts. */
+export interface ToolPartFields {
+  toolCallId: string;
+  state: ToolPartState;
+  title?: string;
+  toolMetadata?: Record<string, JsonValue | undefined>;
+  input?: unknown;
+  /** Deprecated in `ai@7`; present while the input streams. */
+  rawInput?: unknown;
+  inputEncoding?: "json" | "text";
+  output?: unknown;
+  errorText?: string;
+  approval?: ToolApproval;
+  providerExecuted?: boolean;
+  preliminary?: boolean;
+  callProviderMetadata?: ProviderMetadata;
+  resultProviderMetadata?: ProviderMetadata;
+}
+/** A static tool call part: `type` is `tool-` + the tool name. */
+export interface ToolPart extends ToolPartFields {
+  type: `tool-${string}`;
+}
+/** A dynamic tool call part (tool not known at build time, e.g. MCP). */
+export interface DynamicToolPart extends ToolPartFields {
+  type: "dynamic-tool";
+  toolName: string;
+  /** `false` marks a tool unavailable (as `ai@7` does). */
+  dynamic?: false;
+}
+/** An application data part: `type` is `data-` + an identifier. */
+export interface DataPart {
+  type: `data-${string}`;
+  id?: string;
+  data: unknown;
+}
+
+/** Any part of the message document. */
+export type ChatPart =
+  | TextPart
+  | ReasoningPart
+  | SourceUrlPart
+  | SourceDocumentPart
+  | FilePart
+  | StepStartPart
+  | ToolPart
+  | DynamicToolPart
+  | DataPart;
+
+/**
+ * `data-` followed by an identifier (`[A-Za-z_][A-Za-z0-9_]*`), anchored.
+ * Channels that turn keys into attributes drop non-identifier keys silently,
+ * so hyphens, dots and a leading digit are refused.
+ */
+export const DATA_PART_KEY_PATTERN: RegExp = /^data-[A-Za-z_][A-Za-z0-9_]*$/;
+const TOOL_TYPE_PATTERN = /^tool-.+$/s;
+
+/** True when `type` is a valid `data-<identifier>` part type. */
+export function isDataPartType(type: string): type is `data-${string}` {
+  return DATA_PART_KEY_PATTERN.test(type);
+}
+/** True when `type` is `tool-` followed by at least one character. */
+export function isToolPartType(type: string): type is `tool-${string}` {
+  return TOOL_TYPE_PATTERN.test(type);
+}
+
+/** Refusal of {@link dataPart}: the name is not an identifier. */
+export interface DataPartNameRefusal {
+  readonly code: "invalid-data-part-name";
+  readonly message: string;
+  readonly name: string;
+}
+
+/**
+ * Build a `data-<name>` part. Refuses (never throws) a `name` that is not an
+ * identifier (`[A-Za-z_][A-Za-z0-9_]*`): `gate-ref`, `a.b`, `1abc` and `""`
+ * are refused.
+ *
+ * @example
+ * ```ts
+ * import { dataPart } from "@papercusp/chat-protocol";
+ * const r = dataPart("gate_ref", { id: "g1" });
+ * if (r.ok) console.log(r.value.type); // "data-gate_ref"
+ * dataPart("gate-ref", 1).ok; // false
+ * ```
+ */
+export function dataPart(
+  name: string,
+  data: unknown,
+  id?: string,
+): Result<DataPart, DataPartNameRefusal> {
+  const type = `data-${name}`;
+  if (typeof name !== "string" || !isDataPartType(type)) {
+    return err({
+      code: "invalid-data-part-name",
+      message: `data part name ${JSON.stringify(name)} is not an identifier`,
+      name: String(name),
+    });
+  }
+  const part: DataPart = { type, data };
+  if (id !== undefined) part.id = id;
+  return ok(part);
+}
+
+// ---------------------------------------------------------------------------
+// Zod schemas
+
+const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
+  z.union([
+    z.null(),
+    z.string(),
+    z.number().check(z.refine(Number.isFinite, "number must be finite")),
+    z.boolean(),
+    z.array(jsonValue),
+    z.record(z.string(), jsonValue.optional()),
+  ])
+);
+
+/** {@link ProviderMetadata}: a record of records of JSON values. */
+export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = z.record(
+  z.string(),
+  z.record(z.string(), jsonValue.optional()),
+);
+const providerMetadata = ProviderMetadataSchema.optional();
+const streamState = z.enum(["streaming", "done"]).optional();
+
+const citationSchema: z.ZodType<Citation> = z.object({
+  source: z.discriminatedUnion("sourceType", [
+    z.object({
+      type: z.literal("source"),
+      sourceType: z.literal("url"),
+      id: z.string(),
+      url: z.string(),
+      title: z.string().optional(),
+      providerMetadata,
+    }),
+    z.object({
+      type: z.literal("source"),
+      sourceType: z.literal("document"),
+      id: z.string(),
+      mediaType: z.string(),
+      title: z.string(),
+      filename: z.string().optional(),
+      providerMetadata,
+    }),
+  ]),
+  startIndex: z.number().int().nonnegative().optional(),
+  endIndex: z.number().int().nonnegative().optional(),
+  citedText: z.string().optional(),
+});
+
+/** {@link TextPart}. */
+export const TextPartSchema: z.ZodType<TextPart> = z.object({
+  type: z.literal("text"),
+  text: z.string(),
+  citations: z.array(citationSchema).optional(),
+  state: streamState,
+  providerMetadata,
+});
+/** {@link ReasoningPart}. */
+export const ReasoningPartSchema: z.ZodType<ReasoningPart> = z.object({
+  type: z.literal("reasoning"),
+  id: z.string().optional(),
+  text: z.string(),
+  state: streamState,
+  providerMetadata,
+});
+/** {@link SourceUrlPart}. */
+export const SourceUrlPartSchema: z.ZodType<SourceUrlPart> = z.object({
+  type: z.literal("source-url"),
+  sourceId: z.string(),
+  url: z.string(),
+  title: z.string().optional(),
+  providerMetadata,
+});
+/** {@link SourceDocumentPart}. */
+export const SourceDocumentPartSchema: z.ZodType<SourceDocumentPart> = z.object({
+  type: z.literal("source-document"),
+  sourceId: z.string(),
+  mediaType: z.string(),
+  title: z.string(),
+  filename: z.string().optional(),
+  providerMetadata,
+});
+/** {@link FilePart}. */
+export const FilePartSchema: z.ZodType<FilePart> = z.object({
+  type: z.literal("file"),
+  mediaType: z.string(),
+  filename: z.string().optional(),
+  url: z.string(),
+  providerReference: z.record(z.string(), z.string()).optional(),
+  providerMetadata,
+});
+/** {@link StepStartPart}. */
+export const StepStartPartSchema: z.ZodType<StepStartPart> = z.object({
+  type: z.literal("step-start"),
+});
+
+/** {@link ToolApproval} (shape only; state rules live on the tool part). */
+export const ToolApprovalSchema: z.ZodType<ToolApproval> = z.object({
+  id: z.string().min(1),
+  approved: z.boolean().optional(),
+  descriptor: z.unknown().optional(),
+  requestReason: z.string().optional(),
+  reason: z.string().optional(),
+  isAutomatic: z.boolean().optional(),
+  signature: z.string().optional(),
+  inputSchemaInput: z.unknown().optional(),
+});
+
+const toolFields = {
+  toolCallId: z.string().min(1),
+  state: z.enum(TOOL_PART_STATES),
+  title: z.string().optional(),
+  toolMetadata: z.record(z.string(), jsonValue.optional()).optional(),
+  input: z.unknown().optional(),
+  rawInput: z.unknown().optional(),
+  inputEncoding: z.enum(["json", "text"]).optional(),
+  output: z.unknown().optional(),
+  errorText: z.string().optional(),
+  approval: ToolApprovalSchema.optional(),
+  providerExecuted: z.boolean().optional(),
+  preliminary: z.boolean().optional(),
+  callProviderMetadata: providerMetadata,
+  resultProviderMetadata: providerMetadata,
+};
+
+type Issues = { issues: z.core.$ZodRawIssue[]; value: ToolPartFields };
+
+/** The `ai@7` per-state rules for tool parts (see {@link ToolApproval}). */
+function toolStateRules(ctx: Issues): void {
+  const p = ctx.value;
+  const issue = (path: string, message: string) =>
+    ctx.issues.push({ code: "custom", message, input: p, path: [path] });
+  const a = p.approval;
+  const has = (k: keyof ToolPartFields) => Object.hasOwn(p, k) && p[k] !== undefined;
+  switch (p.state) {
+    case "input-streaming":
+    case "input-available":
+      if (a !== undefined) issue("approval", `approval must be absent in ${p.state}`);
+      break;
+    case "approval-requested":
+      if (a === undefined) issue("approval", "approval-requested requires approval");
+      else if (a.approved !== undefined || a.reason !== undefined) {
+        issue("approval", "approval-requested must not carry approved / reason");
+      }
+      break;
+    case "approval-responded":
+      if (a === undefined) issue("approval", "approval-responded requires approval");
+      else if (a.approved === undefined) issue("approval", "approval-responded requires approved");
+      break;
+    case "output-available":
+    case "output-error":
+      if (a !== undefined && a.approved !== true) {
+        issue("approval", `${p.state} allows only a granted approval (approved: true)`);
+      }
+      break;
+    case "output-denied":
+      if (a === undefined) issue("approval", "output-denied requires approval");
+      else if (a.approved !== false) issue("approval", "output-denied requires approved: false");
+      break;
+  }
+  if (p.state === "output-error") {
+    if (p.errorText === undefined) issue("errorText", "output-error requires errorText");
+  } else if (has("errorText")) issue("errorText", `errorText is only allowed in output-error`);
+  if (p.state !== "output-available" && has("output")) {
+    issue("output", "output is only allowed in output-available");
+  }
+}
+
+/**
+ * {@link ToolPart} with the `ai@7` state rules: approval as documented on
+ * {@link ToolApproval}; `errorText` required in `output-error` (empty string
+ * allowed) and absent elsewhere; `output` absent outside `output-available`.
+ */
+export const ToolPartSchema: z.ZodType<ToolPart> = z.object({
+  type: z.string().regex(TOOL_TYPE_PATTERN, "tool part type must be tool-<name>") as z.ZodType<
+    `tool-${string}`
+  >,
+  ...toolFields,
+}).check(toolStateRules as (ctx: unknown) => void);
+
+/** {@link DynamicToolPart} with the same state rules as {@link ToolPartSchema}. */
+export const DynamicToolPartSchema: z.ZodType<DynamicToolPart> = z.object({
+  type: z.literal("dynamic-tool"),
+  toolName: z.string(),
+  dynamic: z.literal(false).optional(),
+  ...toolFields,
+}).check(toolStateRules as (ctx: unknown) => void);
+
+/** {@link DataPart}: `type` must match {@link DATA_PART_KEY_PATTERN}; `data` is required. */
+export const DataPartSchema: z.ZodType<DataPart> = z.object({
+  type: z.string().regex(
+    DATA_PART_KEY_PATTERN,
+    "data part type must be data-<identifier>",
+  ) as z.ZodType<`data-${string}`>,
+  id: z.string().optional(),
+  data: z.unknown().refine((v) => v !== undefined, "data is required"),
+}) as z.ZodType<DataPart>;
+
+const staticByType: Record<string, z.ZodType<ChatPart>> = {
+  "text": TextPartSchema,
+  "reasoning": ReasoningPartSchema,
+  "source-url": SourceUrlPartSchema,
+  "source-document": SourceDocumentPartSchema,
+  "file": FilePartSchema,
+  "step-start": StepStartPartSchema,
+  "dynamic-tool": DynamicToolPartSchema,
+};
+
+function schemaForPart(value: unknown): z.ZodType<ChatPart> | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const type = Object.hasOwn(value, "type") ? (value as { type: unknown }).type : undefined;
+  if (typeof type !== "string") return undefined;
+  if (Object.hasOwn(staticByType, type)) return staticByType[type];
+  if (type.startsWith("tool-")) return ToolPartSchema;
+  if (type.startsWith("data-")) return DataPartSchema;
+  return undefined;
+}
+
+/**
+ * Any {@link ChatPart}, dispatched on `type` (one schema tried per part, so
+ * errors name the real problem). Unknown `type`s are refused.
+ */
+export const ChatPartSchema: z.ZodType<ChatPart> = z.unknown().transform((value, ctx) => {
+  const schema = schemaForPart(value);
+  if (schema === undefined) {
+    ctx.issues.push({
+      code: "custom",
+      message:
+        "unknown part type: expected text, reasoning, source-url, source-document, file, step-start, tool-<name>, dynamic-tool or data-<identifier>",
+      input: value,
+      path: ["type"],
+    });
+    return z.NEVER;
+  }
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    for (const i of r.error.issues) {
+      ctx.issues.push({ ...i, input: value } as z.core.$ZodRawIssue);
+    }
+    return z.NEVER;
+  }
+  return r.data;
+}) as unknown as z.ZodType<ChatPart>;
+
+/** The roles of a `UIMessage` (no `tool`: tool results ride `tool-*` parts). */
+export type MessageRole = "system" | "user" | "assistant";
+/** {@link MessageRole}. */
+export const MessageRoleSchema: z.ZodType<MessageRole> = z.enum(["system", "user", "assistant"]);
+
+/** The AI SDK `UIMessage` restricted to this document's parts. */
+export interface UIMessage {
+  id: string;
+  role: MessageRole;
+  metadata?: unknown;
+  parts: ChatPart[];
+}
+
+/**
+ * {@link UIMessage}: as `ai@7`'s message schema, a non-assistant message needs
+ * at least one part.
+ */
+export const UIMessageSchema: z.ZodType<UIMessage> = z.object({
+  id: z.string(),
+  role: MessageRoleSchema,
+  metadata: z.unknown().optional(),
+  parts: z.array(ChatPartSchema),
+}).check((ctx) => {
+  if (ctx.value.role !== "assistant" && ctx.value.parts.length === 0) {
+    ctx.issues.push({
+      code: "custom",
+      message: "a non-assistant message must contain at least one part",
+      input: ctx.value,
+      path: ["parts"],
+    });
+  }
+});
+
+/** True for `tool-<name>` and `dynamic-tool` parts. */
+export function isToolPart(part: ChatPart): part is ToolPart | DynamicToolPart {
+  return part.type === "dynamic-tool" || isToolPartType(part.type);
+}
+
+/** The tool name of a tool part (`tool-get-weather` → `get-weather`). */
+export function toolNameOf(part: ToolPart | DynamicToolPart): string {
+  return part.type === "dynamic-tool" ? part.toolName : part.type.slice(5);
+}
