@@ -1,0 +1,143 @@
+/**
+ * JSON Schema of a card answer's `value`, for renderers in other languages.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { err, ok, type Result } from "../result.ts";
+import type { CardPresentation, OpenCardSnapshot } from "./types.ts";
+import {
+  cardOptionIds,
+  type CardRefusal,
+  cardRefusal,
+  dateBounds,
+  sliderBounds,
+} from "./validate_card_response.ts";
+
+/** Zod schemas of product-defined kinds' answer values, by kind name. */
+export type CustomCardValueSchemas = Readonly<
+  Record<string, (presentation: CardPresentation<string>) => z.ZodType>
+>;
+
+const nonBlank = z.string().regex(/\S/, "must not be blank");
+
+function optionUnion(p: CardPresentation<string>, ids: string[]): z.ZodType {
+  const labelOf = (id: string) => p.options?.find((o) => o.id === id)?.label ?? id;
+  const literals = ids.map((id) => z.literal(id).meta({ title: labelOf(id) }));
+  return literals.length === 1
+    ? literals[0]
+    : z.union(literals as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+}
+
+/**
+ * The zod schema of a valid answer `value` for `card` (shape-level: the
+ * JSON-Schema-expressible part of {@link validateCardResponse}'s rules).
+ * Refuses malformed cards (`invalid-card`) and custom kinds without an entry
+ * in `custom` (`not-expressible`).
+ */
+export function cardValueSchema(
+  card: OpenCardSnapshot<string>,
+  custom: CustomCardValueSchemas = {},
+): Result<z.ZodType, CardRefusal> {
+  const p = card.presentation;
+  if (p === undefined) {
+    const confirm = z.strictObject({ confirmed: z.literal(true).optional() });
+    if (card.approval !== undefined) return ok(confirm);
+    return ok(z.union([confirm, z.strictObject({ text: nonBlank })]));
+  }
+  switch (p.kind) {
+    case "radio":
+    case "select": {
+      const ids = cardOptionIds(p);
+      if (!ids.ok) return ids;
+      return ok(z.strictObject({ optionId: optionUnion(p, ids.value) }));
+    }
+    case "checkbox": {
+      const ids = cardOptionIds(p);
+      if (!ids.ok) return ids;
+      return ok(z.strictObject({ optionIds: z.array(optionUnion(p, ids.value)).min(1) }));
+    }
+    case "text":
+      return ok(z.strictObject({ text: nonBlank }));
+    case "slider": {
+      const b = sliderBounds(p);
+      if (!b.ok) return b;
+      const { min, max, step } = b.value;
+      const base = min ?? 0;
+      const integral = step !== undefined && Number.isInteger(step) && Number.isInteger(base);
+      let n = integral ? z.int() : z.number();
+      if (min !== undefined) n = n.min(min);
+      if (max !== undefined) n = n.max(max);
+      if (integral && step! > 1 && base % step! === 0) n = n.multipleOf(step!);
+      else if (step !== undefined && !(integral && step === 1)) {
+        n = n.describe(`on a step of ${step} counted from ${base}`);
+      }
+      return ok(z.strictObject({ value: n }));
+    }
+    case "date": {
+      const b = dateBounds(p);
+      if (!b.ok) return b;
+      const { min, max } = b.value;
+      let d: z.ZodType = z.iso.date();
+      if (min !== undefined || max !== undefined) {
+        d = d.describe(`a date from ${min ?? "any"} to ${max ?? "any"}`);
+      }
+      return ok(z.strictObject({ date: d }));
+    }
+    default: {
+      const make = Object.hasOwn(custom, p.kind) ? custom[p.kind] : undefined;
+      if (make === undefined) {
+        return err(
+          cardRefusal(
+            "not-expressible",
+            "presentation.kind",
+            `no value schema for kind "${p.kind}"`,
+          ),
+        );
+      }
+      return ok(make(p));
+    }
+  }
+}
+
+/**
+ * JSON Schema (draft 2020-12, via zod's `z.toJSONSchema`, `$schema` key
+ * removed as in tooldef's `dataSchemaJson`) of a valid answer `value` for
+ * `card`. Radio/select ids become `const` values with the option label as
+ * `title`; checkbox arrays get `minItems: 1` and `uniqueItems: true`; text is
+ * `pattern: "\\S"`; slider gets `minimum`/`maximum` (`type: "integer"` and
+ * `multipleOf` when the step grid allows it, else a `description`); date is
+ * `format: "date"` (bounds only in `description`). The JSON Schema is a
+ * rendering aid: the authoritative check is {@link validateCardResponse}.
+ *
+ * @example
+ * ```ts
+ * import { cardResponseJsonSchema } from "@papercusp/chat-protocol";
+ * cardResponseJsonSchema({ correlationId: "c", createdAt: 0, prompt: "When?", presentation: { kind: "date" } });
+ * // → { ok: true, value: { type: "object", properties: { date: { type: "string", format: "date", … } }, required: ["date"], additionalProperties: false } }
+ * ```
+ */
+export function cardResponseJsonSchema(
+  card: OpenCardSnapshot<string>,
+  custom: CustomCardValueSchemas = {},
+): Result<Record<string, unknown>, CardRefusal> {
+  try {
+    const schema = cardValueSchema(card, custom);
+    if (!schema.ok) return schema;
+    const json = z.toJSONSchema(schema.value) as Record<string, unknown>;
+    delete json.$schema;
+    const props = json.properties as Record<string, Record<string, unknown>> | undefined;
+    if (card.presentation?.kind === "checkbox" && props?.optionIds) {
+      props.optionIds.uniqueItems = true;
+    }
+    return ok(json);
+  } catch (e) {
+    return err(
+      cardRefusal(
+        "not-expressible",
+        "",
+        `no JSON Schema: ${e instanceof Error ? e.message : String(e)}`,
+      ),
+    );
+  }
+}
