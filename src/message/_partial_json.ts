@@ -149,7 +149,9 @@ class PartialParser {
     throw new Bad();
   }
   number(): V {
-    const m = /^-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?/.exec(this.s.slice(this.i, this.i + 400));
+    const m = /^-?(?:0|[1-9]\d*)?(?:\.\d*)?(?:[eE][+-]?\d*)?/.exec(
+      this.s.slice(this.i, this.i + 400),
+    );
     const tok = m ? m[0] : "";
     if (tok.length === 0) throw new Bad();
     this.i += tok.length;

@@ -33,7 +33,13 @@ export type AgUiEvent =
   | { type: "TOOL_CALL_START"; toolCallId: string; toolCallName: string; parentMessageId?: string }
   | { type: "TOOL_CALL_ARGS"; toolCallId: string; delta: string }
   | { type: "TOOL_CALL_END"; toolCallId: string }
-  | { type: "TOOL_CALL_RESULT"; messageId: string; toolCallId: string; content: string; role: "tool" }
+  | {
+    type: "TOOL_CALL_RESULT";
+    messageId: string;
+    toolCallId: string;
+    content: string;
+    role: "tool";
+  }
   | { type: "STATE_SNAPSHOT"; snapshot: unknown }
   | { type: "CUSTOM"; name: string; value: unknown };
 
@@ -233,7 +239,9 @@ export class V1ToAgUi {
     const start: AgUiEvent = { type: "TOOL_CALL_START", toolCallId: callId, toolCallName: name };
     if (this.#lastText !== undefined) start.parentMessageId = this.#lastText;
     out.push(start);
-    if (input !== undefined) out.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: stringify(input) });
+    if (input !== undefined) {
+      out.push({ type: "TOOL_CALL_ARGS", toolCallId: callId, delta: stringify(input) });
+    }
     out.push({ type: "TOOL_CALL_END", toolCallId: callId });
   }
 

@@ -10,12 +10,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
-import type {
-  ChatEventEnvelope,
-  ChatEventV1,
-  ToolResultEventV1,
-  ChatUsage,
-} from "../v1/types.ts";
+import type { ChatEventEnvelope, ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 
 /** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
@@ -30,7 +25,15 @@ export interface V1ToChunksOptions {
   messageId?: string;
 }
 
-const FINISH = new Set(["stop", "length", "content-filter", "tool-calls", "error", "interrupted", "other"]);
+const FINISH = new Set([
+  "stop",
+  "length",
+  "content-filter",
+  "tool-calls",
+  "error",
+  "interrupted",
+  "other",
+]);
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
@@ -51,8 +54,10 @@ function checkEnvelope(v: unknown): string | null {
   }
   const e = v.event;
   if (!isObj(e) || typeof e.type !== "string") return "event has no type";
-  const need = (k: string, kind: string) =>
-    typeof e[k] === kind ? null : `${e.type} event needs ${kind} ${k}`;
+  const need = (k: string, kind: "string" | "boolean" | "number") => {
+    const t = typeof e[k];
+    return t === kind ? null : `${e.type} event needs ${kind} ${k}`;
+  };
   switch (e.type) {
     case "delta":
     case "reasoning":
@@ -70,7 +75,9 @@ function checkEnvelope(v: unknown): string | null {
     case "provenance":
       return need("engine", "string") ?? need("model", "string");
     case "card":
-      return isObj(e.card) && typeof e.card.correlationId === "string" ? null : "card event needs card";
+      return isObj(e.card) && typeof e.card.correlationId === "string"
+        ? null
+        : "card event needs card";
     case "card_closed":
       return need("correlationId", "string");
     case "state":
@@ -215,12 +222,19 @@ export class V1ToUIMessageChunks {
         this.#close(out);
         if (!this.#tools.has(e.callId)) {
           this.#tools.set(e.callId, e.name);
-          out.push({ type: "tool-input-available", toolCallId: e.callId, toolName: e.name, input: undefined });
+          out.push({
+            type: "tool-input-available",
+            toolCallId: e.callId,
+            toolName: e.name,
+            input: undefined,
+          });
         }
         out.push(
-          e.ok
-            ? { type: "tool-output-available", toolCallId: e.callId, output: toolOutput(e) }
-            : { type: "tool-output-error", toolCallId: e.callId, errorText: e.summary ?? "tool failed" },
+          e.ok ? { type: "tool-output-available", toolCallId: e.callId, output: toolOutput(e) } : {
+            type: "tool-output-error",
+            toolCallId: e.callId,
+            errorText: e.summary ?? "tool failed",
+          },
         );
         this.#afterResult = true;
         break;
@@ -248,7 +262,11 @@ export class V1ToUIMessageChunks {
         break;
       }
       case "state":
-        out.push({ type: "data-state", id: "state", data: { version: e.version, snapshot: e.snapshot } });
+        out.push({
+          type: "data-state",
+          id: "state",
+          data: { version: e.version, snapshot: e.snapshot },
+        });
         break;
       case "session":
         out.push({ type: "message-metadata", messageMetadata: { sessionId: e.sessionId } });
@@ -267,7 +285,9 @@ export class V1ToUIMessageChunks {
         out.push({ type: "data-turn_status", data, transient: true });
         if (e.status === "cancelled") {
           this.#close(out);
-          out.push(e.reason !== undefined ? { type: "abort", reason: e.reason } : { type: "abort" });
+          out.push(
+            e.reason !== undefined ? { type: "abort", reason: e.reason } : { type: "abort" },
+          );
           this.#ended = true;
         }
         break;
@@ -287,7 +307,11 @@ export class V1ToUIMessageChunks {
           ? e.stopReason as "stop"
           : "stop";
         const finish: UIMessageChunk = e.usage !== undefined
-          ? { type: "finish", finishReason: reason, messageMetadata: { usage: e.usage as ChatUsage } }
+          ? {
+            type: "finish",
+            finishReason: reason,
+            messageMetadata: { usage: e.usage as ChatUsage },
+          }
           : { type: "finish", finishReason: reason };
         out.push({ type: "finish-step" }, finish);
         this.#ended = true;
@@ -337,7 +361,7 @@ export function v1ToUIMessageChunks(
   let index = 0;
   for (const env of envelopes) {
     const r = a.push(env);
-    if (r.ok) for (const c of r.value) chunks.push(c);
+    if (r.ok) { for (const c of r.value) chunks.push(c); }
     else refused.push({ index, error: r.error });
     index++;
   }
@@ -426,7 +450,10 @@ export class UIMessageChunksToV1 {
   #apply(value: unknown, out: ChatEventEnvelope[]): void {
     const why = checkUIMessageChunk(value);
     if (why !== null) {
-      this.#issue(why.endsWith("has no part in this document") ? "unsupported-chunk" : "invalid-chunk", why);
+      this.#issue(
+        why.endsWith("has no part in this document") ? "unsupported-chunk" : "invalid-chunk",
+        why,
+      );
       return;
     }
     const c = value as UIMessageChunk;
@@ -447,7 +474,9 @@ export class UIMessageChunksToV1 {
       case "tool-input-available": {
         const t = this.#tools.get(c.toolCallId);
         this.#tools.set(c.toolCallId, { name: c.toolName, called: true });
-        if (t?.called) return this.#issue("orphan-chunk", `tool call ${c.toolCallId} announced twice`);
+        if (t?.called) {
+          return this.#issue("orphan-chunk", `tool call ${c.toolCallId} announced twice`);
+        }
         const ev: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
         if (c.input !== undefined) ev.input = c.input;
         out.push(this.#env(ev));
@@ -481,7 +510,12 @@ export class UIMessageChunksToV1 {
           if (c.preliminary === true) {
             return this.#issue("unsupported-chunk", "preliminary tool output has no v1 event");
           }
-          const ev: ToolResultEventV1 = { type: "tool_result", callId: c.toolCallId, name: t.name, ok: true };
+          const ev: ToolResultEventV1 = {
+            type: "tool_result",
+            callId: c.toolCallId,
+            name: t.name,
+            ok: true,
+          };
           if (c.output !== undefined) ev.output = c.output;
           out.push(this.#env(ev));
         } else {

@@ -257,7 +257,10 @@ export function checkUIMessageChunk(value: unknown): string | null {
       return `${type} chunk has a bad ${f}`;
     }
   }
-  if (type === "finish" && o.finishReason !== undefined && !FINISH_REASONS.has(o.finishReason as string)) {
+  if (
+    type === "finish" && o.finishReason !== undefined &&
+    !FINISH_REASONS.has(o.finishReason as string)
+  ) {
     return "finish chunk has an unknown finishReason";
   }
   if (

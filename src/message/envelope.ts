@@ -203,7 +203,11 @@ function toIssues(e: z.ZodError): MessageIssue[] {
 export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRefusal> {
   const r = ChatMessageSchema.safeParse(value);
   if (r.success) return ok(r.data);
-  return err({ code: "invalid-message", message: "not a valid chat message", issues: toIssues(r.error) });
+  return err({
+    code: "invalid-message",
+    message: "not a valid chat message",
+    issues: toIssues(r.error),
+  });
 }
 
 /**

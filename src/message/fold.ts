@@ -443,7 +443,9 @@ export class UIMessageFold {
       }
       case "text-delta": {
         const part = this.#activeText.get(c.id);
-        if (part === undefined) return this.#issue("orphan-chunk", `text-delta for unknown text part ${c.id}`);
+        if (part === undefined) {
+          return this.#issue("orphan-chunk", `text-delta for unknown text part ${c.id}`);
+        }
         if (!this.#charsOk(c.delta.length)) return;
         part.text += c.delta;
         if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
@@ -451,7 +453,9 @@ export class UIMessageFold {
       }
       case "text-end": {
         const part = this.#activeText.get(c.id);
-        if (part === undefined) return this.#issue("orphan-chunk", `text-end for unknown text part ${c.id}`);
+        if (part === undefined) {
+          return this.#issue("orphan-chunk", `text-end for unknown text part ${c.id}`);
+        }
         part.state = "done";
         if (c.citations != null) part.citations = c.citations;
         if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
@@ -535,18 +539,26 @@ export class UIMessageFold {
       case "tool-input-delta": {
         const pc = this.#partials.get(c.toolCallId);
         if (pc === undefined) {
-          return this.#issue("orphan-chunk", `tool-input-delta for unknown tool call ${c.toolCallId}`);
+          return this.#issue(
+            "orphan-chunk",
+            `tool-input-delta for unknown tool call ${c.toolCallId}`,
+          );
         }
         if (!this.#charsOk(c.inputTextDelta.length)) return;
         pc.text += c.inputTextDelta;
-        this.#updateTool({
-          toolCallId: c.toolCallId,
-          toolName: pc.toolName,
-          state: "input-streaming",
-          inputEncoding: pc.inputEncoding,
-          title: pc.title,
-          toolMetadata: pc.toolMetadata,
-        }, pc.dynamic === true, undefined, true);
+        this.#updateTool(
+          {
+            toolCallId: c.toolCallId,
+            toolName: pc.toolName,
+            state: "input-streaming",
+            inputEncoding: pc.inputEncoding,
+            title: pc.title,
+            toolMetadata: pc.toolMetadata,
+          },
+          pc.dynamic === true,
+          undefined,
+          true,
+        );
         const part = this.#stepTools.get(c.toolCallId);
         if (part !== undefined && part.state === "input-streaming") this.#streaming.set(part, pc);
         return;
@@ -565,7 +577,9 @@ export class UIMessageFold {
         return;
       case "tool-input-error": {
         const existing = this.#stepTools.get(c.toolCallId);
-        const dynamic = existing !== undefined ? existing.type === "dynamic-tool" : c.dynamic === true;
+        const dynamic = existing !== undefined
+          ? existing.type === "dynamic-tool"
+          : c.dynamic === true;
         this.#updateTool({
           toolCallId: c.toolCallId,
           toolName: c.toolName,
@@ -581,7 +595,10 @@ export class UIMessageFold {
       case "tool-approval-request": {
         const part = this.#findTool(c.toolCallId);
         if (part === undefined) {
-          return this.#issue("orphan-chunk", `tool-approval-request for unknown tool call ${c.toolCallId}`);
+          return this.#issue(
+            "orphan-chunk",
+            `tool-approval-request for unknown tool call ${c.toolCallId}`,
+          );
         }
         const approval: Mutable = { id: c.approvalId };
         if (c.approvalDescriptor != null) approval.descriptor = c.approvalDescriptor;
@@ -598,7 +615,10 @@ export class UIMessageFold {
         const list = this.#approvals.get(c.approvalId);
         const part = list === undefined ? undefined : list[list.length - 1];
         if (part === undefined) {
-          return this.#issue("orphan-chunk", `tool-approval-response for unknown approval ${c.approvalId}`);
+          return this.#issue(
+            "orphan-chunk",
+            `tool-approval-response for unknown approval ${c.approvalId}`,
+          );
         }
         const approval: Mutable = { ...(part.approval ?? { id: c.approvalId }) };
         approval.id = c.approvalId;
@@ -613,7 +633,10 @@ export class UIMessageFold {
       case "tool-output-denied": {
         const part = this.#findTool(c.toolCallId);
         if (part === undefined) {
-          return this.#issue("orphan-chunk", `tool-output-denied for unknown tool call ${c.toolCallId}`);
+          return this.#issue(
+            "orphan-chunk",
+            `tool-output-denied for unknown tool call ${c.toolCallId}`,
+          );
         }
         part.state = "output-denied";
         return;
@@ -627,20 +650,24 @@ export class UIMessageFold {
         this.#materialise(part);
         const dynamic = part.type === "dynamic-tool";
         const ok = c.type === "tool-output-available";
-        this.#updateTool({
-          toolCallId: c.toolCallId,
-          toolName: dynamic ? (part as DynamicToolPart).toolName : part.type.slice(5),
-          state: ok ? "output-available" : "output-error",
-          input: part.input,
-          output: ok ? c.output : undefined,
-          errorText: ok ? undefined : c.errorText,
-          rawInput: !ok && !dynamic ? part.rawInput : undefined,
-          preliminary: ok ? c.preliminary : undefined,
-          providerExecuted: c.providerExecuted,
-          providerMetadata: c.providerMetadata,
-          title: part.title,
-          toolMetadata: c.toolMetadata ?? part.toolMetadata,
-        }, dynamic, part);
+        this.#updateTool(
+          {
+            toolCallId: c.toolCallId,
+            toolName: dynamic ? (part as DynamicToolPart).toolName : part.type.slice(5),
+            state: ok ? "output-available" : "output-error",
+            input: part.input,
+            output: ok ? c.output : undefined,
+            errorText: ok ? undefined : c.errorText,
+            rawInput: !ok && !dynamic ? part.rawInput : undefined,
+            preliminary: ok ? c.preliminary : undefined,
+            providerExecuted: c.providerExecuted,
+            providerMetadata: c.providerMetadata,
+            title: part.title,
+            toolMetadata: c.toolMetadata ?? part.toolMetadata,
+          },
+          dynamic,
+          part,
+        );
         return;
       }
       case "start-step":
@@ -756,7 +783,7 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     }
     for (const chunk of converted.value) fold.push(chunk, index);
   }
-  if (v1 !== undefined) for (const chunk of v1.end()) fold.push(chunk, envelopes);
+  if (v1 !== undefined) { for (const chunk of v1.end()) fold.push(chunk, envelopes); }
   const r = fold.result();
   if (v1 !== undefined) {
     r.count = envelopes;

@@ -64,10 +64,19 @@ export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMess
   let part: ToolPart;
   switch (gate.status) {
     case "pending":
-      part = { ...base, state: "approval-requested", approval: { id: gate.id, descriptor: gate.schema } };
+      part = {
+        ...base,
+        state: "approval-requested",
+        approval: { id: gate.id, descriptor: gate.schema },
+      };
       break;
     case "resolved":
-      part = { ...base, state: "output-available", output: gate.payload, approval: { id: gate.id, approved: true } };
+      part = {
+        ...base,
+        state: "output-available",
+        output: gate.payload,
+        approval: { id: gate.id, approved: true },
+      };
       break;
     default:
       part = {

@@ -52,7 +52,10 @@ export interface OutboundResult {
  * );
  * ```
  */
-export function fromMessagingInbound(inbound: MessagingInbound, context: InboundContext): ChatMessage {
+export function fromMessagingInbound(
+  inbound: MessagingInbound,
+  context: InboundContext,
+): ChatMessage {
   return {
     id: inbound.guid,
     threadId: context.threadId,
