@@ -103,7 +103,7 @@ function own(meta: Record<string, string>, key: string): string | undefined {
 }
 
 function priced(input: RosterInput, claudeSessionId: string | null): number | undefined {
-  if (!claudeSessionId || typeof input.costOf !== "function") return undefined;
+  if (!claudeSessionId || typeof input?.costOf !== "function") return undefined;
   try {
     const value = input.costOf(claudeSessionId);
     return typeof value === "number" && Number.isFinite(value) ? value : undefined;
