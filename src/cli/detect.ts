@@ -1,0 +1,136 @@
+/**
+ * Dialect detection for `inspect`: votes per frame, strong signals first.
+ *
+ * @module
+ */
+import { isChatEventType } from "../wire/mod.ts";
+import type { CapturedFrame } from "./capture.ts";
+import type { InspectDialect } from "./report.ts";
+
+/** Scout's legacy chat types (legacy-scout spec §A.1): `token` and `tool_start` are Scout-only. */
+const SCOUT_ONLY = new Set(["token", "tool_start"]);
+/** Types Scout shares with other dialects (weak evidence on an unnamed frame). */
+const SCOUT_SHARED = new Set([
+  "session",
+  "card",
+  "card_closed",
+  "state",
+  "done",
+  "error",
+  "navigate",
+]);
+/** AI SDK UI message chunk types that no other dialect uses. */
+const AI_SDK_TYPES = new Set([
+  "start",
+  "finish",
+  "abort",
+  "start-step",
+  "finish-step",
+  "text-start",
+  "text-delta",
+  "text-end",
+  "reasoning-start",
+  "reasoning-delta",
+  "reasoning-end",
+  "tool-input-start",
+  "tool-input-delta",
+  "tool-input-available",
+  "tool-input-error",
+  "tool-approval-request",
+  "tool-output-available",
+  "tool-output-error",
+  "tool-output-denied",
+  "source-url",
+  "source-document",
+  "file",
+  "message-metadata",
+]);
+
+/** Parse a frame's JSON once; `undefined` when it is not JSON. */
+export function parseData(data: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(data) };
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Which dialect one frame points at, and how strongly. */
+function vote(frame: CapturedFrame): { dialect: InspectDialect; strong: boolean } | undefined {
+  if (frame.event === "heartbeat") return undefined;
+  if (frame.data === "[DONE]") return { dialect: "ai-sdk", strong: true };
+  const parsed = parseData(frame.data);
+  const value = parsed?.value;
+  if (isObject(value) && Object.hasOwn(value, "schemaVersion") && Object.hasOwn(value, "event")) {
+    return { dialect: "v1", strong: true };
+  }
+  const named = frame.event !== undefined && frame.event !== "message";
+  if (named && isChatEventType(frame.event!)) return { dialect: "v0", strong: true };
+  if (!isObject(value) || !Object.hasOwn(value, "type")) return undefined;
+  const type = value.type;
+  if (typeof type !== "string") return undefined;
+  if (SCOUT_ONLY.has(type)) return { dialect: "scout", strong: true };
+  if (AI_SDK_TYPES.has(type) || type.startsWith("data-")) {
+    return { dialect: "ai-sdk", strong: true };
+  }
+  if (!named && SCOUT_SHARED.has(type)) return { dialect: "scout", strong: false };
+  if (isChatEventType(type)) return { dialect: "v0", strong: false };
+  return undefined;
+}
+
+/** The detected dialect and a sentence saying why. */
+export interface DetectedDialect {
+  dialect: InspectDialect;
+  reason: string;
+}
+
+/**
+ * Detect the dialect of a capture: the dialect with the most strong votes
+ * (v1 envelope keys; `[DONE]` or AI SDK chunk types; a named v0 event;
+ * Scout's `token` / `tool_start`), else the most weak votes (unnamed frames
+ * with a shared chat `type` count for Scout). No votes → `unknown`.
+ */
+export function detectDialect(frames: readonly CapturedFrame[]): DetectedDialect {
+  const strong = new Map<InspectDialect, number>();
+  const weak = new Map<InspectDialect, number>();
+  for (const f of frames) {
+    const v = vote(f);
+    if (v === undefined) continue;
+    const m = v.strong ? strong : weak;
+    m.set(v.dialect, (m.get(v.dialect) ?? 0) + 1);
+  }
+  const pick = (m: Map<InspectDialect, number>) => {
+    let best: InspectDialect | undefined;
+    let n = 0;
+    for (const [d, c] of m) {
+      if (c > n) {
+        best = d;
+        n = c;
+      }
+    }
+    return best === undefined ? undefined : { dialect: best, n };
+  };
+  const names: Record<InspectDialect, string> = {
+    "v1": "v1 envelopes (schemaVersion + event)",
+    "v0": "named v0 events (event: delta, tool_call, …)",
+    "scout": "Scout legacy frames (unnamed, type inside data: token, tool_start, …)",
+    "ai-sdk": "an AI SDK UI message stream (text-delta, tool-input-available, [DONE], …)",
+    "unknown": "unknown",
+  };
+  const s = pick(strong);
+  if (s !== undefined) {
+    return { dialect: s.dialect, reason: `${s.n} frame(s) look like ${names[s.dialect]}` };
+  }
+  const w = pick(weak);
+  if (w !== undefined) {
+    return {
+      dialect: w.dialect,
+      reason: `${w.n} frame(s) weakly suggest ${names[w.dialect]}; no frame was conclusive`,
+    };
+  }
+  return { dialect: "unknown", reason: "no frame looks like any known dialect" };
+}

@@ -1,0 +1,198 @@
+/**
+ * The `inspect` engine: pure functions from a capture (bytes or text) to an
+ * {@link InspectReport}. No I/O here; `main.ts` reads files and prints.
+ *
+ * @module
+ */
+import { detectFormat, readNdjson, readSse } from "./capture.ts";
+import { detectDialect } from "./detect.ts";
+import { analyzeAiSdk } from "./analyze_ai_sdk.ts";
+import { analyzeLegacy } from "./analyze_legacy.ts";
+import { analyzeV1 } from "./analyze_v1.ts";
+import type { InspectDialect, InspectProblem, InspectReport, InspectTurn } from "./report.ts";
+
+export type * from "./report.ts";
+
+/** Largest capture `inspect` reads: 64 MiB (67_108_864 bytes). Larger input is unreadable (exit 2). */
+export const INSPECT_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Options of {@link inspectText} / {@link inspectBytes}. */
+export interface InspectOptions {
+  /** Name shown in the report (`-` for stdin). Default `-`. */
+  source?: string;
+  /** Force a dialect instead of detecting it. */
+  dialect?: Exclude<InspectDialect, "unknown">;
+  /** Size bound in bytes (default {@link INSPECT_MAX_BYTES}). */
+  maxBytes?: number;
+}
+
+/** A report for input that could not be read at all (exit 2). */
+export function unreadableReport(
+  source: string,
+  message: string,
+  code = "unreadable",
+): InspectReport {
+  return {
+    schema: "papercusp.inspect/1",
+    source,
+    format: "unknown",
+    dialect: "unknown",
+    dialectReason: "the input could not be read",
+    exitCode: 2,
+    problems: [{ line: null, severity: "error", code, message }],
+    turn: null,
+    summary: {
+      frames: 0,
+      heartbeats: 0,
+      events: 0,
+      domainEvents: 0,
+      errors: 1,
+      warnings: 0,
+      status: "unknown",
+    },
+  };
+}
+
+/** Control characters other than TAB, LF, CR (and a BOM) mark binary input. */
+function looksBinary(text: string): boolean {
+  // deno-lint-ignore no-control-regex
+  return /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(text);
+}
+
+/**
+ * Inspect capture bytes: refuse (exit 2) input over the size bound, input
+ * that is not UTF-8, and binary input (NUL or other C0 control characters);
+ * otherwise {@link inspectText}.
+ */
+export function inspectBytes(bytes: Uint8Array, options: InspectOptions = {}): InspectReport {
+  const source = options.source ?? "-";
+  const max = options.maxBytes ?? INSPECT_MAX_BYTES;
+  if (bytes.byteLength > max) {
+    return unreadableReport(
+      source,
+      `the input is ${bytes.byteLength} bytes, over the ${max}-byte bound`,
+      "too-large",
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return unreadableReport(source, "the input is not UTF-8 text (binary data?)", "not-text");
+  }
+  return inspectText(text, options);
+}
+
+/**
+ * Inspect a capture given as text: detect SSE or NDJSON and the dialect,
+ * validate every frame, fold the turn, and report. Never throws.
+ *
+ * @example
+ * ```ts
+ * const report = inspectText('id: 1\ndata: {"type":"token","content":"Hi"}\n\n', { source: "x.sse" });
+ * report.dialect; // "scout"
+ * report.turn?.text; // "Hi"
+ * ```
+ */
+export function inspectText(text: string, options: InspectOptions = {}): InspectReport {
+  const source = options.source ?? "-";
+  const max = options.maxBytes ?? INSPECT_MAX_BYTES;
+  if (text.length > max) {
+    return unreadableReport(source, `the input is over the ${max}-byte bound`, "too-large");
+  }
+  if (looksBinary(text)) {
+    return unreadableReport(
+      source,
+      "the input contains control characters: binary data, not a capture",
+      "not-text",
+    );
+  }
+  const format = detectFormat(text);
+  const capture = format === "ndjson" ? readNdjson(text) : readSse(text);
+  if (capture.fatal !== undefined) {
+    return unreadableReport(
+      source,
+      `line ${capture.fatal.line}: ${capture.fatal.message}`,
+      "sse-limit",
+    );
+  }
+  if (capture.frames.length === 0) {
+    return unreadableReport(
+      source,
+      "no frames found: this is neither an SSE capture (data: lines) nor NDJSON",
+      "no-frames",
+    );
+  }
+  const detected = options.dialect !== undefined
+    ? { dialect: options.dialect, reason: "chosen with --dialect" }
+    : detectDialect(capture.frames);
+  const problems: InspectProblem[] = [];
+  let turn: InspectTurn | null = null;
+  let events = 0;
+  let heartbeats = 0;
+  let domainEvents = 0;
+  switch (detected.dialect) {
+    case "v1": {
+      const a = analyzeV1(capture.frames);
+      problems.push(...a.problems);
+      turn = a.turn;
+      events = a.events;
+      heartbeats = a.heartbeats;
+      break;
+    }
+    case "v0":
+    case "scout": {
+      const a = analyzeLegacy(capture.frames, detected.dialect === "v0" ? "papercup" : "scout");
+      problems.push(...a.problems);
+      turn = a.turn;
+      events = a.events;
+      heartbeats = a.heartbeats;
+      domainEvents = a.domainEvents.length;
+      break;
+    }
+    case "ai-sdk": {
+      const a = analyzeAiSdk(capture.frames);
+      problems.push(...a.problems);
+      turn = a.turn;
+      events = a.events;
+      heartbeats = a.heartbeats;
+      break;
+    }
+    case "unknown":
+      problems.push({
+        line: null,
+        severity: "error",
+        code: "unknown-dialect",
+        message: "no frame is a v1 envelope, a v0 named event, a Scout frame or an AI SDK chunk",
+      });
+      break;
+  }
+  if (capture.unterminatedAt !== undefined) {
+    problems.push({
+      line: capture.unterminatedAt,
+      severity: "warning",
+      code: "unterminated-event",
+      message: "the capture ends inside an event (no blank line after it); SSE discards it",
+    });
+  }
+  const errors = problems.filter((p) => p.severity === "error").length;
+  return {
+    schema: "papercusp.inspect/1",
+    source,
+    format: capture.format,
+    dialect: detected.dialect,
+    dialectReason: detected.reason,
+    exitCode: errors > 0 ? 1 : 0,
+    problems,
+    turn,
+    summary: {
+      frames: capture.frames.length,
+      heartbeats: heartbeats + capture.comments,
+      events,
+      domainEvents,
+      errors,
+      warnings: problems.length - errors,
+      status: turn?.status ?? "unknown",
+    },
+  };
+}

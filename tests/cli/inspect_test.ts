@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { inspectBytes, inspectText } from "../../src/cli/inspect.ts";
+import { renderReport } from "../../src/cli/render.ts";
+import { encodeSseFrame } from "../../src/sse/mod.ts";
+import { assertGolden, readFixture } from "../_helpers/golden.ts";
+
+/** Every capture under fixtures/ (SSE and NDJSON), except expected outputs. */
+async function captures(): Promise<string[]> {
+  const out: string[] = [];
+  const root = new URL("../../fixtures/", import.meta.url);
+  async function walk(dir: URL, rel: string) {
+    for await (const e of Deno.readDir(dir)) {
+      if (e.isDirectory) await walk(new URL(`${e.name}/`, dir), `${rel}${e.name}/`);
+      else if (/\.(sse|ndjson)$/.test(e.name)) out.push(`${rel}${e.name}`);
+    }
+  }
+  await walk(root, "");
+  return out.sort();
+}
+
+/** fixtures/inspect/<dir>__<file>.json, e.g. `inspect/legacy__scout_turn.sse.json`. */
+const goldenName = (path: string) => `inspect/${path.replaceAll("/", "__")}.json`;
+
+Deno.test("golden: inspect --json over every capture in fixtures/", async (t) => {
+  const paths = await captures();
+  assert.ok(paths.length >= 10, `found only ${paths.length} captures`);
+  for (const path of paths) {
+    await t.step(path, async () => {
+      const report = inspectText(await readFixture(path), { source: path });
+      assert.notEqual(report.exitCode, 2, `${path} unreadable`);
+      await assertGolden(goldenName(path), report);
+    });
+  }
+});
+
+Deno.test("real ai@7 captures are clean and fold to a completed turn", async () => {
+  for (
+    const name of ["plain_text", "reasoning", "tool_two_steps", "tool_error", "approval_request"]
+  ) {
+    const r = inspectText(await readFixture(`ai-sdk/${name}.sse`));
+    assert.equal(r.dialect, "ai-sdk", name);
+    assert.equal(r.exitCode, 0, `${name}: ${JSON.stringify(r.problems)}`);
+    assert.equal(r.turn?.status, "completed", name);
+  }
+  const two = inspectText(await readFixture("ai-sdk/tool_two_steps.sse"));
+  assert.deepEqual(two.turn?.tools.map((t) => [t.callId, t.name, t.status]), [
+    ["call-1", "weather", "output-available"],
+  ]);
+});
+
+Deno.test("scout capture: dialect, folded text, domain events, after-terminal violations", async () => {
+  const r = inspectText(await readFixture("legacy/scout_turn.sse"));
+  assert.equal(r.dialect, "scout");
+  assert.equal(r.exitCode, 1);
+  assert.equal(r.turn?.text, "Hi");
+  assert.equal(r.turn?.sessionId, "s-7");
+  assert.equal(r.turn?.status, "completed");
+  assert.deepEqual(r.turn?.domainEvents, [{ line: 16, type: "products" }, {
+    line: 19,
+    type: "broaden",
+  }]);
+  const after = r.problems.filter((p) => p.code === "after-terminal").map((p) => p.line);
+  assert.deepEqual(after, [13, 16, 19, 22, 25, 28, 31]);
+  assert.equal(r.summary.heartbeats, 1);
+});
+
+Deno.test("scout runtime capture is clean: tool_start{name, callId} and a <report> block", async () => {
+  const r = inspectText(await readFixture("legacy/scout_runtime_turn.sse"));
+  assert.equal(r.exitCode, 0, JSON.stringify(r.problems));
+  assert.deepEqual(r.turn?.tools, [{
+    callId: "call_1",
+    name: "search_products",
+    status: "running",
+  }]);
+  assert.deepEqual(r.turn?.segments.map((s) => s.kind), ["text", "report"]);
+});
+
+Deno.test("papercup (v0) capture folds tools, cards and usage", async () => {
+  const r = inspectText(await readFixture("legacy/papercup_turn.sse"));
+  assert.equal(r.dialect, "v0");
+  assert.equal(r.exitCode, 0);
+  assert.equal(r.turn?.text, "Let me check the large one.");
+  assert.deepEqual(r.turn?.tools.map((t) => [t.callId, t.status, t.summary]), [[
+    "call_7",
+    "ok",
+    "picked Large",
+  ]]);
+  assert.deepEqual(r.turn?.cards, [{
+    correlationId: "c9",
+    status: "closed",
+    prompt: "Which size?",
+  }]);
+});
+
+Deno.test("v1 violations carry the right line numbers and codes", async () => {
+  const r = inspectText(await readFixture("inspect/captures/v1_violations.ndjson"));
+  assert.equal(r.dialect, "v1");
+  assert.equal(r.format, "ndjson");
+  assert.deepEqual(
+    r.problems.filter((p) => p.severity === "error").map((p) => [p.line, p.code]),
+    [
+      [2, "gap"],
+      [3, "duplicate"],
+      [4, "invalid-envelope"],
+      [5, "invalid-json"],
+      [6, "foreign-turn"],
+      [7, "invalid-envelope"],
+      [8, "unsupported-version"],
+    ],
+  );
+  assert.equal(r.turn?.text, "Hello world");
+});
+
+Deno.test("the v1 SSE capture is exactly what encodeSseFrame writes for the NDJSON envelopes", async () => {
+  const lines = (await readFixture("inspect/captures/v1_turn.ndjson")).trim().split("\n");
+  const sse = lines.map((l) => {
+    const e = JSON.parse(l);
+    return encodeSseFrame({ id: e.eventId, event: e.event.type, data: l });
+  }).join("");
+  assert.equal(sse, await readFixture("inspect/captures/v1_turn.sse"));
+  const a = inspectText(sse);
+  const b = inspectText(lines.join("\n"));
+  assert.equal(a.exitCode, 0);
+  assert.deepEqual(a.turn, b.turn);
+  assert.equal(a.turn?.status, "completed");
+  assert.deepEqual(a.turn?.segments.map((s) => s.kind), ["text", "ask"]);
+});
+
+Deno.test("line numbers survive CRLF and CR line endings", () => {
+  const lf = 'id: 1\ndata: {"type":"token","content":"a"}\n\nid: 2\ndata: {"type":"token"}\n\n';
+  for (const eol of ["\n", "\r\n", "\r"]) {
+    const r = inspectText(lf.replaceAll("\n", eol));
+    assert.deepEqual(
+      r.problems.filter((p) => p.severity === "error").map((p) => p.line),
+      [4],
+      JSON.stringify(eol),
+    );
+  }
+});
+
+Deno.test("unreadable input: binary, not UTF-8, oversized, no frames → exit 2", () => {
+  assert.equal(inspectBytes(new Uint8Array([0xff, 0xfe, 0x00, 0x01])).exitCode, 2);
+  assert.equal(inspectBytes(new TextEncoder().encode("data: a\0b\n\n")).exitCode, 2);
+  assert.equal(inspectBytes(new Uint8Array(100), { maxBytes: 10 }).problems[0].code, "too-large");
+  assert.equal(inspectText("").exitCode, 2);
+  assert.equal(inspectText("just some prose\nno frames\n").exitCode, 2);
+});
+
+Deno.test("an SSE line over the parser bound is unreadable, not buffered", () => {
+  const r = inspectText(`data: ${"x".repeat(1_100_000)}\n\n`);
+  assert.equal(r.exitCode, 2);
+  assert.equal(r.problems[0].code, "sse-limit");
+});
+
+Deno.test("unknown dialect is a violation; --dialect forces one", () => {
+  const text = 'data: {"hello":1}\n\n';
+  assert.equal(inspectText(text).dialect, "unknown");
+  assert.equal(inspectText(text).exitCode, 1);
+  const forced = inspectText('id: 1\ndata: {"type":"session","sessionId":"s"}\n\n', {
+    dialect: "scout",
+  });
+  assert.equal(forced.dialect, "scout");
+  assert.equal(forced.dialectReason, "chosen with --dialect");
+});
+
+Deno.test("render: problems with lines, folded turn, summary; control characters escaped", async () => {
+  const r = inspectText(await readFixture("inspect/captures/scout_violations.sse"));
+  const text = renderReport(r);
+  assert.match(text, /line 4 +error +invalid-event: Scout `token` frame needs a string `content`/);
+  assert.match(text, /Summary: 7 frame\(s\).*exit 1\)/);
+  const evil = inspectText(
+    'id: 1\ndata: {"type":"token","content":"\\u001b[31mred"}\n\nid: 2\ndata: {"type":"done"}\n\n',
+  );
+  const out = renderReport(evil);
+  assert.ok(!out.includes("\x1b"), "raw ESC leaked to the terminal");
+  assert.match(out, /\\u001b\[31mred/);
+});
