@@ -272,7 +272,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
   protected admitSync(request: AdmitRequest): AdmitOutcome {
     const turn = this.turns.get(request.turnId);
     if (!turn) return { admitted: false, reason: "unknown-turn" };
-    if (!this.isAuthorized(request.principal, request.turnId)) {
+    if (!this.fenceAuthorized(request.principal, request.turnId)) {
       return { admitted: false, reason: "unauthorized", status: turn.status };
     }
     if (turn.status !== "running") {
@@ -292,6 +292,11 @@ export class MemoryRecoveryStore implements RecoveryStore {
     this.observe?.({ kind: "admit", tick: ++this.tick, record });
     this.invokeLaunch(request);
     return { admitted: true, record };
+  }
+
+  /** The authority recheck inside the fence (current grants, never a cached answer). */
+  protected fenceAuthorized(principal: string, turnId: string): boolean {
+    return this.isAuthorized(principal, turnId);
   }
 
   /** Invoke the launch callback; its exceptions do not undo the durable mark. */
