@@ -11,7 +11,12 @@
  *
  * @module
  */
-import { readUIMessageStream, safeValidateUIMessages, uiMessageChunkSchema } from "ai";
+import {
+  readUIMessageStream,
+  safeValidateUIMessages,
+  type UIMessageChunk,
+  uiMessageChunkSchema,
+} from "ai";
 
 type Req =
   | { op: "fold"; streams: unknown[][] }
@@ -27,10 +32,11 @@ async function fold(chunks: unknown[]): Promise<unknown> {
   });
   let last: unknown = null;
   let error: string | undefined;
-  // deno-lint-ignore no-explicit-any
-  for await (
-    const m of readUIMessageStream({ stream: stream as any, onError: (e) => (error ??= String(e)) })
-  ) last = m;
+  const read = readUIMessageStream({
+    stream: stream as ReadableStream<UIMessageChunk>,
+    onError: (e) => (error ??= String(e)),
+  });
+  for await (const m of read) last = m;
   return { message: JSON.parse(JSON.stringify(last)), error: error ?? null };
 }
 
