@@ -1,0 +1,315 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  cardRefusal,
+  CardResponseSchema,
+  createCardValidator,
+  decodeCardOptions,
+  err,
+  ok,
+  type OpenCardSnapshot,
+  OpenCardSnapshotSchema,
+  validateCardResponse,
+} from "../../mod.ts";
+import { assertGolden } from "../_helpers/golden.ts";
+
+const OPTIONS = [{ id: "a", label: "Alpha" }, { id: "b", label: "Beta", description: "second" }, {
+  id: "c",
+  label: "Gamma",
+}];
+const card = (
+  presentation?: OpenCardSnapshot["presentation"],
+  extra: Partial<OpenCardSnapshot> = {},
+): OpenCardSnapshot => ({
+  correlationId: "c1",
+  createdAt: 1_764_460_800_000,
+  prompt: "Question?",
+  ...(presentation ? { presentation } : {}),
+  ...extra,
+});
+const submit = (value: unknown) => ({ action: "submit", correlationId: "c1", value });
+
+/** Per kind: the card, and answers expected valid / refused. Recorded as golden fixtures. */
+const CASES: Record<string, { card: OpenCardSnapshot; valid: unknown[]; refused: unknown[] }> = {
+  radio: {
+    card: card({ kind: "radio", options: OPTIONS }),
+    valid: [submit({ optionId: "a" }), submit({ optionId: "c" }), {
+      action: "cancel",
+      correlationId: "c1",
+    }],
+    refused: [
+      submit({ optionId: "z" }),
+      submit({}),
+      submit({ optionId: 1 }),
+      submit({ optionId: "a", extra: true }),
+      submit({ optionIds: ["a"] }),
+      { action: "submit", correlationId: "other", value: { optionId: "a" } },
+      { action: "decline", correlationId: "c1" },
+      { action: "submit", correlationId: "c1" },
+      { action: "maybe", correlationId: "c1" },
+      "submit",
+    ],
+  },
+  select: {
+    card: card({ kind: "select", options: OPTIONS }),
+    valid: [submit({ optionId: "b" })],
+    refused: [submit({ optionId: "B" }), submit({ text: "b" })],
+  },
+  checkbox: {
+    card: card({ kind: "checkbox", options: OPTIONS }),
+    valid: [submit({ optionIds: ["a"] }), submit({ optionIds: ["c", "a", "b"] })],
+    refused: [
+      submit({ optionIds: [] }),
+      submit({ optionIds: ["a", "a"] }),
+      submit({ optionIds: ["a", "zz"] }),
+      submit({ optionIds: "a" }),
+      submit({ optionIds: ["a", 2] }),
+      submit({}),
+    ],
+  },
+  text: {
+    card: card({ kind: "text", placeholder: "Your name", multiline: false }, {
+      allowDecline: true,
+    }),
+    valid: [submit({ text: "Ada" }), submit({ text: "  padded  " }), {
+      action: "decline",
+      correlationId: "c1",
+    }],
+    refused: [submit({ text: "" }), submit({ text: " \n\t " }), submit({ text: 5 }), submit({})],
+  },
+  slider: {
+    card: card({ kind: "slider", min: 0, max: 1, step: 0.1 }),
+    valid: [
+      submit({ value: 0 }),
+      submit({ value: 0.3 }),
+      submit({ value: 0.7000000000000001 }),
+      submit({ value: 1 }),
+    ],
+    refused: [
+      submit({ value: 0.35 }),
+      submit({ value: 1.1 }),
+      submit({ value: -0.1 }),
+      submit({ value: Number.NaN }),
+      submit({ value: "0.5" }),
+      submit({}),
+    ],
+  },
+  slider_offset: {
+    card: card({ kind: "slider", min: 5, max: 50, step: 5 }),
+    valid: [submit({ value: 5 }), submit({ value: 50 })],
+    refused: [submit({ value: 7 }), submit({ value: 0 }), submit({ value: Infinity })],
+  },
+  date: {
+    card: card({ kind: "date", min: "2026-01-01", max: "2026-12-31" }),
+    valid: [submit({ date: "2026-02-28" }), submit({ date: "2026-12-31" })],
+    refused: [
+      submit({ date: "2026-02-29" }),
+      submit({ date: "2025-12-31" }),
+      submit({ date: "2027-01-01" }),
+      submit({ date: "2026-1-05" }),
+      submit({ date: "2026-13-01" }),
+      submit({ date: "2026-06-01T00:00:00Z" }),
+      submit({}),
+    ],
+  },
+  confirm: {
+    card: card(undefined, { prompt: "Proceed?" }),
+    valid: [submit({}), submit({ confirmed: true }), submit({ text: "yes, go" })],
+    refused: [
+      submit({ confirmed: false }),
+      submit({ text: "  " }),
+      submit({ confirmed: true, text: "x" }),
+      submit({ other: 1 }),
+    ],
+  },
+  approval: {
+    card: card(undefined, {
+      prompt: "Apply this edit?",
+      allowDecline: true,
+      approval: { title: "Update(calc.js)", question: "Apply this edit?", body: ["- a", "+ b"] },
+    }),
+    valid: [submit({}), submit({ confirmed: true }), { action: "decline", correlationId: "c1" }],
+    refused: [submit({ text: "ok" }), submit({ confirmed: "yes" })],
+  },
+  report_only: {
+    card: card(undefined, { prompt: "Status", report: { plans: [{ title: "Ship" }] } }),
+    valid: [submit({}), submit({ confirmed: true })],
+    refused: [submit({ confirmed: 1 }), { action: "decline", correlationId: "c1" }],
+  },
+  invalid_cards: {
+    card: card({ kind: "radio", options: [] }),
+    valid: [],
+    refused: [submit({ optionId: "a" })],
+  },
+};
+
+for (const [name, c] of Object.entries(CASES)) {
+  Deno.test(`validateCardResponse: ${name} (golden fixtures/cards/${name}.json)`, async () => {
+    assert.ok(OpenCardSnapshotSchema.safeParse(c.card).success, "fixture card is a valid snapshot");
+    const valid = c.valid.map((r) => ({ response: r, result: validateCardResponse(c.card, r) }));
+    const refused = c.refused.map((r) => ({
+      response: r,
+      result: validateCardResponse(c.card, r),
+    }));
+    for (const v of valid) {
+      assert.equal(v.result.ok, true, JSON.stringify(v));
+      if (v.result.ok) assert.ok(CardResponseSchema.safeParse(v.result.value).success);
+    }
+    for (const r of refused) {
+      assert.equal(r.result.ok, false, JSON.stringify(r));
+      if (!r.result.ok) assert.equal(typeof r.result.error.field, "string");
+    }
+    await assertGolden(`cards/${name}.json`, { card: c.card, valid, refused });
+  });
+}
+
+Deno.test("validateCardResponse: refusals name the field and the reason", () => {
+  const r = validateCardResponse(CASES.checkbox.card, submit({ optionIds: ["a", "b", "a"] }));
+  assert.deepEqual(r.ok ? null : { code: r.error.code, field: r.error.field }, {
+    code: "duplicate-option",
+    field: "value.optionIds[2]",
+  });
+  const m = validateCardResponse(CASES.radio.card, {
+    action: "submit",
+    correlationId: "zz",
+    value: {},
+  });
+  assert.deepEqual(m.ok ? null : { code: m.error.code, field: m.error.field }, {
+    code: "correlation-mismatch",
+    field: "correlationId",
+  });
+  const bad = validateCardResponse(card({ kind: "slider", min: "0" }), submit({ value: 1 }));
+  assert.deepEqual(bad.ok ? null : { code: bad.error.code, field: bad.error.field }, {
+    code: "invalid-card",
+    field: "presentation.min",
+  });
+  const dupCard = validateCardResponse(
+    card({ kind: "radio", options: [{ id: "a", label: "A" }, { id: "a", label: "B" }] }),
+    submit({ optionId: "a" }),
+  );
+  assert.equal(dupCard.ok ? null : dupCard.error.field, "presentation.options[1].id");
+});
+
+Deno.test("validateCardResponse: decline default — false on the wire, true with allowDeclineDefault (tooldef)", () => {
+  const c = card({ kind: "text" });
+  const decline = { action: "decline", correlationId: "c1" };
+  assert.equal(validateCardResponse(c, decline).ok, false);
+  assert.equal(validateCardResponse(c, decline, { allowDeclineDefault: true }).ok, true);
+  assert.equal(
+    validateCardResponse({ ...c, allowDecline: false }, decline, { allowDeclineDefault: true }).ok,
+    false,
+  );
+  assert.equal(validateCardResponse({ ...c, allowDecline: true }, decline).ok, true);
+});
+
+Deno.test("validateCardResponse: output is rebuilt (unknown keys dropped, no prototype pollution)", () => {
+  const r = validateCardResponse(
+    CASES.radio.card,
+    JSON.parse('{"action":"submit","correlationId":"c1","value":{"optionId":"a"},"extra":1}'),
+  );
+  assert.deepEqual(r, {
+    ok: true,
+    value: { action: "submit", correlationId: "c1", value: { optionId: "a" } },
+  });
+  const p = validateCardResponse(
+    CASES.radio.card,
+    JSON.parse(
+      '{"action":"submit","correlationId":"c1","value":{"optionId":"a","__proto__":{"polluted":1}}}',
+    ),
+  );
+  assert.equal(p.ok ? null : p.error.field, "value.__proto__");
+  const inherited = validateCardResponse(
+    CASES.radio.card,
+    Object.create({ action: "cancel", correlationId: "c1" }),
+  );
+  assert.equal(inherited.ok, false);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
+
+Deno.test("extension point: a product's custom 'rating' kind", () => {
+  type Kind = "rating";
+  const validator = createCardValidator<Kind>({
+    kinds: {
+      rating: (p, value) => {
+        const max = typeof p.max === "number" ? p.max : 5;
+        const stars = value.stars;
+        if (Object.keys(value).some((k) => k !== "stars")) {
+          return err(cardRefusal("unexpected-field", "value", "only stars"));
+        }
+        return typeof stars === "number" && Number.isInteger(stars) && stars >= 1 && stars <= max
+          ? ok({ stars })
+          : err(cardRefusal("out-of-range", "value.stars", `1 to ${max} stars`));
+      },
+    },
+  });
+  const rating: OpenCardSnapshot<"radio" | Kind> = {
+    correlationId: "r1",
+    createdAt: 0,
+    prompt: "Rate it",
+    presentation: { kind: "rating", max: 5 },
+  };
+  assert.deepEqual(
+    validator.validate(rating, { action: "submit", correlationId: "r1", value: { stars: 4 } }),
+    {
+      ok: true,
+      value: { action: "submit", correlationId: "r1", value: { stars: 4 } },
+    },
+  );
+  const bad = validator.validate(rating, {
+    action: "submit",
+    correlationId: "r1",
+    value: { stars: 6 },
+  });
+  assert.deepEqual(bad.ok ? null : [bad.error.code, bad.error.field], [
+    "out-of-range",
+    "value.stars",
+  ]);
+  // Built-in kinds still work and cannot be overridden; the default validator does not know "rating".
+  assert.equal(validator.validate(CASES.radio.card, submit({ optionId: "a" })).ok, true);
+  const unknown = validateCardResponse(rating, {
+    action: "submit",
+    correlationId: "r1",
+    value: { stars: 4 },
+  });
+  assert.equal(unknown.ok ? null : unknown.error.code, "unknown-kind");
+  assert.equal(validator.hasKind("rating"), true);
+});
+
+Deno.test("decodeCardOptions: spec rules", () => {
+  assert.deepEqual(decodeCardOptions('[{"id":"a","label":"A"}]'), [{ id: "a", label: "A" }]);
+  assert.deepEqual(decodeCardOptions([1, 2]), [1, 2]);
+  assert.equal(decodeCardOptions("{"), null);
+  assert.equal(decodeCardOptions('{"a":1}'), null);
+  assert.equal(decodeCardOptions(null), null);
+  assert.equal(decodeCardOptions(5), null);
+});
+
+Deno.test("property: validateCardResponse never throws and accepts only CardResponse shapes (10^4 runs)", () => {
+  const cards = Object.values(CASES).map((c) => c.card);
+  const val = fc.oneof(
+    fc.anything(),
+    fc.record({ optionId: fc.constantFrom("a", "b", "z") }),
+    fc.record({ optionIds: fc.array(fc.constantFrom("a", "b", "c", "a")) }),
+    fc.record({ value: fc.double() }),
+    fc.record({ date: fc.string() }),
+    fc.record({ text: fc.string() }),
+    fc.dictionary(fc.constantFrom("__proto__", "constructor", "confirmed"), fc.anything()),
+  );
+  const resp = fc.oneof(
+    fc.anything(),
+    fc.record({
+      action: fc.constantFrom("submit", "decline", "cancel", "x"),
+      correlationId: fc.constantFrom("c1", "c2"),
+      value: val,
+    }, { requiredKeys: ["action"] }),
+  );
+  fc.assert(
+    fc.property(fc.constantFrom(...cards), resp, (c, r) => {
+      const out = validateCardResponse(c, r);
+      if (out.ok) assert.ok(CardResponseSchema.safeParse(out.value).success);
+      else assert.equal(typeof out.error.code, "string");
+      assert.equal(Object.keys(Object.prototype).length, 0);
+    }),
+    { numRuns: 10_000 },
+  );
+});
