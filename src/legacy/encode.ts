@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
+import { parseChatEnvelope } from "../v1/mod.ts";
 import type { LegacyFrame, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
 
 /** The legacy vocabulary to encode into. */
@@ -133,7 +134,8 @@ function papercupPayload(e: Obj, type: string): Obj | string {
  * Refusals (never thrown): `unsupported-event` for v1 features with no legacy
  * representation (`reasoning`, `tool_progress`, `turn_status`; for Scout also
  * `tool_result` and `provenance`): the host chooses the fallback;
- * `invalid-envelope` when the input is not an envelope-shaped object;
+ * `invalid-envelope` when the input is not a valid v1 envelope (checked with
+ * `parseChatEnvelope`, so a malformed event never becomes a malformed frame);
  * `unencodable` when the payload is not JSON-serialisable (a cycle, a BigInt).
  *
  * @example
@@ -157,7 +159,9 @@ export function encodeLegacyChatFrame(
     );
   }
   if (!isObject(envelope)) return refuse("invalid-envelope", "the envelope is not an object");
-  const env = envelope as unknown as Obj;
+  const checked = parseChatEnvelope(envelope);
+  if (!checked.ok) return refuse("invalid-envelope", checked.error.message);
+  const env = checked.value as unknown as Obj;
   const event = get(env, "event");
   if (!isObject(event)) return refuse("invalid-envelope", "the envelope has no `event` object");
   const type = get(event, "type");

@@ -40,9 +40,13 @@ export interface LegacyFrame {
 
 /** Token and cost usage as the legacy `done` carries it (counts in tokens, cost in USD). */
 export interface LegacyUsage {
+  /** Total tokens of the turn. */
   totalTokens?: number;
+  /** Input (prompt) tokens; Papercup only (Scout's `done` has no such field). */
   inputTokens?: number;
+  /** Output (completion) tokens; Papercup only. */
   outputTokens?: number;
+  /** Cost in US dollars. */
   costUsd?: number;
 }
 
@@ -67,7 +71,9 @@ export type LegacyChatEvent =
 
 /** A decoded chat frame. */
 export interface LegacyChatFrame {
+  /** Discriminant: a chat event. */
   kind: "chat";
+  /** The vocabulary the frame was read in. */
   dialect: LegacyDialect;
   /** The SSE `id:` as received (Scout: decimal digits), if any. */
   id?: string;
@@ -89,8 +95,11 @@ export interface LegacyChatFrame {
  * host's own handler; it has no chat meaning and no v1 representation.
  */
 export interface LegacyDomainFrame {
+  /** Discriminant: a consumer domain event. */
   kind: "domain";
+  /** The vocabulary the frame was read in. */
   dialect: LegacyDialect;
+  /** The SSE `id:` as received, if any. */
   id?: string;
   /** The domain event's name (Scout: `data.type`; Papercup: the `event:` name). */
   type: string;
@@ -100,7 +109,9 @@ export interface LegacyDomainFrame {
 
 /** A keep-alive (`event: heartbeat`). Carries no chat meaning and no cursor. */
 export interface LegacyHeartbeatFrame {
+  /** Discriminant: a keep-alive. */
   kind: "heartbeat";
+  /** The vocabulary the frame was read in. */
   dialect: LegacyDialect;
   /** `tsMs` (epoch milliseconds) when the payload carried a finite number. */
   tsMs?: number;

@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
+import { parseChatEnvelope } from "../v1/mod.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
 import type { LegacyChatFrame, LegacyDialect, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
 
@@ -264,7 +265,9 @@ function toV1(
  *   fabricated as a success);
  * - `missing-retry-permission`: an `error` while `ctx.retryable` is not a
  *   boolean;
- * - `invalid-context` / `invalid-allocation`: bad ids from the host.
+ * - `invalid-context` / `invalid-allocation`: bad ids from the host;
+ * - `invalid-event`: the upgraded event would break the v1 contract (checked
+ *   with `parseChatEnvelope`, e.g. a legacy card without `createdAt`).
  *
  * Mapping: Scout `token{content}` → `delta{text}`; Scout `tool_start{tool}`
  * or `{name}` → `tool_call{callId, name}`; `done.usage` keeps only finite
@@ -288,7 +291,7 @@ function toV1(
 export function upgradeLegacyChatFrame(
   frame: unknown,
   ctx: LegacyUpgradeContext,
-): Upgraded {
+): Result<ChatEventEnvelope, LegacyRefusal> {
   if (typeof ctx !== "object" || ctx === null) {
     return refuse("invalid-context", "the upgrade context is not an object");
   }
@@ -323,6 +326,23 @@ export function upgradeLegacyChatFrame(
   const converted = toV1(d, ctx);
   if ("refusal" in converted) return err(converted.refusal);
   const event = converted.event;
+  // The result must satisfy the v1 contract (e.g. a card's `createdAt`), which
+  // legacy decoding does not check: validate before a seq is allocated.
+  const probe = parseChatEnvelope({
+    schemaVersion: 1,
+    conversationId,
+    turnId,
+    eventId: "probe",
+    seq: 1,
+    event,
+  });
+  if (!probe.ok) {
+    return refuse(
+      "invalid-event",
+      `the upgraded \`${event.type}\` is not a valid v1 event: ${probe.error.message}`,
+      d.wireType,
+    );
+  }
   let id: unknown;
   try {
     id = (allocate as () => unknown).call(ctx);

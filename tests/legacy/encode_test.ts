@@ -121,3 +121,17 @@ Deno.test("round trip: encode then decode/upgrade gives the same event back", ()
     }
   }
 });
+
+Deno.test("a malformed v1 event never becomes a malformed legacy frame", () => {
+  const bad = {
+    ...env({ type: "delta", text: "x" }),
+    event: { type: "delta" },
+  } as unknown as ChatEventEnvelope;
+  for (const vocab of ["scout", "papercup"] as const) {
+    const r = encodeLegacyChatFrame(bad, vocab);
+    assert.equal(!r.ok && r.error.code, "invalid-envelope");
+  }
+  const unknown = { ...env({ type: "delta", text: "x" }), event: { type: "token", content: "x" } };
+  const r = encodeLegacyChatFrame(unknown as unknown as ChatEventEnvelope, "scout");
+  assert.equal(!r.ok && r.error.code, "invalid-envelope");
+});

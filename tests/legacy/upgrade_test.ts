@@ -191,3 +191,14 @@ for (
     );
   });
 }
+
+Deno.test("upgraded events must satisfy the v1 contract (a card without createdAt is refused)", () => {
+  const ctx = host("scout");
+  const r = upgradeLegacyChatFrame(
+    frame({ type: "card", card: { correlationId: "c1", prompt: "Pick" } }),
+    ctx,
+  );
+  assert.equal(!r.ok && r.error.code, "invalid-event");
+  assert.match(!r.ok ? r.error.message : "", /createdAt/);
+  assert.equal(ctx.calls(), 0);
+});
