@@ -231,7 +231,7 @@ function innerTargets(ev: Record<string, unknown>): Record<string, unknown>[] {
 
 function apply(target: Record<string, unknown>, m: Mutation) {
   if (m.del) delete target[m.key];
-  else target[m.key] = m.value;
+  else target[m.key] = structuredClone(m.value); // never share (and later mutate) a TRICKY constant
 }
 
 /** Valid envelopes with 0–3 mutations (field replaced by a tricky value or deleted). */

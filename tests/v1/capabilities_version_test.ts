@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  CHAT_CAPABILITIES,
+  type ChatCapabilities,
+  ChatCapabilitiesSchema,
+  negotiateChatVersion,
+  negotiateChatVersions,
+  NO_CAPABILITIES,
+  requireChatCapabilities,
+} from "../../src/v1/mod.ts";
+
+Deno.test("NO_CAPABILITIES: all false, frozen, schema-valid", () => {
+  assert.deepEqual(NO_CAPABILITIES, {
+    connectionReplay: false,
+    persistedHistory: false,
+    persistedDecisions: false,
+    completedToolCheckpoints: false,
+    interruptedTurnRecovery: false,
+  });
+  assert.ok(Object.isFrozen(NO_CAPABILITIES));
+  assert.ok(ChatCapabilitiesSchema.safeParse(NO_CAPABILITIES).success);
+  assert.deepEqual(CHAT_CAPABILITIES, Object.keys(NO_CAPABILITIES));
+});
+
+Deno.test("requireChatCapabilities: names exactly what is missing", () => {
+  const declared: ChatCapabilities = {
+    ...NO_CAPABILITIES,
+    connectionReplay: true,
+    persistedHistory: true,
+  };
+  const r = requireChatCapabilities(declared, [
+    "connectionReplay",
+    "persistedDecisions",
+    "interruptedTurnRecovery",
+  ]);
+  assert.equal(r.ok, false);
+  assert.equal(!r.ok && r.error.code, "missing-capabilities");
+  assert.deepEqual(!r.ok && r.error.missing, ["persistedDecisions", "interruptedTurnRecovery"]);
+  assert.match(!r.ok ? r.error.message : "", /persistedDecisions, interruptedTurnRecovery/);
+  const good = requireChatCapabilities(declared, ["persistedHistory", "connectionReplay"]);
+  assert.deepEqual(good, { ok: true, value: declared });
+  assert.ok(requireChatCapabilities(NO_CAPABILITIES, []).ok);
+  // record form: only `true` flags are required
+  const rec = requireChatCapabilities(declared, {
+    persistedHistory: true,
+    completedToolCheckpoints: true,
+    connectionReplay: false,
+  });
+  assert.deepEqual(!rec.ok && rec.error.missing, ["completedToolCheckpoints"]);
+  // truthy is not true
+  const truthy = { ...NO_CAPABILITIES, persistedDecisions: 1 } as unknown as ChatCapabilities;
+  assert.deepEqual(requireChatCapabilities(truthy, ["persistedDecisions"]).ok, false);
+  // non-object declared declares nothing (no throw)
+  const none = requireChatCapabilities(null as unknown as ChatCapabilities, ["connectionReplay"]);
+  assert.deepEqual(!none.ok && none.error.missing, ["connectionReplay"]);
+  // inherited flags do not count
+  const inherited = Object.create({ connectionReplay: true }) as ChatCapabilities;
+  assert.equal(requireChatCapabilities(inherited, ["connectionReplay"]).ok, false);
+});
+
+Deno.test("persistedHistory never implies interruptedTurnRecovery (nor anything else)", () => {
+  const historyOnly: ChatCapabilities = { ...NO_CAPABILITIES, persistedHistory: true };
+  const r = requireChatCapabilities(historyOnly, ["interruptedTurnRecovery"]);
+  assert.deepEqual(!r.ok && r.error.missing, ["interruptedTurnRecovery"]);
+  fc.assert(
+    fc.property(
+      fc.record({
+        connectionReplay: fc.boolean(),
+        persistedHistory: fc.constant(true),
+        persistedDecisions: fc.boolean(),
+        completedToolCheckpoints: fc.boolean(),
+        interruptedTurnRecovery: fc.constant(false),
+      }),
+      (caps) => {
+        const res = requireChatCapabilities(caps, ["interruptedTurnRecovery"]);
+        assert.equal(res.ok, false);
+        for (const name of CHAT_CAPABILITIES) {
+          assert.equal(requireChatCapabilities(caps, [name]).ok, caps[name]);
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+Deno.test("ChatCapabilitiesSchema: strict booleans, no coercion, unknown keys stripped", () => {
+  assert.equal(
+    ChatCapabilitiesSchema.safeParse({ ...NO_CAPABILITIES, connectionReplay: "true" }).success,
+    false,
+  );
+  assert.equal(
+    ChatCapabilitiesSchema.safeParse({ ...NO_CAPABILITIES, connectionReplay: 1 }).success,
+    false,
+  );
+  const { interruptedTurnRecovery: _, ...four } = NO_CAPABILITIES;
+  assert.equal(ChatCapabilitiesSchema.safeParse(four).success, false);
+  const r = ChatCapabilitiesSchema.safeParse({ ...NO_CAPABILITIES, extra: true });
+  assert.ok(r.success);
+  assert.deepEqual(r.data, NO_CAPABILITIES);
+});
+
+Deno.test("negotiateChatVersion: exactly the numbers 0 and 1", () => {
+  assert.deepEqual(negotiateChatVersion(0), { ok: true, value: 0 });
+  assert.deepEqual(negotiateChatVersion(1), { ok: true, value: 1 });
+  assert.deepEqual(negotiateChatVersion(1.0), { ok: true, value: 1 });
+  const z = negotiateChatVersion(-0);
+  assert.ok(z.ok && Object.is(z.value, 0));
+  for (
+    const bad of ["1", "0", 1.5, NaN, null, undefined, 2, -1, Infinity, 1n, {}, [1], true, {
+      valueOf: () => 1,
+    }]
+  ) {
+    const r = negotiateChatVersion(bad);
+    assert.equal(r.ok, false, String(bad));
+    assert.equal(!r.ok && r.error.code, "unsupported-version");
+    assert.equal(!r.ok && r.error.received, bad);
+  }
+  fc.assert(
+    fc.property(fc.anything(), (x) => {
+      const r = negotiateChatVersion(x);
+      assert.equal(r.ok, x === 0 || x === 1);
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+Deno.test("negotiateChatVersions: highest common version", () => {
+  assert.deepEqual(negotiateChatVersions([0, 1]), { ok: true, value: 1 });
+  assert.deepEqual(negotiateChatVersions([1, 0], [0]), { ok: true, value: 0 });
+  assert.deepEqual(negotiateChatVersions(["1", 0]), { ok: true, value: 0 });
+  assert.deepEqual(negotiateChatVersions([2, 3, 1]), { ok: true, value: 1 });
+  for (const offers of [[], [2], ["1"], null]) {
+    const r = negotiateChatVersions(offers as unknown[]);
+    assert.equal(!r.ok && r.error.code, "unsupported-version");
+  }
+  assert.equal(negotiateChatVersions([1], [0]).ok, false);
+});

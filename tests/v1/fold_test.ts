@@ -1,0 +1,408 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { assertGolden, readFixture } from "../_helpers/golden.ts";
+import {
+  type ChatEventV1,
+  ChatStateFolder,
+  createChatState,
+  foldChatState,
+  foldChatStateStrict,
+} from "../../src/v1/mod.ts";
+import { nearEnvelope } from "./_arbitraries.ts";
+
+const C = "c1", T = "t1";
+let n = 0;
+function env(
+  seq: number,
+  event: ChatEventV1 | Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    schemaVersion: 1,
+    conversationId: C,
+    turnId: T,
+    eventId: `e${seq}-${n++}`,
+    seq,
+    event,
+    ...extra,
+  };
+}
+function code(r: { ok: boolean; error?: { code: string } }) {
+  return r.ok ? "ok" : r.error!.code;
+}
+function ndjson(text: string): unknown[] {
+  return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+}
+
+Deno.test("createChatState: the empty turn", () => {
+  assert.deepEqual(createChatState("c", "t"), {
+    schemaVersion: 1,
+    conversationId: "c",
+    turnId: "t",
+    status: "running",
+    lastSeq: 0,
+    lastEventId: null,
+    text: "",
+    reasoning: "",
+    tools: [],
+    openCards: [],
+    closedCards: [],
+  });
+  assert.deepEqual(new ChatStateFolder("c", "t").state(), createChatState("c", "t"));
+});
+
+Deno.test("ordering: gap (incl. first seq ≠ 1), duplicate, reordered", () => {
+  const f = new ChatStateFolder(C, T);
+  const first = f.push(env(2, { type: "delta", text: "x" }));
+  assert.equal(code(first), "gap");
+  assert.equal(!first.ok && first.error.expectedSeq, 1);
+  const e1 = env(1, { type: "delta", text: "a" });
+  assert.equal(code(f.push(e1)), "ok");
+  assert.equal(code(f.push(e1)), "duplicate");
+  assert.equal(code(f.push({ ...e1, seq: 2 })), "duplicate"); // reused eventId
+  const e2 = env(2, { type: "delta", text: "b" });
+  assert.equal(code(f.push(e2)), "ok");
+  assert.equal(code(f.push(env(1, { type: "delta", text: "late" }))), "reordered");
+  assert.equal(code(f.push(env(2, { type: "delta", text: "late" }))), "reordered");
+  const g = f.push(env(5, { type: "delta", text: "c" }));
+  assert.equal(code(g), "gap");
+  assert.deepEqual(!g.ok && [g.error.seq, g.error.expectedSeq, g.error.eventType], [5, 3, "delta"]);
+  assert.match(!g.ok ? g.error.message : "", /seq 3–4/);
+  assert.equal(f.state().text, "ab");
+  assert.equal(f.lastSeq, 2);
+  // resync knowingly skips the gap
+  assert.equal(code(f.resync(env(5, { type: "delta", text: "c" }))), "ok");
+  assert.equal(f.state().text, "abc");
+  assert.equal(f.state().lastSeq, 5);
+});
+
+Deno.test("identity: foreign conversation / turn; invalid envelopes", () => {
+  const f = new ChatStateFolder(C, T);
+  const fc1 = f.push(env(1, { type: "delta", text: "x" }, { conversationId: "other" }));
+  assert.equal(code(fc1), "foreign-conversation");
+  assert.deepEqual(!fc1.ok && [fc1.error.expected, fc1.error.received], [C, "other"]);
+  assert.equal(
+    code(f.push(env(1, { type: "delta", text: "x" }, { turnId: "t2" }))),
+    "foreign-turn",
+  );
+  const bad = f.push(env(1, { type: "tool_call", callId: "", name: "n" }));
+  assert.equal(code(bad), "invalid-envelope");
+  assert.equal(!bad.ok && bad.error.seq, 1);
+  assert.ok(!bad.ok && bad.error.issues!.some((i) => i.path === "event.callId"));
+  assert.equal(code(f.push(env(1, { type: "token", content: "x" }))), "unknown-event-type");
+  assert.equal(code(f.push({ type: "delta", text: "v0" })), "unsupported-version");
+  assert.equal(code(f.push(null)), "invalid-envelope");
+  assert.deepEqual(f.state(), createChatState(C, T));
+});
+
+Deno.test("tools: duplicate-call, unknown-call, finished-call, call-mismatch; progress and result fold", () => {
+  const f = new ChatStateFolder(C, T);
+  let s = 1;
+  assert.equal(
+    code(f.push(env(s, { type: "tool_progress", callId: "x", progress: 0.1 }))),
+    "unknown-call",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_result", callId: "x", name: "n", ok: true }))),
+    "unknown-call",
+  );
+  assert.equal(
+    code(f.push(env(s++, { type: "tool_call", callId: "c1", name: "search", input: { q: 1 } }))),
+    "ok",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_call", callId: "c1", name: "search" }))),
+    "duplicate-call",
+  );
+  assert.equal(
+    code(f.push(env(s++, { type: "tool_progress", callId: "c1", progress: 0.5, message: "half" }))),
+    "ok",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_result", callId: "c1", name: "other", ok: true }))),
+    "call-mismatch",
+  );
+  const blocks = [{ id: "b", text: "t", sources: [{ ref: "doc:1" }] }];
+  assert.equal(
+    code(
+      f.push(
+        env(s++, {
+          type: "tool_result",
+          callId: "c1",
+          name: "search",
+          ok: false,
+          summary: "no",
+          output: 3,
+          blocks,
+        }),
+      ),
+    ),
+    "ok",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_progress", callId: "c1", progress: 1 }))),
+    "finished-call",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_result", callId: "c1", name: "search", ok: true }))),
+    "finished-call",
+  );
+  assert.equal(
+    code(f.push(env(s, { type: "tool_call", callId: "c1", name: "search" }))),
+    "duplicate-call",
+  );
+  assert.deepEqual(f.state().tools, [{
+    callId: "c1",
+    name: "search",
+    input: { q: 1 },
+    status: "error",
+    progress: 0.5,
+    progressMessage: "half",
+    summary: "no",
+    output: 3,
+    blocks,
+    startedSeq: 1,
+    finishedSeq: 3,
+  }]);
+});
+
+Deno.test("cards: awaiting-input, unknown-card, duplicate-card, last close → running", () => {
+  const f = new ChatStateFolder(C, T);
+  const card = (id: string) => ({
+    type: "card",
+    card: { correlationId: id, prompt: "?", createdAt: 1 },
+  });
+  assert.equal(code(f.push(env(1, { type: "card_closed", correlationId: "k0" }))), "unknown-card");
+  assert.equal(code(f.push(env(1, card("k1")))), "ok");
+  assert.equal(f.status, "awaiting-input");
+  assert.equal(code(f.push(env(2, card("k1")))), "duplicate-card");
+  assert.equal(code(f.push(env(2, card("k2")))), "ok");
+  assert.equal(code(f.push(env(3, { type: "delta", text: "waiting" }))), "ok");
+  assert.equal(f.status, "awaiting-input");
+  assert.equal(code(f.push(env(4, { type: "done" }))), "illegal-transition");
+  assert.equal(
+    code(f.push(env(4, { type: "card_closed", correlationId: "k1", resolution: "declined" }))),
+    "ok",
+  );
+  assert.equal(f.status, "awaiting-input");
+  assert.equal(code(f.push(env(5, { type: "card_closed", correlationId: "k1" }))), "unknown-card");
+  assert.deepEqual(f.state().openCards.map((c) => c.correlationId), ["k2"]);
+  assert.equal(code(f.push(env(5, { type: "card_closed", correlationId: "k2" }))), "ok");
+  assert.equal(f.status, "running");
+  assert.deepEqual(f.state().closedCards, [{ correlationId: "k1", resolution: "declined" }, {
+    correlationId: "k2",
+  }]);
+  assert.equal(code(f.push(env(6, { type: "done", stopReason: "complete" }))), "ok");
+  assert.equal(f.status, "completed");
+});
+
+Deno.test("lifecycle: terminal refuses everything; paused accepts only turn_status/error", () => {
+  for (
+    const terminal of [
+      { type: "done" },
+      { type: "error", message: "m", retryable: true, retryAfterMs: 5 },
+      { type: "turn_status", status: "cancelled", reason: "user" },
+    ]
+  ) {
+    const f = new ChatStateFolder(C, T);
+    assert.equal(code(f.push(env(1, terminal))), "ok");
+    const before = f.state();
+    for (
+      const ev of [{ type: "delta", text: "x" }, { type: "turn_status", status: "running" }, {
+        type: "done",
+      }, {
+        type: "error",
+        message: "again",
+        retryable: false,
+      }]
+    ) {
+      const r = f.push(env(2, ev));
+      assert.equal(code(r), "illegal-transition");
+      assert.equal(!r.ok && r.error.status, before.status);
+    }
+    assert.deepEqual(f.state(), before);
+  }
+  const f = new ChatStateFolder(C, T);
+  assert.equal(
+    code(f.push(env(1, { type: "turn_status", status: "interrupted", reason: "host restart" }))),
+    "ok",
+  );
+  assert.equal(f.state().statusReason, "host restart");
+  for (
+    const ev of [{ type: "delta", text: "x" }, { type: "state", version: 1, snapshot: 1 }, {
+      type: "done",
+    }]
+  ) {
+    assert.equal(code(f.push(env(2, ev))), "illegal-transition");
+  }
+  assert.equal(
+    code(f.push(env(2, { type: "turn_status", status: "needs-reconciliation" }))),
+    "illegal-transition",
+  );
+  assert.equal(code(f.push(env(2, { type: "turn_status", status: "running" }))), "ok");
+  assert.equal(f.state().statusReason, undefined);
+  assert.equal(code(f.push(env(3, { type: "turn_status", status: "needs-reconciliation" }))), "ok");
+  assert.equal(
+    code(f.push(env(4, { type: "tool_call", callId: "c", name: "n" }))),
+    "illegal-transition",
+  );
+  assert.equal(
+    code(f.push(env(4, { type: "error", message: "lost", retryable: false, code: "x" }))),
+    "ok",
+  );
+  assert.deepEqual(f.state().error, { message: "lost", retryable: false, code: "x" });
+  assert.equal(f.status, "failed");
+});
+
+Deno.test("refused events leave the state unchanged (property)", () => {
+  fc.assert(
+    fc.property(fc.array(nearEnvelope, { maxLength: 30 }), (values) => {
+      const f = new ChatStateFolder("c1", "t1");
+      for (const v of values) {
+        const before = JSON.stringify(f.state());
+        const r = f.push(v);
+        if (!r.ok) assert.equal(JSON.stringify(f.state()), before);
+      }
+    }),
+    { numRuns: 500 },
+  );
+});
+
+Deno.test("state() is a JSON-serialisable snapshot, independent of the folder", () => {
+  const f = new ChatStateFolder(C, T);
+  f.push(env(1, { type: "tool_call", callId: "c", name: "n" }));
+  const s = f.state();
+  s.tools[0].status = "ok";
+  s.tools.push({ callId: "z", name: "z", status: "ok", startedSeq: 9 });
+  s.text = "mutated";
+  assert.deepEqual(f.state().tools, [{ callId: "c", name: "n", status: "running", startedSeq: 1 }]);
+  assert.equal(f.state().text, "");
+  assert.deepEqual(JSON.parse(JSON.stringify(f.state())), f.state());
+});
+
+Deno.test("golden: turn_basic folds cleanly", async () => {
+  const values = ndjson(await readFixture("v1/turn_basic.ndjson"));
+  const report = foldChatState(values);
+  assert.equal(report.refusals.length, 0);
+  assert.equal(report.applied, values.length);
+  assert.equal(report.state!.status, "completed");
+  assert.equal(
+    report.state!.text,
+    "Let me check the refund policy. Refunds are available within 30 days. I started the refund.",
+  );
+  await assertGolden("v1/turn_basic.fold.json", report);
+  const strict = foldChatStateStrict(values);
+  assert.ok(strict.ok);
+  assert.deepEqual(strict.value, report.state);
+});
+
+Deno.test("golden: turn_problems reports every problem with its position", async () => {
+  const values = ndjson(await readFixture("v1/turn_problems.ndjson"));
+  const report = foldChatState(values, { resyncOnGap: true });
+  assert.deepEqual(report.refusals.map((r) => [r.index, r.error.code, r.error.seq]), [
+    [3, "gap", 5],
+    [4, "duplicate", 5],
+    [5, "foreign-turn", 6],
+    [6, "unknown-call", 6],
+    [10, "illegal-transition", 9],
+  ]);
+  assert.equal(report.state!.status, "completed");
+  assert.equal(report.state!.text, "Checking your order status now.");
+  await assertGolden("v1/turn_problems.fold.json", report);
+  // without resync, one lost event makes every later one a gap
+  const noResync = foldChatState(values);
+  assert.deepEqual(
+    noResync.refusals.map((r) => r.error.code),
+    ["gap", "gap", "foreign-turn", "gap", "gap", "gap", "gap", "gap"],
+  );
+  const strict = foldChatStateStrict(values);
+  assert.equal(strict.ok, false);
+  assert.deepEqual(
+    !strict.ok && [strict.error.code, strict.error.index, strict.error.expectedSeq],
+    ["gap", 3, 4],
+  );
+  await assertGolden("v1/turn_problems.strict.json", strict);
+});
+
+Deno.test("resume: ChatStateFolder.from(state) continues where the saved state stopped", async () => {
+  const values = ndjson(await readFixture("v1/turn_basic.ndjson"));
+  const full = foldChatState(values).state!;
+  const head = foldChatState(values.slice(0, 9)).state!;
+  const saved = JSON.parse(JSON.stringify(head));
+  const resumed = ChatStateFolder.from(saved);
+  assert.ok(resumed.ok);
+  for (const v of values.slice(9)) assert.ok(resumed.value.push(v).ok);
+  assert.deepEqual(resumed.value.state(), full);
+  // via foldChatState's `from`
+  assert.deepEqual(foldChatState(values.slice(9), { from: saved }).state, full);
+  // after a resume the last event is a duplicate, older ones are reordered
+  const again = ChatStateFolder.from(saved);
+  assert.ok(again.ok);
+  assert.equal(code(again.value.push(values[8])), "duplicate");
+  assert.equal(code(again.value.push(values[2])), "reordered");
+  // a broken saved state is refused, not thrown
+  for (
+    const bad of [null, {}, { ...saved, status: "done" }, { ...saved, lastSeq: -1 }, {
+      ...saved,
+      tools: [{}],
+    }]
+  ) {
+    const r = ChatStateFolder.from(bad);
+    assert.equal(!r.ok && r.error.code, "invalid-state");
+  }
+  const rep = foldChatState(values, { from: { ...saved, text: 5 } });
+  assert.deepEqual([rep.state, rep.refusals[0].index, rep.refusals[0].error.code], [
+    null,
+    -1,
+    "invalid-state",
+  ]);
+});
+
+Deno.test("foldChatState: ids inferred from the first valid envelope, or given", () => {
+  const a = env(1, { type: "delta", text: "x" });
+  assert.equal(foldChatState([null, a]).state!.text, "x");
+  assert.deepEqual(foldChatState([null]).state, null);
+  assert.deepEqual(foldChatState([null]).refusals.map((r) => r.error.code), ["invalid-envelope"]);
+  assert.equal(
+    foldChatState([a], { conversationId: C, turnId: "other" }).refusals[0].error.code,
+    "foreign-turn",
+  );
+  assert.equal(foldChatStateStrict([]).ok, false);
+  assert.deepEqual(foldChatStateStrict([], { conversationId: "c", turnId: "t" }), {
+    ok: true,
+    value: createChatState("c", "t"),
+  });
+});
+
+Deno.test("property: the folder never throws and never yields polluted objects (10k runs)", () => {
+  const hostile = fc.oneof(
+    nearEnvelope,
+    nearEnvelope.map((v) =>
+      JSON.parse(
+        JSON.stringify(v ?? null).replace(
+          /"event":\{(\}?)/,
+          (_m, close) => `"event":{"__proto__":{"polluted":1}${close ? "}" : ","}`,
+        ),
+      )
+    ),
+    fc.jsonValue(),
+  );
+  fc.assert(
+    fc.property(fc.array(hostile, { maxLength: 8 }), (values) => {
+      const report = foldChatState(values, {
+        conversationId: "c1",
+        turnId: "t1",
+        resyncOnGap: true,
+      });
+      const s = report.state!;
+      assert.equal(Object.getPrototypeOf(s), Object.prototype);
+      for (const t of s.tools) {
+        assert.equal(Object.getPrototypeOf(t), Object.prototype);
+        assert.ok(!Object.hasOwn(t, "__proto__"));
+      }
+      JSON.stringify(s);
+    }),
+    { numRuns: 10_000 },
+  );
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+});
