@@ -56,3 +56,41 @@ export const eventArb: fc.Arbitrary<BrokerEvent> = fc.record({
 export const historyArb: fc.Arbitrary<BrokerEvent[]> = fc.array(eventArb, { maxLength: 40 }).map((
   events,
 ) => events.map((e, i) => e.kind === "agent_spawned" ? { ...e, msgId: `sp${i}` } : e));
+
+/** Lifecycle-heavy histories over three names: spawns, respawns, retirements, late rows. */
+export const lifecycleArb: fc.Arbitrary<BrokerEvent[]> = fc.array(
+  fc.tuple(
+    fc.constantFrom(
+      "agent_spawned",
+      "agent_spawned",
+      "agent_retired",
+      "agent_attached",
+      "agent_detached",
+      "agent_exited",
+      "agent_resumed",
+      "message",
+    ),
+    fc.constantFrom("w1", "w2", "w3"),
+    fc.constantFrom("1.5", "x", ""),
+  ),
+  { minLength: 4, maxLength: 30, size: "medium" },
+).map((rows) =>
+  rows.map(([kind, name, cost], i): BrokerEvent => {
+    switch (kind) {
+      case "agent_spawned":
+        return {
+          msgId: `sp${i}`,
+          kind,
+          from: "coord",
+          text: "",
+          at: i,
+          meta: { target: name, session_id: `s${i}` },
+        };
+      case "agent_retired":
+      case "agent_resumed":
+        return { msgId: `r${i}`, kind, from: "human", text: "", at: i, meta: { target: name } };
+      default:
+        return { msgId: `e${i}`, kind, from: name, text: "", at: i, meta: { cost_usd: cost } };
+    }
+  })
+);
