@@ -121,7 +121,9 @@ export class AckBeforeCommitStore extends MemoryRecoveryStore {
     if ((cur ? cur.revision : 0) !== expectedRevision) {
       return this.after("casTurn", f, { ok: false, code: "conflict", current: cur });
     }
-    const later = this.pause ? this.pause("deferred-commit") : Promise.resolve();
+    // Replication lag: the commit becomes visible a few await points later.
+    let later: Promise<unknown> = Promise.resolve();
+    for (let i = 0; i < 4; i++) later = later.then(() => this.pause?.("deferred-commit"));
     void later.then(() => this.casTurnSync(turnId, expectedRevision, next));
     const projected: TurnRecord = { ...next, revision: expectedRevision + 1 };
     return { ok: true, record: projected };
