@@ -23,6 +23,8 @@
  */
 import type { TurnTextSegment } from "../blocks/mod.ts";
 
+export type { TurnTextSegment };
+
 /** The dialects `inspect` recognises. */
 export type InspectDialect = "v1" | "v0" | "scout" | "ai-sdk" | "unknown";
 
@@ -42,35 +44,49 @@ export interface InspectProblem {
 export interface InspectTool {
   /** The call id (`null` when the capture never gave one). */
   callId: string | null;
+  /** The tool's name. */
   name: string;
   /** `running` (no result seen), `ok`, `error`, or a dialect-specific state (AI SDK part state). */
   status: string;
+  /** The call's input (JSON), when known. */
   input?: unknown;
+  /** The tool's output (JSON), when known. */
   output?: unknown;
+  /** Plain-text summary of the result (v0 / v1). */
   summary?: string;
+  /** Error text of a failed call (AI SDK). */
   errorText?: string;
 }
 
 /** A card of the folded turn. */
 export interface InspectCard {
+  /** The card's correlation id. */
   correlationId: string;
+  /** The card's prompt, when the capture showed the card opening. */
   prompt?: string;
   /** `open` or `closed`. */
   status: "open" | "closed";
+  /** How it closed (v1 `resolution`), when stated. */
   resolution?: string;
 }
 
 /** An error the turn reported. */
 export interface InspectTurnError {
+  /** The error message as sent (plain text). */
   message: string;
   /** Retry permission when the dialect states it (v1); absent when unknown. */
   retryable?: boolean;
+  /** Machine-readable error code, when the dialect has one. */
   code?: string;
+  /** Delay before a permitted retry, in milliseconds (v1). */
+  retryAfterMs?: number;
 }
 
 /** A domain event passed through (Scout `products`, …). */
 export interface InspectDomainEvent {
+  /** 1-based line where the frame starts. */
   line: number;
+  /** The domain event's name. */
   type: string;
 }
 
@@ -78,7 +94,9 @@ export interface InspectDomainEvent {
 export interface InspectTurn {
   /** Final status: v1 `TurnStatus` names (`completed`, `failed`, `running`, …); AI SDK adds `aborted`. */
   status: string;
+  /** The session id the stream announced. */
   sessionId?: string;
+  /** Provider provenance (engine, model, provider, account route). */
   provenance?: unknown;
   /** The assistant text, concatenated. */
   text: string;
@@ -86,11 +104,17 @@ export interface InspectTurn {
   segments: TurnTextSegment[];
   /** Reasoning text, when the dialect has it. */
   reasoning?: string;
+  /** Tool calls in the order they started. */
   tools: InspectTool[];
+  /** Cards: closed ones first (in close order), then the ones still open. */
   cards: InspectCard[];
+  /** Errors the turn reported. */
   errors: InspectTurnError[];
+  /** Domain events passed through (legacy dialects). */
   domainEvents: InspectDomainEvent[];
+  /** Why the turn stopped (v0/v1 `stopReason`, AI SDK `finishReason`). */
   stopReason?: string;
+  /** Token / cost usage, as sent. */
   usage?: unknown;
 }
 
@@ -98,11 +122,15 @@ export interface InspectTurn {
 export interface InspectSummary {
   /** Frames read (SSE events or NDJSON lines), heartbeats included. */
   frames: number;
+  /** Heartbeat frames plus SSE comment lines (`: …`). */
   heartbeats: number;
   /** Frames accepted as chat events (or AI SDK chunks). */
   events: number;
+  /** Domain events passed through. */
   domainEvents: number;
+  /** Problems with severity `error`. */
   errors: number;
+  /** Problems with severity `warning`. */
   warnings: number;
   /** The turn's final status, or `unknown`. */
   status: string;
@@ -110,13 +138,22 @@ export interface InspectSummary {
 
 /** The whole report. */
 export interface InspectReport {
+  /** Shape version of this report. */
   schema: "papercusp.inspect/1";
+  /** The file name, `-` for stdin, or the bundled capture. */
   source: string;
+  /** Container format; `unknown` when the input was unreadable. */
   format: "sse" | "ndjson" | "unknown";
+  /** The detected (or forced) dialect. */
   dialect: InspectDialect;
+  /** Why that dialect. */
   dialectReason: string;
+  /** 0 clean, 1 contract violations, 2 unreadable input. */
   exitCode: 0 | 1 | 2;
+  /** Every finding, by line. */
   problems: InspectProblem[];
+  /** The folded turn, or `null`. */
   turn: InspectTurn | null;
+  /** Counts and the outcome. */
   summary: InspectSummary;
 }
