@@ -1,0 +1,123 @@
+/**
+ * Bench: `foldUIMessage` vs the real `ai@7.0.173` `readUIMessageStream` on a
+ * UI message chunk stream of many tool calls (5 chunks per call, one step).
+ *
+ * Run: `deno run -A bench/message_bench.ts` (importing `ai` needs
+ * `--allow-sys=hostname`). Prints times, the speed ratio at equal n (goal
+ * ≥ 200×) and our t(2n)/t(n) (goal ≤ 2.3). Exits 1 when a goal is missed.
+ *
+ * @module
+ */
+import { readUIMessageStream, type UIMessageChunk } from "ai";
+import { foldUIMessage } from "../src/message/mod.ts";
+
+/** A stream of `n` chunks: start, start-step, then 5 chunks per tool call. */
+function toolStream(n: number): UIMessageChunk[] {
+  const out: UIMessageChunk[] = [{ type: "start", messageId: "bench" }, { type: "start-step" }];
+  for (let i = 0; out.length + 5 <= n; i++) {
+    const id = `call-${i}`;
+    out.push(
+      { type: "tool-input-start", toolCallId: id, toolName: "lookup" },
+      { type: "tool-input-delta", toolCallId: id, inputTextDelta: `{"q":"item ${i}",` },
+      { type: "tool-input-delta", toolCallId: id, inputTextDelta: `"page":${i % 7}}` },
+      {
+        type: "tool-input-available",
+        toolCallId: id,
+        toolName: "lookup",
+        input: { q: `item ${i}`, page: i % 7 },
+      },
+      { type: "tool-output-available", toolCallId: id, output: { hits: i % 13 } },
+    );
+  }
+  while (out.length < n) out.push({ type: "finish-step" });
+  return out;
+}
+
+async function peer(chunks: UIMessageChunk[]): Promise<unknown> {
+  const stream = new ReadableStream<UIMessageChunk>({
+    start(c) {
+      for (const ch of chunks) c.enqueue(ch);
+      c.close();
+    },
+  });
+  let last: unknown;
+  for await (const m of readUIMessageStream({ stream })) last = m;
+  return last;
+}
+
+/**
+ * Per-fold ms of our fold for each n: rounds interleave the sizes, each round
+ * times a batch of ⌈200k / n⌉ folds (so GC cost is spread evenly), and the
+ * minimum over rounds is kept (robust to other processes on a shared machine).
+ */
+function timeOurs(sizes: number[], rounds = 9): Map<number, number> {
+  const streams = new Map(sizes.map((n) => [n, toolStream(n)]));
+  const best = new Map<number, number>();
+  for (const c of streams.values()) for (let i = 0; i < 3; i++) foldUIMessage(c); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const [n, c] of streams) {
+      const reps = Math.ceil(200_000 / n);
+      const t0 = performance.now();
+      for (let i = 0; i < reps; i++) foldUIMessage(c);
+      const per = (performance.now() - t0) / reps;
+      best.set(n, Math.min(best.get(n) ?? Infinity, per));
+    }
+  }
+  return best;
+}
+
+/** Minimum ms of the peer over `runs` runs. */
+async function timePeer(chunks: UIMessageChunk[], runs: number): Promise<number> {
+  await peer(chunks.slice(0, 200)); // warm-up
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await peer(chunks);
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}
+
+const fmt = (ms: number) => ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`;
+const rows: string[] = [];
+let failed = false;
+
+// sanity: both folds agree on the final message
+{
+  const c = toolStream(1_000);
+  const ours = JSON.parse(JSON.stringify(foldUIMessage(c).message));
+  const theirs = JSON.parse(JSON.stringify(await peer(c)));
+  if (JSON.stringify(ours) !== JSON.stringify(theirs)) {
+    console.error("results differ between foldUIMessage and readUIMessageStream");
+    Deno.exit(1);
+  }
+}
+
+const peerN = [1_000, 2_000];
+const ourN = [1_000, 2_000, 10_000, 20_000];
+const ours = timeOurs(ourN);
+const theirs = new Map<number, number>();
+for (const n of peerN) theirs.set(n, await timePeer(toolStream(n), 3));
+
+console.log("chunk stream of tool calls (5 chunks per call, one step); best-of-runs times\n");
+console.log("n        foldUIMessage   readUIMessageStream   ratio");
+for (const n of ourN) {
+  const p = theirs.get(n);
+  const o = ours.get(n)!;
+  const ratio = p === undefined ? undefined : p / o;
+  if (ratio !== undefined && ratio < 200) failed = true;
+  rows.push(
+    `${String(n).padEnd(8)} ${fmt(o).padEnd(15)} ${(p === undefined ? "-" : fmt(p)).padEnd(21)} ${
+      ratio === undefined ? "-" : `${ratio.toFixed(0)}×`
+    }`,
+  );
+}
+console.log(rows.join("\n"));
+const g1 = ours.get(2_000)! / ours.get(1_000)!;
+const g2 = ours.get(20_000)! / ours.get(10_000)!;
+const gp = theirs.get(2_000)! / theirs.get(1_000)!;
+console.log(`\nours  t(2n)/t(n): n=1k ${g1.toFixed(2)}, n=10k ${g2.toFixed(2)}  (goal ≤ 2.3)`);
+console.log(`peer  t(2n)/t(n): n=1k ${gp.toFixed(2)}`);
+if (g2 > 2.3) failed = true;
+console.log(failed ? "\nGOAL MISSED" : "\ngoals met: ratio ≥ 200× at equal n, t(2n)/t(n) ≤ 2.3");
+if (failed) Deno.exit(1);
