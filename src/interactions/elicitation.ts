@@ -1,24 +1,20 @@
 /**
  * MCP elicitation results (Model Context Protocol `elicitation/create`
  * response): the user accepted (with form `content`), declined, or cancelled
- * (dismissed). {@link parseElicitationResult} checks an untrusted result;
+ * (dismissed). The `ElicitationResult` type is the cards module's (MCP
+ * `ElicitResult`). {@link parseElicitationResult} checks an untrusted result;
  * the resolver maps accept → submit, decline → decline, cancel → cancel.
  *
  * @module
  */
+import type { ElicitationResult } from "../cards/mod.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { ValidationIssue } from "./standard_schema.ts";
 
+export type { ElicitationResult };
+
 /** A primitive form value of an MCP elicitation (string arrays for multi-select). */
 export type ElicitationValue = string | number | boolean | string[];
-
-/** An MCP elicitation result, as the MCP specification shapes it. */
-export interface ElicitationResult {
-  /** `accept`: submitted; `decline`: explicitly rejected; `cancel`: dismissed. */
-  readonly action: "accept" | "decline" | "cancel";
-  /** Form content; only meaningful with `accept`. */
-  readonly content?: Record<string, ElicitationValue>;
-}
 
 /** The most content keys accepted in one elicitation result. */
 export const MAX_ELICITATION_KEYS = 256;

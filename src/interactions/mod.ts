@@ -11,6 +11,16 @@
  *
  * @module
  */
+export type { Refusal, Result } from "../result.ts";
+export type {
+  CardApproval,
+  CardOption,
+  CardPresentation,
+  CardPresentationKind,
+  CardResponse,
+  CardSpec,
+  OpenCardSnapshot,
+} from "../cards/mod.ts";
 export * from "./types.ts";
 export * from "./standard_schema.ts";
 export * from "./fence.ts";

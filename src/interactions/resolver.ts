@@ -384,7 +384,7 @@ export class InteractionResolver {
    * `decline-not-allowed`, `unknown-schema`, `needs-reconciliation`.
    */
   answer(input: AnswerInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
-    const base = this.#checkCall(input);
+    const base = this.#checkCall(input, true);
     if (!base.ok) return Promise.resolve(base);
     const r = input.response;
     if (!isPlainObject(r)) {
@@ -421,7 +421,7 @@ export class InteractionResolver {
    * decline → decline, cancel → cancel. Same refusals.
    */
   resolveElicitation(input: ElicitationInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
-    const base = this.#checkCall(input);
+    const base = this.#checkCall(input, true);
     if (!base.ok) return Promise.resolve(base);
     const parsed = parseElicitationResult(input.result);
     if (!parsed.ok) return Promise.resolve(invalidAnswer([...parsed.error.issues]));
@@ -443,7 +443,7 @@ export class InteractionResolver {
     options: { readonly reason?: string; readonly submissionId?: string } = {},
   ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
     const input = { id, caller, submissionId: options.submissionId };
-    const base = this.#checkCall(input);
+    const base = this.#checkCall(input, true);
     if (!base.ok) return Promise.resolve(base);
     const reason = options.reason;
     if (reason !== undefined && (typeof reason !== "string" || reason.length > 1000)) {
@@ -522,13 +522,16 @@ export class InteractionResolver {
 
   // -------------------------------------------------------------------------
 
+  /** Check id and caller; with `resolving`, also check or mint the submission id. */
   #checkCall(
     input: { id: unknown; caller: unknown; submissionId?: unknown },
+    resolving = false,
   ): Result<string, InteractionRefusal> {
     if (!validId(input.id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
     if (!validAuthority(input.caller)) {
       return invalidRequest("caller needs five non-empty string fields");
     }
+    if (!resolving) return ok("");
     const sid = input.submissionId ?? this.#newId();
     if (!validId(sid)) {
       return invalidRequest(`submissionId must be 1..${MAX_ID_LENGTH} characters`);

@@ -190,7 +190,7 @@ function submit(id: string, choice: unknown, extra: Record<string, unknown> = {}
  * deterministic and independent.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { FakeClock, MemoryInteractionStore, interactionStoreConformance } from "@papercusp/chat-protocol/interactions";
  * const cases = interactionStoreConformance(() => {
  *   const clock = new FakeClock();
