@@ -201,13 +201,21 @@ export class TurnTextScanner {
   #finish(body: string, closeRaw: string, out: TurnTextSegment[]): void {
     const b = this.#block!;
     const raw = b.openRaw + body + closeRaw;
-    const trimmedBody = body.trim();
-    if (trimmedBody === "") return this.#invalid("empty-body", raw, out);
     let json: unknown;
     try {
-      json = JSON.parse(trimmedBody);
+      // JSON.parse skips JSON whitespace itself; trim() (which also strips
+      // e.g. NBSP and U+2028, as the spec's trim-then-parse does) is only
+      // needed on the rare failure path.
+      json = JSON.parse(body);
     } catch {
-      return this.#invalid("malformed-json", raw, out);
+      const trimmedBody = body.trim();
+      if (trimmedBody === "") return this.#invalid("empty-body", raw, out);
+      if (trimmedBody.length === body.length) return this.#invalid("malformed-json", raw, out);
+      try {
+        json = JSON.parse(trimmedBody);
+      } catch {
+        return this.#invalid("malformed-json", raw, out);
+      }
     }
     if (b.name === "ask") {
       const block = parseAskBlock(json);
