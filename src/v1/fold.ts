@@ -131,6 +131,11 @@ function copyTool(t: ToolCallStateV1): ToolCallStateV1 {
   return c;
 }
 
+/** Position fields of a refusal (built only on the refusal path). */
+function where(env: ChatEventEnvelope): { seq: number; eventId: string; eventType: string } {
+  return { seq: env.seq, eventId: env.eventId, eventType: env.event.type };
+}
+
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
@@ -308,14 +313,13 @@ export class ChatStateFolder {
     }
     const env = parsed.value;
     const { seq, eventId, event } = env;
-    const at = { seq, eventId, eventType: event.type };
     if (env.conversationId !== this.#conversationId) {
       return err({
         code: "foreign-conversation",
         message: `event ${seq} belongs to conversation ${JSON.stringify(env.conversationId)}, not ${
           JSON.stringify(this.#conversationId)
         }`,
-        ...at,
+        ...where(env),
         expected: this.#conversationId,
         received: env.conversationId,
       });
@@ -326,7 +330,7 @@ export class ChatStateFolder {
         message: `event ${seq} belongs to turn ${JSON.stringify(env.turnId)}, not ${
           JSON.stringify(this.#turnId)
         }`,
-        ...at,
+        ...where(env),
         expected: this.#turnId,
         received: env.turnId,
       });
@@ -336,7 +340,7 @@ export class ChatStateFolder {
       return err({
         code: "duplicate",
         message: `event ${JSON.stringify(eventId)} (seq ${seq}) was already applied`,
-        ...at,
+        ...where(env),
         expectedSeq,
       });
     }
@@ -344,7 +348,7 @@ export class ChatStateFolder {
       return err({
         code: "reordered",
         message: `event seq ${seq} arrived after seq ${this.#lastSeq} (expected ${expectedSeq})`,
-        ...at,
+        ...where(env),
         expectedSeq,
       });
     }
@@ -354,7 +358,7 @@ export class ChatStateFolder {
         message: `event seq ${seq} skips ${
           seq - expectedSeq === 1 ? `seq ${expectedSeq}` : `seq ${expectedSeq}–${seq - 1}`
         }`,
-        ...at,
+        ...where(env),
         expectedSeq,
       });
     }
@@ -371,7 +375,7 @@ export class ChatStateFolder {
         message: `${event.type}${
           event.type === "turn_status" ? `(${event.status})` : ""
         } is not allowed while the turn is ${this.#status}`,
-        ...at,
+        ...where(env),
         status: this.#status,
       });
     }
@@ -383,7 +387,7 @@ export class ChatStateFolder {
           return err({
             code: "duplicate-call",
             message: `tool call ${JSON.stringify(event.callId)} was already called in this turn`,
-            ...at,
+            ...where(env),
             callId: event.callId,
           });
         }
@@ -397,7 +401,7 @@ export class ChatStateFolder {
             message: `${event.type} for tool call ${
               JSON.stringify(event.callId)
             }, which was never called`,
-            ...at,
+            ...where(env),
             callId: event.callId,
           });
         }
@@ -407,7 +411,7 @@ export class ChatStateFolder {
             message: `${event.type} for tool call ${
               JSON.stringify(event.callId)
             }, which already has its result`,
-            ...at,
+            ...where(env),
             callId: event.callId,
           });
         }
@@ -417,7 +421,7 @@ export class ChatStateFolder {
             message: `tool_result names ${JSON.stringify(event.name)} but call ${
               JSON.stringify(event.callId)
             } is ${JSON.stringify(t.name)}`,
-            ...at,
+            ...where(env),
             callId: event.callId,
           });
         }
@@ -428,7 +432,7 @@ export class ChatStateFolder {
           return err({
             code: "duplicate-card",
             message: `card ${JSON.stringify(event.card.correlationId)} is already open`,
-            ...at,
+            ...where(env),
             correlationId: event.card.correlationId,
           });
         }
@@ -440,7 +444,7 @@ export class ChatStateFolder {
             message: `card_closed for card ${
               JSON.stringify(event.correlationId)
             }, which is not open`,
-            ...at,
+            ...where(env),
             correlationId: event.correlationId,
           });
         }
