@@ -7,7 +7,7 @@
 import { metaOf, validEvents } from "./_rows.ts";
 import { layoutSpawnTree } from "./layout.ts";
 import { foldAgentLifecycle } from "./lifecycle.ts";
-import { agedOutFacts, countUnknownKinds, historyWindowOf } from "./roster.ts";
+import { agedOutFacts, countUnknownKinds, windowOf } from "./roster.ts";
 import { isPeerName, nodeActivity } from "./spawn_tree.ts";
 import type {
   AgentGraph,
@@ -24,6 +24,8 @@ export interface AgentGraphInput {
   events: readonly BrokerEvent[];
   /** The `?limit=` the history was fetched with. */
   historyLimit: number;
+  /** Rows the broker returned when `events` was pre-filtered; defaults to `events.length`. */
+  historyRows?: number;
   /** Current time, epoch ms (`generatedAt`). */
   now: number;
   /** Roster rows (e.g. `foldRoster(...).agents`) to join node ids by name. */
@@ -129,7 +131,7 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
   const layout = layoutSpawnTree(events);
   const activity = nodeActivity(events);
   const lifecycle = foldAgentLifecycle(events);
-  const window = historyWindowOf(input?.events ?? [], limit);
+  const window = windowOf(input?.events ?? [], limit, input?.historyRows);
   const aged = agedOutFacts(lifecycle, window);
   const newestAgentId = (name: string) => lifecycle.newest.get(name)?.agentId;
   const roster = Array.isArray(input?.roster) ? input.roster : [];

@@ -39,6 +39,12 @@ export interface RosterInput {
   events: readonly BrokerEvent[];
   /** The `?limit=` the history was fetched with (the broker caps it at 1,000). */
   historyLimit: number;
+  /**
+   * Rows the broker returned, when `events` was pre-filtered (e.g. by
+   * `parseBrokerHistory`, which drops malformed rows); defaults to
+   * `events.length`. Used for `history.events` and the full-window test.
+   */
+  historyRows?: number;
   /** Current time, epoch ms (used for `lastEventAt` of live rows and `generatedAt`). */
   now: number;
   /** Seat prefixes; the longest matching prefix wins. */
@@ -157,6 +163,21 @@ export interface AgedOutFacts {
   orphans: ReadonlySet<string>;
 }
 
+/** @internal The window, with `events` raised to `historyRows` when the caller pre-filtered rows. */
+export function windowOf(
+  events: readonly BrokerEvent[],
+  limit: number,
+  historyRows: unknown,
+): HistoryWindow {
+  const window = historyWindowOf(events, limit);
+  if (
+    typeof historyRows === "number" && Number.isInteger(historyRows) && historyRows > window.events
+  ) {
+    window.events = historyRows;
+  }
+  return window;
+}
+
 /** @internal */
 export function agedOutFacts(
   fold: AgentLifecycleFold,
@@ -221,7 +242,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     : null;
 
   const fold = foldAgentLifecycle(events);
-  const window = historyWindowOf(input?.events ?? [], limit);
+  const window = windowOf(input?.events ?? [], limit, input?.historyRows);
   const aged = agedOutFacts(fold, window);
   const agedOut = new Set<string>(aged.orphans);
   const joined = new Set<AgentRecord>();
