@@ -45,7 +45,7 @@ Deno.test("text output names the roster rows and draws the tree", async () => {
   const text = out.join("");
   assert.match(text, /w1 \(earlier\)\s+exited\s+history\s+spawned\s+coord/);
   assert.match(text, /1\.25 \(exit-report\)/);
-  assert.match(text, /  coord .*\n  ├─ w2 .*\n  └─ w3 .*\n     └─ w1 /);
+  assert.match(text, / {2}coord .*\n {2}├─ w2 .*\n {2}└─ w3 .*\n {5}└─ w1 /);
 });
 
 Deno.test("--json prints roster, graph and the parse report", async () => {
@@ -84,8 +84,8 @@ Deno.test("malformed rows: printed with reasons, exit 1, window counts every row
   assert.equal(await runAgentsCommand(["s.json", "h.json", "--now=10", "--limit=2"], io), 1);
   const text = out.join("");
   assert.match(text, /history 2 row\(s\) \(limit 2,/);
-  assert.match(text, /1 malformed session row\(s\) skipped:\n    #0: /);
-  assert.match(text, /1 malformed history row\(s\) skipped:\n    #1: at: /);
+  assert.match(text, /1 malformed session row\(s\) skipped:\n {4}#0: /);
+  assert.match(text, /1 malformed history row\(s\) skipped:\n {4}#1: at: /);
   assert.match(text, /history window is full/);
   const json = memoryIo(files);
   assert.equal(await runAgentsCommand(["s.json", "h.json", "--json", "--limit=2"], json.io), 1);
