@@ -1,0 +1,167 @@
+/** Messaging and human-in-the-loop adapters. */
+import assert from "node:assert/strict";
+import {
+  type ChatMessage,
+  deliveryFromSendResult,
+  fromHitlGate,
+  fromMessagingInbound,
+  GATE_PART_TYPE,
+  type GateSnapshot,
+  parseChatMessage,
+  parseInboundChatMessage,
+  toHitlAnswer,
+  toMessagingOutbound,
+  UIMessageSchema,
+} from "../../src/message/mod.ts";
+import { handBuiltMessages } from "./_samples.ts";
+
+const ctx = { threadId: "th1", authorId: "u1", createdAt: "2026-11-30T01:00:00.000Z" };
+
+Deno.test("fromMessagingInbound: a human text message with broker-set provenance", () => {
+  const m = fromMessagingInbound(
+    { status: "accepted", handle: "+1555", guid: "g1", text: "hi" },
+    ctx,
+  );
+  assert.deepEqual(m, {
+    id: "g1",
+    threadId: "th1",
+    authorId: "u1",
+    role: "user",
+    createdAt: ctx.createdAt,
+    parts: [{ type: "text", text: "hi" }],
+    provenance: { authored: "human" },
+  });
+  assert.ok(parseChatMessage(m).ok);
+  const inbound = parseInboundChatMessage(m);
+  assert.ok(!inbound.ok && inbound.error.code === "claims-provenance");
+});
+
+Deno.test("toMessagingOutbound: text joined, every other part listed in dropped, in order", () => {
+  const parts = handBuiltMessages()[2].parts;
+  const m: ChatMessage = { ...ctx, id: "m", role: "assistant", parts };
+  const { send, dropped } = toMessagingOutbound(m, "+1555");
+  assert.equal(send.handle, "+1555");
+  assert.equal(send.text, "See [1].");
+  assert.equal(dropped.length, parts.length - 1);
+  assert.deepEqual(dropped, parts.filter((p) => p.type !== "text").map((p) => p.type));
+  const two = toMessagingOutbound({
+    ...m,
+    parts: [{ type: "text", text: "a" }, { type: "step-start" }, { type: "text", text: "b" }],
+  }, "h");
+  assert.deepEqual(two, { send: { handle: "h", text: "a\n\nb" }, dropped: ["step-start"] });
+  assert.deepEqual(toMessagingOutbound({ ...m, parts: [] }, "h").send.text, "");
+});
+
+Deno.test("deliveryFromSendResult caps success at accepted; failure is undeliverable", () => {
+  assert.deepEqual(deliveryFromSendResult({ ok: true, messageGuid: "x" }, "p", "t"), {
+    participantId: "p",
+    status: "accepted",
+    at: "t",
+  });
+  assert.deepEqual(
+    deliveryFromSendResult({ ok: false, error: { kind: "rate_limited" } }, "p", "t"),
+    {
+      participantId: "p",
+      status: "undeliverable",
+      at: "t",
+      reason: "rate_limited",
+    },
+  );
+});
+
+const gate = (over: Partial<GateSnapshot>): GateSnapshot => ({
+  id: "g1",
+  prompt: "Deploy to prod?",
+  status: "pending",
+  createdAt: ctx.createdAt,
+  ...over,
+});
+const gctx = { threadId: "th1", authorId: "agent:ops" };
+
+Deno.test("fromHitlGate maps each gate status; every result is a valid message and part", () => {
+  const schema = { type: "object", properties: { ok: { type: "boolean" } } };
+  const pending = fromHitlGate(gate({ schema, expiresAt: "2026-12-01T00:00:00.000Z" }), gctx);
+  assert.deepEqual(pending, {
+    id: "gate:g1",
+    threadId: "th1",
+    authorId: "agent:ops",
+    role: "assistant",
+    createdAt: ctx.createdAt,
+    parts: [{
+      type: GATE_PART_TYPE,
+      toolCallId: "g1",
+      input: { prompt: "Deploy to prod?", schema, expiresAt: "2026-12-01T00:00:00.000Z" },
+      state: "approval-requested",
+      approval: { id: "g1", descriptor: schema },
+    }],
+  });
+  const resolved = fromHitlGate(gate({ status: "resolved", payload: { ok: true } }), gctx).parts[0];
+  assert.deepEqual(resolved, {
+    type: "tool-gate",
+    toolCallId: "g1",
+    input: { prompt: "Deploy to prod?" },
+    state: "output-available",
+    output: { ok: true },
+    approval: { id: "g1", approved: true },
+  });
+  const cancelled = fromHitlGate(gate({ status: "cancelled" }), gctx).parts[0];
+  assert.deepEqual((cancelled as { approval: unknown }).approval, {
+    id: "g1",
+    approved: false,
+    reason: "cancelled",
+  });
+  const expired = fromHitlGate(gate({ status: "expired", reason: "timeout" }), gctx).parts[0];
+  assert.equal((expired as { state: string }).state, "output-denied");
+  assert.deepEqual((expired as { approval: unknown }).approval, {
+    id: "g1",
+    approved: false,
+    reason: "timeout",
+  });
+  for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
+    const m = fromHitlGate(gate({ status, payload: 1 }), gctx);
+    assert.ok(parseChatMessage(m).ok, status);
+    assert.ok(
+      UIMessageSchema.safeParse({ id: m.id, role: m.role, parts: m.parts }).success,
+      status,
+    );
+  }
+});
+
+Deno.test("toHitlAnswer: undefined while open or without a gate; accept / decline otherwise", () => {
+  assert.equal(toHitlAnswer(fromHitlGate(gate({}), gctx)), undefined);
+  assert.deepEqual(
+    toHitlAnswer(fromHitlGate(gate({ status: "resolved", payload: { v: 1 } }), gctx)),
+    {
+      action: "accept",
+      gateId: "g1",
+      payload: { v: 1 },
+    },
+  );
+  assert.deepEqual(toHitlAnswer(fromHitlGate(gate({ status: "cancelled" }), gctx)), {
+    action: "decline",
+    gateId: "g1",
+    reason: "cancelled",
+  });
+  assert.deepEqual(toHitlAnswer(fromHitlGate(gate({ status: "expired" }), gctx)), {
+    action: "decline",
+    gateId: "g1",
+    reason: "expired",
+  });
+  const plain: ChatMessage = {
+    ...ctx,
+    id: "m",
+    role: "assistant",
+    parts: [{ type: "text", text: "x" }],
+  };
+  assert.equal(toHitlAnswer(plain), undefined);
+  const responded: ChatMessage = {
+    ...plain,
+    parts: [{
+      type: "tool-gate",
+      toolCallId: "g",
+      state: "approval-responded",
+      approval: { id: "g", approved: true },
+    }],
+  };
+  assert.equal(toHitlAnswer(responded), undefined);
+});

@@ -1,0 +1,166 @@
+/**
+ * Envelope, provenance (including the two titan defects as regressions),
+ * inbound refusal, delivery ladder, UIMessage bridge.
+ */
+import assert from "node:assert/strict";
+import {
+  capDeliveryStatus,
+  type ChatMessage,
+  ChatMessageSchema,
+  ChatThreadSchema,
+  type DeliveryStatus,
+  fromUIMessage,
+  markHumanEndorsed,
+  parseChatMessage,
+  parseInboundChatMessage,
+  ParticipantSchema,
+  ProvenanceSchema,
+  toUIMessage,
+  TRANSPORT_DELIVERY_CEILING,
+} from "../../src/message/mod.ts";
+
+const base: ChatMessage = {
+  id: "m1",
+  threadId: "th1",
+  authorId: "agent:coach",
+  role: "assistant",
+  createdAt: "2026-11-30T01:00:00.000Z",
+  parts: [{ type: "text", text: "Done." }],
+  provenance: { authored: "agent" },
+};
+
+Deno.test("defect 1 (titan): re-parsing an endorsed message keeps the endorsement", () => {
+  const r = markHumanEndorsed(base, "user:alice");
+  assert.ok(r.ok);
+  const expected = { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" };
+  assert.deepEqual(r.value.provenance, expected);
+  const reparsed = ChatMessageSchema.parse(r.value);
+  assert.deepEqual(reparsed.provenance, expected);
+  const viaJson = parseChatMessage(JSON.parse(JSON.stringify(r.value)));
+  assert.ok(viaJson.ok);
+  assert.deepEqual(viaJson.value.provenance, expected);
+  assert.deepEqual(base.provenance, { authored: "agent" }, "input not mutated");
+});
+
+Deno.test("defect 2 (titan): an endorsement without attestedBy is refused, not downgraded", () => {
+  for (
+    const p of [
+      { authored: "agent", endorsedBy: "human" },
+      { authored: "agent", endorsedBy: "human", attestedBy: "" },
+      { authored: "agent", endorsedBy: "robot", attestedBy: "x" },
+      { authored: "human", endorsedBy: "human", attestedBy: "x" },
+      { authored: "agent", extra: 1 },
+    ]
+  ) {
+    assert.equal(ProvenanceSchema.safeParse(p).success, false, JSON.stringify(p));
+    const r = parseChatMessage({ ...base, provenance: p });
+    assert.ok(!r.ok);
+    assert.equal(r.error.code, "invalid-message");
+    assert.deepEqual(r.error.issues[0].path.slice(0, 1), ["provenance"]);
+  }
+  const noAttest = markHumanEndorsed(base, "");
+  assert.ok(!noAttest.ok);
+  assert.equal(noAttest.error.code, "missing-attestation");
+  const human = markHumanEndorsed({ ...base, provenance: { authored: "human" } }, "x");
+  assert.ok(!human.ok);
+  assert.equal(human.error.code, "not-agent-authored");
+});
+
+Deno.test("inbound messages claiming provenance or delivery are refused, not stripped", () => {
+  const { provenance: _p, ...body } = base;
+  assert.ok(parseInboundChatMessage(body).ok);
+  const p = parseInboundChatMessage({ ...body, provenance: { authored: "human" } });
+  assert.ok(!p.ok);
+  assert.equal(p.error.code, "claims-provenance");
+  const pu = parseInboundChatMessage({ ...body, provenance: undefined });
+  assert.ok(!pu.ok);
+  assert.equal(pu.error.code, "claims-provenance");
+  const d = parseInboundChatMessage({ ...body, delivery: [] });
+  assert.ok(!d.ok);
+  assert.equal(d.error.code, "claims-delivery");
+  const extra = parseInboundChatMessage({ ...body, admin: true });
+  assert.ok(!extra.ok);
+  assert.equal(extra.error.code, "invalid-message");
+  const proto = parseInboundChatMessage(
+    JSON.parse(`{"__proto__":{"provenance":1},${JSON.stringify(body).slice(1)}`),
+  );
+  assert.ok(!proto.ok, "an own __proto__ key is an unknown key");
+});
+
+Deno.test("chat message schema: ISO createdAt, participants, threads, delivery", () => {
+  assert.ok(parseChatMessage(base).ok);
+  assert.ok(!parseChatMessage({ ...base, createdAt: "yesterday" }).ok);
+  assert.ok(!parseChatMessage({ ...base, id: "" }).ok);
+  assert.ok(!parseChatMessage({ ...base, role: "tool" }).ok);
+  assert.ok(!parseChatMessage(null).ok);
+  const withDelivery = parseChatMessage({
+    ...base,
+    inReplyTo: "m0",
+    metadata: { usage: { totalTokens: 3 } },
+    delivery: [{ participantId: "u1", status: "read", at: "2026-11-30T01:00:01.000Z" }],
+    stray: "stripped",
+  });
+  assert.ok(withDelivery.ok);
+  assert.equal((withDelivery.value as unknown as Record<string, unknown>).stray, undefined);
+  assert.ok(
+    !parseChatMessage({ ...base, delivery: [{ participantId: "u1", status: "seen", at: "x" }] }).ok,
+  );
+  for (const kind of ["human", "agent", "device", "service"]) {
+    assert.ok(
+      ParticipantSchema.safeParse({ id: "p", role: "user", displayName: "", kind }).success,
+    );
+  }
+  assert.ok(
+    ParticipantSchema.safeParse({
+      id: "p",
+      role: "assistant",
+      displayName: "Bot",
+      kind: "agent",
+      address: { scheme: "agent-chat", value: "bot@bus" },
+    }).success,
+  );
+  assert.ok(
+    !ParticipantSchema.safeParse({ id: "p", role: "user", displayName: "", kind: "robot" }).success,
+  );
+  assert.ok(
+    ChatThreadSchema.safeParse({
+      id: "t",
+      kind: "coach",
+      participants: [],
+      createdAt: "2026-01-01T00:00:00Z",
+    })
+      .success,
+  );
+});
+
+Deno.test("capDeliveryStatus is a cap, not a setter", () => {
+  const cases: [DeliveryStatus, DeliveryStatus, DeliveryStatus][] = [
+    ["read", "accepted", "accepted"],
+    ["pending", "read", "pending"],
+    ["delivered", "delivered", "delivered"],
+    ["held", "accepted", "held"],
+    ["undeliverable", "pending", "undeliverable"],
+    ["read", "held", "read"],
+    ["accepted", "undeliverable", "accepted"],
+  ];
+  for (const [s, c, want] of cases) assert.equal(capDeliveryStatus(s, c), want, `${s},${c}`);
+  assert.equal(TRANSPORT_DELIVERY_CEILING, "accepted");
+});
+
+Deno.test("toUIMessage drops the envelope; fromUIMessage ignores smuggled envelope keys", () => {
+  const m: ChatMessage = { ...base, metadata: { a: 1 }, inReplyTo: "m0" };
+  const ui = toUIMessage(m);
+  assert.deepEqual(ui, { id: "m1", role: "assistant", parts: base.parts, metadata: { a: 1 } });
+  assert.equal(ui.parts, m.parts);
+  assert.deepEqual(toUIMessage(base), { id: "m1", role: "assistant", parts: base.parts });
+  const smuggled = { ...ui, provenance: { authored: "human" } } as unknown as typeof ui;
+  const back = fromUIMessage(smuggled, {
+    threadId: "th1",
+    authorId: "agent:coach",
+    createdAt: base.createdAt,
+    inReplyTo: "m0",
+    provenance: { authored: "agent" },
+  });
+  assert.deepEqual(back, { ...m, provenance: { authored: "agent" } });
+  assert.deepEqual(toUIMessage(back), ui);
+});

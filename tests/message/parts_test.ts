@@ -1,0 +1,152 @@
+/**
+ * The vendored UIMessage part schemas: every part type and tool state round
+ * trips unchanged, real AI SDK messages pass, ai's own validator accepts what
+ * we accept (and rejects the approval-rule violations we reject).
+ */
+import assert from "node:assert/strict";
+import {
+  ChatPartSchema,
+  DATA_PART_KEY_PATTERN,
+  dataPart,
+  isDataPartType,
+  isToolPartType,
+  UIMessageSchema,
+} from "../../src/message/mod.ts";
+import { askAi, json } from "./_oracle_client.ts";
+import { handBuiltMessages } from "./_samples.ts";
+
+Deno.test("every hand-built part type and tool state passes our schema unchanged", () => {
+  const msgs = handBuiltMessages();
+  const kinds = new Set<string>(
+    msgs.flatMap((m) => m.parts.map((p) => p.type.startsWith("data-") ? "data-*" : p.type)),
+  );
+  for (
+    const k of [
+      "text",
+      "reasoning",
+      "source-url",
+      "source-document",
+      "file",
+      "step-start",
+      "dynamic-tool",
+      "data-*",
+    ]
+  ) {
+    assert.ok(kinds.has(k), k);
+  }
+  for (const m of msgs) {
+    const r = UIMessageSchema.safeParse(m);
+    assert.ok(r.success, JSON.stringify(r.error?.issues));
+    assert.deepEqual(r.data, m);
+  }
+});
+
+Deno.test("real UIMessages (ai's fold of the captures) pass our schema unchanged", () => {
+  const dir = new URL("../../fixtures/ai-sdk/", import.meta.url);
+  let n = 0;
+  for (const e of Deno.readDirSync(dir)) {
+    if (!e.name.endsWith(".expected.json")) continue;
+    const m = JSON.parse(Deno.readTextFileSync(new URL(e.name, dir)));
+    const r = UIMessageSchema.safeParse(m);
+    assert.ok(r.success, e.name);
+    assert.deepEqual(r.data, m, e.name);
+    n++;
+  }
+  assert.equal(n, 5);
+});
+
+const violations: [string, Record<string, unknown>][] = [
+  ["approval-requested without approval", { state: "approval-requested" }],
+  ["approval-requested with approved", {
+    state: "approval-requested",
+    approval: { id: "a", approved: true },
+  }],
+  ["approval-responded without approved", { state: "approval-responded", approval: { id: "a" } }],
+  ["approval-responded without approval", { state: "approval-responded" }],
+  ["output-denied without approval", { state: "output-denied" }],
+  ["output-denied approved true", {
+    state: "output-denied",
+    approval: { id: "a", approved: true },
+  }],
+  ["output-error without errorText", { state: "output-error" }],
+  ["output-available with a denied approval", {
+    state: "output-available",
+    output: 1,
+    approval: { id: "a", approved: false },
+  }],
+  ["input-available with approval", { state: "input-available", approval: { id: "a" } }],
+  ["input-available with output", { state: "input-available", output: 1 }],
+  ["output-available with errorText", { state: "output-available", output: 1, errorText: "x" }],
+  ["unknown state", { state: "done" }],
+  ["empty toolCallId", { state: "input-available", toolCallId: "" }],
+];
+
+Deno.test("tool approval / state rules are enforced", () => {
+  for (const [why, extra] of violations) {
+    const part = { type: "tool-x", toolCallId: "c", input: {}, ...extra };
+    assert.equal(ChatPartSchema.safeParse(part).success, false, why);
+    const dyn = { ...part, type: "dynamic-tool", toolName: "x" };
+    assert.equal(ChatPartSchema.safeParse(dyn).success, false, `dynamic: ${why}`);
+  }
+});
+
+Deno.test("ai's safeValidateUIMessages accepts our messages unchanged and rejects our violations", async () => {
+  const ours = handBuiltMessages();
+  const bad = violations
+    .filter(([why]) => why !== "empty toolCallId") // ai allows an empty toolCallId; we are stricter
+    .map(([, extra]) => [{
+      id: "m",
+      role: "assistant",
+      parts: [{ type: "tool-x", toolCallId: "c", input: {}, ...extra }],
+    }]);
+  const [res] = await askAi([{ op: "validate", messages: [ours, ...bad] }]) as [
+    { success: boolean; data?: unknown; error?: string }[],
+  ];
+  assert.equal(res[0].success, true, res[0].error);
+  assert.deepEqual(res[0].data, json(ours));
+  res.slice(1).forEach((r, i) =>
+    assert.equal(r.success, false, `ai accepted: ${JSON.stringify(bad[i])}`)
+  );
+});
+
+Deno.test("data part names: identifiers only", () => {
+  for (const ok of ["data-gate_ref", "data-_x", "data-slot", "data-A1"]) {
+    assert.ok(isDataPartType(ok), ok);
+  }
+  for (const no of ["data-gate-ref", "data-a.b", "data-1abc", "data-", "data", "data-é"]) {
+    assert.ok(!isDataPartType(no), no);
+  }
+  assert.ok(DATA_PART_KEY_PATTERN.test("data-x"));
+  const good = dataPart("gate_ref", { g: 1 }, "id1");
+  assert.ok(good.ok);
+  assert.deepEqual(good.value, { type: "data-gate_ref", id: "id1", data: { g: 1 } });
+  for (const name of ["gate-ref", "a.b", "1abc", "", "x y"]) {
+    const r = dataPart(name, 1);
+    assert.ok(!r.ok);
+    assert.equal(r.error.code, "invalid-data-part-name");
+  }
+  assert.equal(ChatPartSchema.safeParse({ type: "data-gate-ref", data: 1 }).success, false);
+  assert.equal(ChatPartSchema.safeParse({ type: "data-x" }).success, false, "data is required");
+});
+
+Deno.test("tool type pattern and other part refusals", () => {
+  assert.ok(isToolPartType("tool-gate-x"));
+  assert.ok(!isToolPartType("tool-"));
+  assert.equal(
+    ChatPartSchema.safeParse({ type: "tool-", toolCallId: "c", state: "input-available" }).success,
+    false,
+  );
+  assert.equal(
+    ChatPartSchema.safeParse({ type: "text", text: "x", providerMetadata: { a: 1 } }).success,
+    false,
+  );
+  assert.equal(ChatPartSchema.safeParse({ type: "custom", kind: "x" }).success, false);
+  assert.equal(
+    ChatPartSchema.safeParse({ type: "reasoning-file", url: "u", mediaType: "m" }).success,
+    false,
+  );
+  assert.equal(ChatPartSchema.safeParse(null).success, false);
+  assert.equal(UIMessageSchema.safeParse({ id: "u", role: "user", parts: [] }).success, false);
+  assert.equal(UIMessageSchema.safeParse({ id: "a", role: "assistant", parts: [] }).success, true);
+  assert.equal(UIMessageSchema.safeParse({ id: "t", role: "tool", parts: [] }).success, false);
+});
