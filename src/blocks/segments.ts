@@ -21,21 +21,29 @@ export type InvalidBlockReason =
 
 /** Plain text between blocks. */
 export interface TextSegment {
+  /** Segment discriminant. */
   readonly kind: "text";
+  /** The text, exactly as in the input. */
   readonly text: string;
 }
 
 /** A valid `<report>` block; `raw` is the exact source text, tags included. */
 export interface ReportSegment {
+  /** Segment discriminant. */
   readonly kind: "report";
+  /** The normalised block. */
   readonly block: ReportBlock;
+  /** The exact source text this segment covers. */
   readonly raw: string;
 }
 
 /** A valid `<ask>` block; `raw` is the exact source text, tags included. */
 export interface AskSegment {
+  /** Segment discriminant. */
   readonly kind: "ask";
+  /** The normalised block. */
   readonly block: AskBlock;
+  /** The exact source text this segment covers. */
   readonly raw: string;
 }
 
@@ -48,9 +56,13 @@ export interface AskSegment {
  * concatenating every segment's `text` / `raw` gives the input back.
  */
 export interface InvalidSegment {
+  /** Segment discriminant. */
   readonly kind: "invalid";
+  /** Which tag was opened. */
   readonly tag: "ask" | "report";
+  /** The exact source text this segment covers. */
   readonly raw: string;
+  /** Why the block was not readable. */
   readonly reason: InvalidBlockReason;
 }
 

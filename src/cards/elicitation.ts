@@ -21,7 +21,9 @@ import {
 
 /** One `{ const, title }` choice of a titled MCP enum. */
 export interface ElicitationEnumChoice {
+  /** The value returned when chosen (the card option id). */
   const: string;
+  /** Display title (the option label). */
   title: string;
 }
 
@@ -46,7 +48,9 @@ export type ElicitationPropertySchema =
 
 /** An MCP `elicitation/create` request in form mode (method + params). */
 export interface ElicitationFormRequest {
+  /** Always `elicitation/create`. */
   method: "elicitation/create";
+  /** Form-mode parameters: message and the flat requested schema. */
   params: {
     mode: "form";
     message: string;
@@ -60,7 +64,9 @@ export interface ElicitationFormRequest {
 
 /** The client's answer (MCP `ElicitResult`). */
 export interface ElicitationResult {
+  /** accept (submitted), decline (explicit no) or cancel (dismissed). */
   action: "accept" | "decline" | "cancel";
+  /** Submitted form data; only with `accept`. */
   content?: Record<string, string | number | boolean | string[]>;
 }
 

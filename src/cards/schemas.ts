@@ -56,8 +56,11 @@ export const CardApprovalSchema: z.ZodType<CardApproval> = z.object({
 
 /** The zod schemas of every card shape, for a given kind schema. */
 export interface CardSchemas<K extends string> {
+  /** Schema of a presentation with these kinds. */
   readonly CardPresentationSchema: z.ZodType<CardPresentation<K>>;
+  /** Schema of a card spec with these kinds. */
   readonly CardSpecSchema: z.ZodType<CardSpec<K>>;
+  /** Schema of an open card snapshot with these kinds. */
   readonly OpenCardSnapshotSchema: z.ZodType<OpenCardSnapshot<K>>;
 }
 

@@ -34,13 +34,21 @@ export interface CardOption {
  * own kinds (see the cards module's extension point).
  */
 export interface CardPresentation<K extends string = CardPresentationKind> {
+  /** How the card asks (a built-in or product kind). */
   kind: K;
+  /** Choices of a radio, checkbox or select card (ids unique). */
   options?: CardOption[];
+  /** Placeholder of a text card. */
   placeholder?: string;
+  /** Whether a text card takes several lines. */
   multiline?: boolean;
+  /** Lower bound: a number for slider, an ISO `YYYY-MM-DD` string for date. */
   min?: number | string;
+  /** Upper bound: a number for slider, an ISO `YYYY-MM-DD` string for date. */
   max?: number | string;
+  /** Slider step (> 0), counted from `min` (or 0). */
   step?: number;
+  /** Radio: may be answered by voice. */
   voiceAnswerable?: boolean;
 }
 
@@ -48,6 +56,7 @@ export interface CardPresentation<K extends string = CardPresentationKind> {
 export interface CardApproval {
   /** Row title, e.g. `Update(calc.js)`. */
   title: string;
+  /** The approval question. */
   question: string;
   /** The change, shown once. */
   body: string[];
@@ -55,6 +64,7 @@ export interface CardApproval {
 
 /** What a card asks. */
 export interface CardSpec<K extends string = CardPresentationKind> {
+  /** What the card asks, as text (also carries an approval question). */
   prompt: string;
   /** Absent: a plain prompt / confirm card. */
   presentation?: CardPresentation<K>;
@@ -62,7 +72,9 @@ export interface CardSpec<K extends string = CardPresentationKind> {
   fallbackText?: string;
   /** Shown only behind a details toggle. */
   details?: string;
+  /** Approval details (newest version only); the card is then a confirm card. */
   approval?: CardApproval;
+  /** Whether a decline answer is allowed (absent: see `CardValidationOptions.allowDeclineDefault`). */
   allowDecline?: boolean;
   /** Server resolves the card as `cancel` after this many milliseconds. */
   timeoutMs?: number;
@@ -72,6 +84,7 @@ export interface CardSpec<K extends string = CardPresentationKind> {
 
 /** A card as it is open on the wire. */
 export interface OpenCardSnapshot<K extends string = CardPresentationKind> extends CardSpec<K> {
+  /** Correlates answers with this card (tooldef: a v4 UUID). */
   correlationId: string;
   /** Epoch milliseconds. */
   createdAt: number;

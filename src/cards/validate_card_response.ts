@@ -53,6 +53,7 @@ export type CardRefusalCode =
  * path (`"value.optionIds[2]"`, `"correlationId"`, `"presentation.options"`).
  */
 export interface CardRefusal extends Refusal<CardRefusalCode> {
+  /** Path of the offending field, e.g. `value.optionIds[2]`, `correlationId`, `presentation.options`; `""` for the whole input. */
   readonly field: string;
 }
 
