@@ -57,7 +57,7 @@ export class InjectedFaultError extends Error {
 }
 
 /** Options of {@link MemoryInteractionStore}. */
-export interface MemoryStoreOptions {
+export interface MemoryInteractionStoreOptions {
   /** Store clock, epoch ms (default `Date.now`). Expiry is judged by it. */
   readonly now?: () => number;
   /**
@@ -69,7 +69,7 @@ export interface MemoryStoreOptions {
 }
 
 /** Counters a test can read (a spy on the store's traffic). */
-export interface MemoryStoreStats {
+export interface MemoryInteractionStoreStats {
   /** `read` calls. */
   reads: number;
   /** `transact` calls. */
@@ -104,7 +104,7 @@ export class MemoryInteractionStore implements InteractionStore {
   #pause: () => Promise<void>;
   #faults = { lostAcks: 0, failedCommits: 0, failedReads: 0 };
   /** Traffic counters. */
-  readonly stats: MemoryStoreStats = {
+  readonly stats: MemoryInteractionStoreStats = {
     reads: 0,
     transacts: 0,
     callbacks: 0,
@@ -113,7 +113,7 @@ export class MemoryInteractionStore implements InteractionStore {
   };
 
   /** Build an empty store. */
-  constructor(options: MemoryStoreOptions = {}) {
+  constructor(options: MemoryInteractionStoreOptions = {}) {
     this.#now = options.now ?? Date.now;
     this.#pause = options.pause ?? (() => Promise.resolve());
   }

@@ -14,13 +14,15 @@
  * Run with Deno:
  * ```ts ignore
  * import { interactionStoreConformance } from "@papercusp/chat-protocol/interactions";
- * for (const c of interactionStoreConformance(makeHarness)) Deno.test(c.name, () => c.run());
+ * for (const c of interactionStoreConformance(makeHarness)) {
+ *   Deno.test({ name: c.name, ignore: c.skip !== undefined, fn: () => c.run() });
+ * }
  * ```
  * Run with node:test:
  * ```ts ignore
  * import { test } from "node:test";
  * import { interactionStoreConformance } from "@papercusp/chat-protocol/interactions";
- * for (const c of interactionStoreConformance(makeHarness)) test(c.name, () => c.run());
+ * for (const c of interactionStoreConformance(makeHarness)) test(c.name, { skip: c.skip }, () => c.run());
  * ```
  *
  * @module
@@ -50,29 +52,46 @@ export interface InteractionStoreHarness {
   transitions(
     interactionId: string,
   ): readonly WorkflowTransition[] | Promise<readonly WorkflowTransition[]>;
+  /**
+   * Optional fault hook: the NEXT `transact` runs (commits or is refused by
+   * the fence) but its acknowledgement is lost, i.e. it rejects. Enables the
+   * lost-acknowledgement case; without it that case is returned with `skip`.
+   */
+  loseNextAck?(): void | Promise<void>;
   /** Release resources after the case (optional). */
   close?(): void | Promise<void>;
 }
 
 /** One conformance case: run it with any test runner; it rejects on failure. */
-export interface ConformanceCase {
+export interface InteractionConformanceCase {
   /** Stable, descriptive case name. */
   readonly name: string;
-  /** Runs the case; rejects with a {@link ConformanceError} on failure. */
+  /** Set (to the reason) when the harness lacks an optional hook the case needs. */
+  readonly skip?: string;
+  /** Runs the case; rejects with a {@link InteractionConformanceError} on failure. */
   run(): Promise<void>;
 }
 
+/** Options of {@link interactionStoreConformance}. */
+export interface InteractionConformanceOptions {
+  /**
+   * The harness implements `loseNextAck`: run the lost-acknowledgement case
+   * (otherwise it is returned with `skip` set).
+   */
+  readonly lostAcks?: boolean;
+}
+
 /** Thrown (as a rejection) by a failing conformance case. */
-export class ConformanceError extends Error {
+export class InteractionConformanceError extends Error {
   /** Build the error. */
   constructor(message: string) {
     super(message);
-    this.name = "ConformanceError";
+    this.name = "InteractionConformanceError";
   }
 }
 
 function check(cond: unknown, message: string): asserts cond {
-  if (!cond) throw new ConformanceError(message);
+  if (!cond) throw new InteractionConformanceError(message);
 }
 
 /** The authority the kit binds its cards to. */
@@ -200,16 +219,24 @@ function submit(id: string, choice: unknown, extra: Record<string, unknown> = {}
  *     revoke: (a) => store.revoke(a), transitions: (id) => store.transitions(id),
  *   };
  * });
- * for (const c of cases) await c.run();
+ * for (const c of cases) if (c.skip === undefined) await c.run();
  * ```
  */
 export function interactionStoreConformance(
   makeHarness: () => InteractionStoreHarness | Promise<InteractionStoreHarness>,
-): ConformanceCase[] {
-  const cases: ConformanceCase[] = [];
-  const add = (name: string, body: (h: InteractionStoreHarness) => Promise<void>) =>
+  options: InteractionConformanceOptions = {},
+): InteractionConformanceCase[] {
+  const cases: InteractionConformanceCase[] = [];
+  const add = (
+    name: string,
+    body: (h: InteractionStoreHarness) => Promise<void>,
+    needs?: "loseNextAck",
+  ) =>
     cases.push({
       name,
+      ...(needs !== undefined && options.lostAcks !== true
+        ? { skip: "the harness does not declare lostAcks (a loseNextAck hook)" }
+        : {}),
       async run() {
         const h = await makeHarness();
         try {
@@ -642,6 +669,97 @@ export function interactionStoreConformance(
     }
     check((await h.transitions("r-read")).length === 1, "reads add no transitions");
   });
+
+  add(
+    "resolver: lost acknowledgement → exactly one read → the stored submission or needs-reconciliation",
+    async (h) => {
+      const lose = h.loseNextAck;
+      check(lose !== undefined, "lostAcks declared but the harness has no loseNextAck");
+      const calls: string[] = [];
+      const s = h.store;
+      const spy: InteractionStore = {
+        create: (r) => s.create(r),
+        read: (id, c) => (calls.push("read"), s.read(id, c)),
+        transact: (q, f) => (calls.push("transact"), s.transact(q, f)),
+      };
+      const w = new InteractionResolver({ store: spy, schemas: () => choiceSchema(), now: h.now });
+      // The winner's ack is lost: recovered from the one read, never re-written.
+      await w.open({
+        id: "r-ack",
+        card: { prompt: "?" },
+        authority: KIT_AUTHORITY,
+        schema: SCHEMA_1,
+      });
+      await lose.call(h);
+      const won = await w.answer({
+        id: "r-ack",
+        caller: KIT_AUTHORITY,
+        response: submit("r-ack", "a"),
+        submissionId: "lost-winner",
+      });
+      check(
+        calls.join(",") === "read,transact,read",
+        `expected read,transact,read; got ${calls.join(",")}`,
+      );
+      check(
+        won.ok && won.value.outcome === "recovered",
+        `expected recovered, got ${describe(won)}`,
+      );
+      check(
+        won.ok && won.value.submission.submissionId === "lost-winner",
+        "recovered the stored submission",
+      );
+      check((await h.transitions("r-ack")).length === 1, "exactly one transition");
+      // A loser that passed validation before the winner committed, whose
+      // (refused) transact loses its ack: needs-reconciliation, record unchanged.
+      await w.open({
+        id: "r-ack2",
+        card: { prompt: "?" },
+        authority: KIT_AUTHORITY,
+        schema: SCHEMA_1,
+      });
+      const gate = new Gate();
+      const slow = new InteractionResolver({
+        store: spy,
+        schemas: () => choiceSchema(gate),
+        now: h.now,
+      });
+      const pending = slow.answer({
+        id: "r-ack2",
+        caller: KIT_AUTHORITY,
+        response: submit("r-ack2", "b"),
+        submissionId: "loser",
+      });
+      await gate.entered;
+      const first = await w.answer({
+        id: "r-ack2",
+        caller: KIT_AUTHORITY,
+        response: submit("r-ack2", "a"),
+        submissionId: "winner",
+      });
+      check(first.ok, "the first answer commits");
+      await lose.call(h);
+      calls.length = 0;
+      gate.open();
+      const lost = await pending;
+      check(
+        calls.join(",") === "transact,read",
+        `expected transact,read after validation; got ${calls.join(",")}`,
+      );
+      check(
+        !lost.ok && lost.error.code === "needs-reconciliation",
+        `expected needs-reconciliation, got ${describe(lost)}`,
+      );
+      const view = await w.read("r-ack2", KIT_AUTHORITY);
+      check(
+        view.ok && view.value.record.submission?.submissionId === "winner" &&
+          view.value.record.revision === 2,
+        "the loser never advanced the record",
+      );
+      check((await h.transitions("r-ack2")).length === 1, "exactly one transition");
+    },
+    "loseNextAck",
+  );
 
   return cases;
 }

@@ -81,7 +81,7 @@ export interface InteractionRecordV1 {
   readonly v: 1;
   /** Interaction id; equals the card's `correlationId`. */
   readonly id: string;
-  /** The card as asked (without `timeoutMs`, which became `expiresAt`). */
+  /** The card as asked (its `timeoutMs`, if any, also fixed `expiresAt` at open). */
   readonly card: CardSpec;
   /** Authority bound at open. Never changes. */
   readonly authority: InteractionAuthority;

@@ -37,6 +37,7 @@ export function memoryHarness(): InteractionStoreHarness & {
     advanceClock: (ms) => clock.advance(ms),
     revoke: (a) => store.revoke(a),
     transitions: (id) => store.transitions(id),
+    loseNextAck: () => store.loseNextAck(),
   };
 }
 
