@@ -100,11 +100,6 @@ function never<T>(): Promise<T> {
   return new Promise<T>(() => {});
 }
 
-/** Key of an effect record. */
-function ek(turnId: string, effectId: string): string {
-  return `${turnId}\u0000${effectId}`;
-}
-
 /**
  * The reference store. Also holds the authority grants (as a database would
  * hold ACL rows) so the admission fence can recheck them inside its critical
@@ -114,8 +109,8 @@ function ek(turnId: string, effectId: string): string {
 export class MemoryRecoveryStore implements RecoveryStore {
   /** Turn records by turn id. */
   protected readonly turns: Map<string, TurnRecord> = new Map();
-  /** Effect records by `turnId \0 effectId`. */
-  protected readonly effects: Map<string, EffectRecord> = new Map();
+  /** Effect records by turn id, then effect id. */
+  protected readonly effects: Map<string, Map<string, EffectRecord>> = new Map();
   /** Granted `principal \0 turnId` pairs. */
   protected readonly grants: Set<string> = new Set();
   /** Commit counter (logical time). */
@@ -126,12 +121,15 @@ export class MemoryRecoveryStore implements RecoveryStore {
   protected readonly pause: ((label: string) => Promise<unknown>) | undefined;
   /** Optional observer. */
   protected readonly observe: ((event: StoreEvent) => void) | undefined;
+  /** True without faults and pauses: calls skip the (no-op) request/ack steps. */
+  protected readonly direct: boolean;
 
   /** Build an empty store. */
   constructor(options: MemoryStoreOptions = {}) {
     this.faultFor = options.fault ?? (() => "none");
     this.pause = options.pause;
     this.observe = options.observe;
+    this.direct = options.fault === undefined && options.pause === undefined;
   }
 
   /** Logical time: number of commits so far. */
@@ -159,6 +157,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
   authority(): AuthoritySeam {
     return {
       check: async ({ principal, turnId }) => {
+        if (this.direct) return this.isAuthorized(principal, turnId);
         const f = await this.before("authority");
         if (f === "crash-before" || f === "crash-after") return never();
         const answer = this.isAuthorized(principal, turnId);
@@ -175,7 +174,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
 
   /** Synchronous read of an effect record. */
   peekEffect(turnId: string, effectId: string): EffectRecord | null {
-    return this.effects.get(ek(turnId, effectId)) ?? null;
+    return this.effects.get(turnId)?.get(effectId) ?? null;
   }
 
   /**
@@ -211,12 +210,14 @@ export class MemoryRecoveryStore implements RecoveryStore {
 
   /** @inheritdoc */
   async readTurn(turnId: string): Promise<TurnRecord | null> {
+    if (this.direct) return this.peekTurn(turnId);
     const f = await this.before("readTurn");
     return this.after("readTurn", f, this.peekTurn(turnId));
   }
 
   /** @inheritdoc */
   async readEffect(turnId: string, effectId: string): Promise<EffectRecord | null> {
+    if (this.direct) return this.peekEffect(turnId, effectId);
     const f = await this.before("readEffect");
     return this.after("readEffect", f, this.peekEffect(turnId, effectId));
   }
@@ -249,8 +250,8 @@ export class MemoryRecoveryStore implements RecoveryStore {
     expectedRevision: number,
     next: EffectDraft,
   ): CasOutcome<EffectRecord> {
-    const k = ek(turnId, effectId);
-    const cur = this.effects.get(k) ?? null;
+    let byEffect = this.effects.get(turnId);
+    const cur = byEffect?.get(effectId) ?? null;
     if ((cur ? cur.revision : 0) !== expectedRevision) {
       return { ok: false, code: "conflict", current: cur };
     }
@@ -260,7 +261,11 @@ export class MemoryRecoveryStore implements RecoveryStore {
       effectId,
       revision: expectedRevision + 1,
     });
-    this.effects.set(k, record);
+    if (!byEffect) {
+      byEffect = new Map();
+      this.effects.set(turnId, byEffect);
+    }
+    byEffect.set(effectId, record);
     this.observe?.({ kind: "commit-effect", tick: ++this.tick, record });
     return { ok: true, record };
   }
@@ -278,9 +283,9 @@ export class MemoryRecoveryStore implements RecoveryStore {
     if (turn.status !== "running") {
       return { admitted: false, reason: "turn-not-running", status: turn.status };
     }
-    const k = ek(request.turnId, request.effectId);
-    const cur = this.effects.get(k);
-    if (!cur || cur.state !== "claimed" || cur.revision !== request.claimRevision) {
+    const byEffect = this.effects.get(request.turnId);
+    const cur = byEffect?.get(request.effectId);
+    if (!byEffect || !cur || cur.state !== "claimed" || cur.revision !== request.claimRevision) {
       return { admitted: false, reason: "stale-claim", status: turn.status };
     }
     const record: EffectRecord = Object.freeze({
@@ -288,7 +293,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
       state: "admitted" as const,
       revision: cur.revision + 1,
     });
-    this.effects.set(k, record);
+    byEffect.set(request.effectId, record);
     this.observe?.({ kind: "admit", tick: ++this.tick, record });
     this.invokeLaunch(request);
     return { admitted: true, record };
@@ -320,6 +325,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
     expectedRevision: number,
     next: TurnDraft,
   ): Promise<CasOutcome<TurnRecord>> {
+    if (this.direct) return this.casTurnSync(turnId, expectedRevision, next);
     const f = await this.before("casTurn");
     return this.after("casTurn", f, this.casTurnSync(turnId, expectedRevision, next));
   }
@@ -331,12 +337,14 @@ export class MemoryRecoveryStore implements RecoveryStore {
     expectedRevision: number,
     next: EffectDraft,
   ): Promise<CasOutcome<EffectRecord>> {
+    if (this.direct) return this.casEffectSync(turnId, effectId, expectedRevision, next);
     const f = await this.before("casEffect");
     return this.after("casEffect", f, this.casEffectSync(turnId, effectId, expectedRevision, next));
   }
 
   /** @inheritdoc */
   async admitDispatch(request: AdmitRequest): Promise<AdmitOutcome> {
+    if (this.direct) return this.admitSync(request);
     const f = await this.before("admitDispatch");
     return this.after("admitDispatch", f, this.admitSync(request));
   }
