@@ -1,7 +1,7 @@
 /**
  * `inspect` for legacy0 captures (Scout frames, Papercup named v0 events):
  * every frame decoded with `decodeLegacyChatFrame`, chat frames upgraded with
- * `upgradeLegacyChatFrame` (inspect acting as the host), then folded as v1.
+ * `upgradeDecodedLegacyChatFrame` (inspect acting as the host), then folded as v1.
  *
  * Inspect as the host: conversation/turn ids are `inspect`; a tool call
  * without `callId` gets `frame:<id>` derived from its SSE id (stable across
@@ -16,7 +16,7 @@ import {
   decodeLegacyChatFrame,
   type LegacyDialect,
   type LegacyToolFrame,
-  upgradeLegacyChatFrame,
+  upgradeDecodedLegacyChatFrame,
 } from "../legacy/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { foldLined, type LinedValue } from "./analyze_v1.ts";
@@ -164,7 +164,7 @@ export function analyzeLegacy(
         message: "legacy errors carry no retry permission; inspect shows it as not retryable",
       });
     }
-    const up = upgradeLegacyChatFrame(f, ctx);
+    const up = upgradeDecodedLegacyChatFrame(d, ctx);
     if (!up.ok) {
       problems.push({
         line: f.line,

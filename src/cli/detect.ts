@@ -82,6 +82,9 @@ function vote(frame: CapturedFrame): { dialect: InspectDialect; strong: boolean 
   return undefined;
 }
 
+/** Detection looks at the first this many frames (the analysis then checks every frame). */
+export const DETECT_FRAMES = 2_000;
+
 /** The detected dialect and a sentence saying why. */
 export interface DetectedDialect {
   dialect: InspectDialect;
@@ -92,12 +95,15 @@ export interface DetectedDialect {
  * Detect the dialect of a capture: the dialect with the most strong votes
  * (v1 envelope keys; `[DONE]` or AI SDK chunk types; a named v0 event;
  * Scout's `token` / `tool_start`), else the most weak votes (unnamed frames
- * with a shared chat `type` count for Scout). No votes → `unknown`.
+ * with a shared chat `type` count for Scout), over the first
+ * {@link DETECT_FRAMES} frames. No votes → `unknown`.
  */
 export function detectDialect(frames: readonly CapturedFrame[]): DetectedDialect {
   const strong = new Map<InspectDialect, number>();
   const weak = new Map<InspectDialect, number>();
+  let seen = 0;
   for (const f of frames) {
+    if (++seen > DETECT_FRAMES) break;
     const v = vote(f);
     if (v === undefined) continue;
     const m = v.strong ? strong : weak;

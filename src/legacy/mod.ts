@@ -9,7 +9,7 @@
 export * from "./types.ts";
 export { decodeLegacyChatFrame, LEGACY_MAX_DATA_LENGTH } from "./decode.ts";
 export type { LegacyDecodeOptions } from "./decode.ts";
-export { upgradeLegacyChatFrame } from "./upgrade.ts";
+export { upgradeDecodedLegacyChatFrame, upgradeLegacyChatFrame } from "./upgrade.ts";
 export type { LegacyToolFrame, LegacyUpgradeContext } from "./upgrade.ts";
 export { encodeLegacyChatFrame } from "./encode.ts";
 export type { LegacyVocabulary } from "./encode.ts";

@@ -8,7 +8,13 @@ import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
-import type { LegacyChatFrame, LegacyDialect, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
+import type {
+  LegacyChatFrame,
+  LegacyDecodedFrame,
+  LegacyDialect,
+  LegacyRefusal,
+  LegacyRefusalCode,
+} from "./types.ts";
 
 /**
  * A legacy tool frame as the host's {@link LegacyUpgradeContext.callIdFor}
@@ -292,27 +298,76 @@ export function upgradeLegacyChatFrame(
   frame: unknown,
   ctx: LegacyUpgradeContext,
 ): Result<ChatEventEnvelope, LegacyRefusal> {
-  if (typeof ctx !== "object" || ctx === null) {
-    return refuse("invalid-context", "the upgrade context is not an object");
+  const host = checkContext(ctx);
+  if ("code" in host) return err(host);
+  const decoded = decodeLegacyChatFrame(frame, host.dialect as LegacyDialect, ctx.decode);
+  if (!decoded.ok) return decoded;
+  return upgradeChecked(decoded.value, ctx, host);
+}
+
+/**
+ * Upgrade a frame already decoded by {@link decodeLegacyChatFrame}: for hosts
+ * that decode once, route domain events and heartbeats themselves, and
+ * upgrade only the chat frames. Same context, refusals and guarantees as
+ * {@link upgradeLegacyChatFrame} (`ctx.dialect` and `ctx.decode` are not
+ * used: the frame is already decoded). Never throws, even on a hand-made
+ * `decoded` value: the result is checked against the v1 contract.
+ *
+ * @example
+ * ```ts
+ * import { decodeLegacyChatFrame, upgradeDecodedLegacyChatFrame } from "@papercusp/chat-protocol";
+ * let seq = 0;
+ * const ctx = {
+ *   dialect: "scout" as const, conversationId: "c1", turnId: "t1",
+ *   allocate: () => ({ eventId: `t1:${++seq}`, seq }),
+ * };
+ * const d = decodeLegacyChatFrame({ id: "5", data: '{"type":"products","products":[]}' }, "scout");
+ * if (d.ok && d.value.kind === "chat") upgradeDecodedLegacyChatFrame(d.value, ctx);
+ * // else: a domain event (Scout `products`) for the app's own handler
+ * ```
+ */
+export function upgradeDecodedLegacyChatFrame(
+  decoded: LegacyDecodedFrame,
+  ctx: LegacyUpgradeContext,
+): Result<ChatEventEnvelope, LegacyRefusal> {
+  const host = checkContext(ctx);
+  if ("code" in host) return err(host);
+  try {
+    return upgradeChecked(decoded, ctx, host);
+  } catch {
+    return refuse("invalid-frame", "the decoded frame is not a decodeLegacyChatFrame value");
   }
+}
+
+interface CheckedContext {
+  dialect: unknown;
+  conversationId: string;
+  turnId: string;
+  allocate: () => unknown;
+}
+
+function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal {
+  const bad = (message: string): LegacyRefusal => ({ code: "invalid-context", message });
+  if (typeof ctx !== "object" || ctx === null) return bad("the upgrade context is not an object");
   let dialect: unknown, conversationId: unknown, turnId: unknown, allocate: unknown;
   try {
     ({ dialect, conversationId, turnId, allocate } = ctx);
   } catch {
-    return refuse("invalid-context", "the upgrade context's fields could not be read");
+    return bad("the upgrade context's fields could not be read");
   }
   if (!nonEmpty(conversationId) || !nonEmpty(turnId)) {
-    return refuse(
-      "invalid-context",
-      "the host must supply non-empty `conversationId` and `turnId`",
-    );
+    return bad("the host must supply non-empty `conversationId` and `turnId`");
   }
-  if (typeof allocate !== "function") {
-    return refuse("invalid-context", "the host must supply an `allocate()` function");
-  }
-  const decoded = decodeLegacyChatFrame(frame, dialect as LegacyDialect, ctx.decode);
-  if (!decoded.ok) return decoded;
-  const d = decoded.value;
+  if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
+  return { dialect, conversationId, turnId, allocate: allocate as () => unknown };
+}
+
+function upgradeChecked(
+  d: LegacyDecodedFrame,
+  ctx: LegacyUpgradeContext,
+  host: CheckedContext,
+): Result<ChatEventEnvelope, LegacyRefusal> {
+  const { conversationId, turnId, allocate } = host;
   if (d.kind === "heartbeat") {
     return refuse("not-chat-event", "a heartbeat carries no chat event", "heartbeat");
   }

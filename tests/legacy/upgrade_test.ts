@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { type LegacyUpgradeContext, upgradeLegacyChatFrame } from "../../src/legacy/mod.ts";
+import {
+  decodeLegacyChatFrame,
+  type LegacyDecodedFrame,
+  type LegacyUpgradeContext,
+  upgradeDecodedLegacyChatFrame,
+  upgradeLegacyChatFrame,
+} from "../../src/legacy/mod.ts";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
 import { sseFrames } from "./_frames.ts";
 
@@ -201,4 +207,27 @@ Deno.test("upgraded events must satisfy the v1 contract (a card without createdA
   assert.equal(!r.ok && r.error.code, "invalid-event");
   assert.match(!r.ok ? r.error.message : "", /createdAt/);
   assert.equal(ctx.calls(), 0);
+});
+
+Deno.test("upgradeDecodedLegacyChatFrame: decode once, upgrade chat frames, refuse junk without throwing", () => {
+  const ctx = host("scout", { retryable: false });
+  const d = decodeLegacyChatFrame(frame({ type: "token", content: "Hi" }, "2"), "scout");
+  assert.ok(d.ok);
+  const up = upgradeDecodedLegacyChatFrame(d.value, ctx);
+  assert.ok(up.ok);
+  assert.deepEqual(up.value.event, { type: "delta", text: "Hi" });
+  const domain = decodeLegacyChatFrame(frame({ type: "products" }), "scout");
+  assert.ok(domain.ok);
+  const r = upgradeDecodedLegacyChatFrame(domain.value, ctx);
+  assert.equal(!r.ok && r.error.code, "not-chat-event");
+  for (
+    const junk of [null, {}, { kind: "chat" }, { kind: "chat", event: { type: "card" } }, {
+      kind: "chat",
+      event: 5,
+    }]
+  ) {
+    const j = upgradeDecodedLegacyChatFrame(junk as unknown as LegacyDecodedFrame, ctx);
+    assert.equal(j.ok, false, JSON.stringify(junk));
+  }
+  assert.equal(ctx.calls(), 1);
 });

@@ -1,0 +1,53 @@
+/**
+ * Legacy adapter and `inspect` throughput. Run: `deno bench --allow-read --allow-env bench/legacy_bench.ts`.
+ *
+ * @module
+ */
+import { decodeLegacyChatFrame, upgradeLegacyChatFrame } from "../src/legacy/mod.ts";
+import { inspectText } from "../src/cli/inspect.ts";
+
+const N = 10_000;
+const frames = Array.from({ length: N }, (_, i) => ({
+  id: String(i + 1),
+  data: i % 10 === 0
+    ? JSON.stringify({ type: "tool_start", name: "search", callId: `c${i}` })
+    : JSON.stringify({ type: "token", content: `word ${i} ` }),
+}));
+
+function scoutCapture(events: number): string {
+  let s = 'id: 1\ndata: {"type":"session","sessionId":"s"}\n\n';
+  for (let i = 2; i < events; i++) {
+    s += `id: ${i}\ndata: {"type":"token","content":"token number ${i} "}\n\n`;
+  }
+  return s + `id: ${events}\ndata: {"type":"done"}\n\n`;
+}
+const small = scoutCapture(10_000);
+const large = scoutCapture(20_000);
+
+Deno.bench("decodeLegacyChatFrame ×10k scout frames", { group: "legacy", baseline: true }, () => {
+  for (const f of frames) decodeLegacyChatFrame(f, "scout");
+});
+
+Deno.bench("upgradeLegacyChatFrame ×10k scout frames", { group: "legacy" }, () => {
+  let seq = 0;
+  const ctx = {
+    dialect: "scout" as const,
+    conversationId: "c",
+    turnId: "t",
+    allocate: () => ({ eventId: `t:${++seq}`, seq }),
+  };
+  for (const f of frames) upgradeLegacyChatFrame(f, ctx);
+});
+
+Deno.bench(`inspect 10k-event Scout capture (${(small.length / 1e6).toFixed(1)} MB)`, {
+  group: "inspect",
+  baseline: true,
+}, () => {
+  inspectText(small);
+});
+
+Deno.bench(`inspect 20k-event Scout capture (${(large.length / 1e6).toFixed(1)} MB)`, {
+  group: "inspect",
+}, () => {
+  inspectText(large);
+});
