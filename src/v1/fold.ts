@@ -571,6 +571,7 @@ export class ChatStateFolder {
 export interface IndexedFoldRefusal {
   /** 0-based index of the refused value in the input sequence. */
   readonly index: number;
+  /** The refusal. */
   readonly error: ChatFoldRefusal;
 }
 

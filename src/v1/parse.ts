@@ -59,6 +59,7 @@ export function isChatEventV1Type(s: unknown): s is ChatEventV1Type {
 export interface EnvelopeIssue {
   /** Dotted path into the envelope; `""` for the root. Array indexes appear as numbers. */
   readonly path: string;
+  /** What is wrong there. */
   readonly message: string;
 }
 

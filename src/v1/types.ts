@@ -88,9 +88,13 @@ export interface GroundedBlock {
 
 /** Token and cost usage of a turn (all counts are tokens; cost in USD). */
 export interface ChatUsage {
+  /** Total tokens. */
   totalTokens?: number;
+  /** Prompt (input) tokens. */
   inputTokens?: number;
+  /** Completion (output) tokens. */
   outputTokens?: number;
+  /** Cost in US dollars. */
   costUsd?: number;
 }
 
@@ -99,30 +103,41 @@ export type CardResolution = "submitted" | "declined" | "cancelled" | "expired" 
 
 /** `session`: the conversation's session id for the client to keep. */
 export interface SessionEventV1 {
+  /** The event discriminant. */
   type: "session";
+  /** The conversation's session id for the client to keep. */
   sessionId: string;
 }
 /** `delta`: one fragment of assistant text; the consumer appends it. */
 export interface DeltaEventV1 {
+  /** The event discriminant. */
   type: "delta";
+  /** The text fragment (appended by the consumer). */
   text: string;
 }
 /** `reasoning`: one fragment of model reasoning text (appended). */
 export interface ReasoningEventV1 {
+  /** The event discriminant. */
   type: "reasoning";
+  /** The text fragment (appended by the consumer). */
   text: string;
 }
 /** `tool_call`: a tool call starts. `callId` is stable for the call's life. */
 export interface ToolCallEventV1 {
+  /** The event discriminant. */
   type: "tool_call";
+  /** Pairs a call with its progress and result. */
   callId: string;
   /** Catalog name, e.g. `chat:ask_choice`. */
   name: string;
+  /** Tool input as sent by the model (JSON data, never code). */
   input?: unknown;
 }
 /** `tool_progress`: progress of a running tool call. */
 export interface ToolProgressEventV1 {
+  /** The event discriminant. */
   type: "tool_progress";
+  /** Pairs a call with its progress and result. */
   callId: string;
   /** Plain-text status line. */
   message?: string;
@@ -131,9 +146,13 @@ export interface ToolProgressEventV1 {
 }
 /** `tool_result`: a tool call finished. `ok: false` = tool-level failure the turn survived. */
 export interface ToolResultEventV1 {
+  /** The event discriminant. */
   type: "tool_result";
+  /** Pairs a call with its progress and result. */
   callId: string;
+  /** Catalog tool name in colon form, e.g. `chat:ask_choice`. */
   name: string;
+  /** `false` = tool-level failure the turn survived. */
   ok: boolean;
   /** Plain-text summary. */
   summary?: string;
@@ -144,30 +163,41 @@ export interface ToolResultEventV1 {
 }
 /** `provenance`: what will actually run this turn. */
 export interface ProvenanceEventV1 extends ProviderProvenance {
+  /** The event discriminant. */
   type: "provenance";
 }
 /** `card`: a card opens (state channel). */
 export interface CardEventV1 {
+  /** The event discriminant. */
   type: "card";
+  /** The open card snapshot. */
   card: OpenCardSnapshot;
 }
 /** `card_closed`: a card closed (state channel). */
 export interface CardClosedEventV1 {
+  /** The event discriminant. */
   type: "card_closed";
+  /** The card's correlation id. */
   correlationId: string;
+  /** How the card was resolved. */
   resolution?: CardResolution;
 }
 /** `state`: last-write-wins snapshot (state channel). `version` is a non-negative integer. */
 export interface StateEventV1 {
+  /** The event discriminant. */
   type: "state";
+  /** Snapshot version; a higher version supersedes a lower one (last write wins). */
   version: number;
+  /** The state snapshot (opaque JSON data). */
   snapshot: unknown;
 }
 /** `done`: the turn completed. */
 export interface DoneEventV1 {
+  /** The event discriminant. */
   type: "done";
   /** Emitter-defined, e.g. `complete`, `max_steps`. */
   stopReason?: string;
+  /** Token and cost usage. */
   usage?: ChatUsage;
 }
 /**
@@ -176,16 +206,22 @@ export interface DoneEventV1 {
  * only with `retryable: true`.
  */
 export interface ErrorEventV1 {
+  /** The event discriminant. */
   type: "error";
+  /** Human-readable message (plain text). */
   message: string;
   /** Stable machine-readable code chosen by the host, e.g. `rate_limited`. */
   code?: string;
+  /** Explicit retry permission: `true` only if the host allows retrying. */
   retryable: boolean;
+  /** Wait at least this many milliseconds before retrying (only with `retryable: true`). */
   retryAfterMs?: number;
 }
 /** `navigate`: fire-once client navigation (transient channel). */
 export interface NavigateEventV1 {
+  /** The event discriminant. */
   type: "navigate";
+  /** Navigation target (interpreted by the client's router). */
   href: string;
 }
 /**
@@ -194,7 +230,9 @@ export interface NavigateEventV1 {
  * a recovery or reconciliation.
  */
 export interface TurnStatusEventV1 {
+  /** The event discriminant. */
   type: "turn_status";
+  /** The status the turn moves to. */
   status: "running" | "cancelled" | "interrupted" | "needs-reconciliation";
   /** Plain-text reason. */
   reason?: string;
@@ -228,6 +266,7 @@ export type ChatEventV1Type = ChatEventV1["type"];
  * client returns as `Last-Event-ID`.
  */
 export interface ChatEventEnvelope<E extends { type: string } = ChatEventV1> {
+  /** Always `1`. */
   schemaVersion: 1;
   /** Non-empty, host-allocated. */
   conversationId: string;
@@ -239,6 +278,7 @@ export interface ChatEventEnvelope<E extends { type: string } = ChatEventV1> {
   seq: number;
   /** Epoch milliseconds when the host recorded the event (optional). */
   at?: number;
+  /** The event. */
   event: E;
 }
 
@@ -265,8 +305,11 @@ export type ChatCapability = keyof ChatCapabilities;
 
 /** A tool call as folded into {@link ChatStateV1}. */
 export interface ToolCallStateV1 {
+  /** The call's stable id. */
   callId: string;
+  /** Catalog tool name. */
   name: string;
+  /** Tool input (JSON data). */
   input?: unknown;
   /** `running` until a `tool_result`; then `ok` or `error` (from `ok: false`). */
   status: "running" | "ok" | "error";
@@ -274,8 +317,11 @@ export interface ToolCallStateV1 {
   progress?: number;
   /** Last progress message, if any. */
   progressMessage?: string;
+  /** Plain-text result summary. */
   summary?: string;
+  /** Tool output (JSON data, never code). */
   output?: unknown;
+  /** Grounded result blocks. */
   blocks?: GroundedBlock[];
   /** `seq` of the `tool_call` event. */
   startedSeq: number;
@@ -288,14 +334,19 @@ export interface ToolCallStateV1 {
  * fold; JSON-serialisable.
  */
 export interface ChatStateV1 {
+  /** Always `1`. */
   schemaVersion: 1;
+  /** The folded turn's conversation. */
   conversationId: string;
+  /** The folded turn. */
   turnId: string;
+  /** Current lifecycle status. */
   status: TurnStatus;
   /** `seq` of the last applied event (0 before any). */
   lastSeq: number;
   /** `eventId` of the last applied event (`null` before any): the resume cursor. */
   lastEventId: string | null;
+  /** Last `session` event's id. */
   sessionId?: string;
   /** Concatenated `delta` text. */
   text: string;
@@ -303,6 +354,7 @@ export interface ChatStateV1 {
   reasoning: string;
   /** Tool calls in the order they started. */
   tools: ToolCallStateV1[];
+  /** Last `provenance` event. */
   provenance?: ProviderProvenance;
   /** Cards currently open, in the order they opened. */
   openCards: OpenCardSnapshot[];
