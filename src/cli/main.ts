@@ -14,6 +14,7 @@
 import { INSPECT_MAX_BYTES, inspectBytes, unreadableReport } from "./inspect.ts";
 import type { InspectReport } from "./report.ts";
 import { renderReport } from "./render.ts";
+import { runAgentsCommand } from "./agents_command.ts";
 
 /** The capture used when no file is given: a real `ai@7` UI message stream. */
 const BUNDLED = new URL("../../fixtures/ai-sdk/tool_two_steps.sse", import.meta.url);
@@ -113,26 +114,20 @@ function useColor(): boolean {
 }
 
 async function runAgents(args: string[]): Promise<number> {
-  // Loaded lazily: the agents command lives in its own module (agents_command.ts).
-  const spec = "./agents_command.ts";
-  let mod: { runAgentsCommand?: unknown };
-  try {
-    mod = await import(new URL(spec, import.meta.url).href);
-  } catch {
-    console.error("inspect agents: the agents command is not available in this build");
-    return 2;
-  }
-  if (typeof mod.runAgentsCommand !== "function") {
-    console.error("inspect agents: the agents command is not available in this build");
-    return 2;
-  }
+  const enc = new TextEncoder();
   const io = {
-    stdout: (s: string) => Deno.stdout.writeSync(new TextEncoder().encode(s)),
-    stderr: (s: string) => Deno.stderr.writeSync(new TextEncoder().encode(s)),
-    readTextFile: (p: string) => Deno.readTextFile(p),
+    stdout: (s: string) => void Deno.stdout.writeSync(enc.encode(s)),
+    stderr: (s: string) => void Deno.stderr.writeSync(enc.encode(s)),
+    // Same input bound as captures: a broker snapshot over 64 MiB is refused.
+    readTextFile: async (p: string): Promise<string> => {
+      const info = await Deno.stat(p);
+      if (info.size > INSPECT_MAX_BYTES) {
+        throw new Error(`${info.size} bytes, over the ${INSPECT_MAX_BYTES}-byte bound`);
+      }
+      return await Deno.readTextFile(p);
+    },
   };
-  const code = await mod.runAgentsCommand(args, io);
-  return typeof code === "number" ? code : 0;
+  return await runAgentsCommand(args, io);
 }
 
 async function writeAll(bytes: Uint8Array): Promise<void> {

@@ -88,3 +88,17 @@ Deno.test("--help exits 0; bad usage exits 2", async () => {
   assert.equal((await run(["--dialect=klingon", "x.sse"])).code, 2);
   assert.equal((await run(["a.sse", "b.sse"])).code, 2);
 });
+
+Deno.test("`inspect agents` dispatches to the agents command", async () => {
+  const ok = await run([
+    "agents",
+    "fixtures/agents/sample1_sessions.json",
+    "fixtures/agents/sample1_history.json",
+    "--json",
+  ]);
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.ok(typeof JSON.parse(ok.stdout) === "object");
+  const missing = await run(["agents", "fixtures/agents/nope.json", "fixtures/agents/nope2.json"]);
+  assert.equal(missing.code, 2);
+  assert.match(missing.stderr, /cannot read/);
+});
