@@ -11,8 +11,11 @@ import type { AbortSeam, AuthoritySeam, RecoveryStore } from "./types.ts";
 
 /** The seams {@link TurnRecovery} needs, as one object. */
 export interface RecoverySeams {
+  /** The CAS store with the admission fence. */
   readonly store: RecoveryStore;
+  /** Current authority. */
   readonly authority: AuthoritySeam;
+  /** Host execution abort hook. */
   readonly abort: AbortSeam;
 }
 

@@ -62,7 +62,7 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
     b.low = target;
   }
 
-  /** @inheritdoc */
+  /** Current bounds of `turnId` (`{1, 0}` for an unknown turn). */
   bounds(turnId: string): ReplayBounds {
     const b = this.#turns.get(turnId);
     return b
@@ -70,7 +70,7 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
       : { lowestRetainedSeq: 1, latestSeq: 0 };
   }
 
-  /** @inheritdoc */
+  /** Retained frames with `seq > afterSeq`, in order. */
   readAfter(turnId: string, afterSeq: number): readonly ChatEventEnvelope[] {
     const b = this.#turns.get(turnId);
     if (!b) return [];

@@ -208,14 +208,14 @@ export class MemoryRecoveryStore implements RecoveryStore {
     return value;
   }
 
-  /** @inheritdoc */
+  /** Read a turn record (subject to injected faults and pauses). */
   async readTurn(turnId: string): Promise<TurnRecord | null> {
     if (this.direct) return this.peekTurn(turnId);
     const f = await this.before("readTurn");
     return this.after("readTurn", f, this.peekTurn(turnId));
   }
 
-  /** @inheritdoc */
+  /** Read an effect record (subject to injected faults and pauses). */
   async readEffect(turnId: string, effectId: string): Promise<EffectRecord | null> {
     if (this.direct) return this.peekEffect(turnId, effectId);
     const f = await this.before("readEffect");
@@ -319,7 +319,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
     }
   }
 
-  /** @inheritdoc */
+  /** Atomic CAS of the turn record (expected revision 0 = create). */
   async casTurn(
     turnId: string,
     expectedRevision: number,
@@ -330,7 +330,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
     return this.after("casTurn", f, this.casTurnSync(turnId, expectedRevision, next));
   }
 
-  /** @inheritdoc */
+  /** Atomic CAS of an effect record (expected revision 0 = create). */
   async casEffect(
     turnId: string,
     effectId: string,
@@ -342,7 +342,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
     return this.after("casEffect", f, this.casEffectSync(turnId, effectId, expectedRevision, next));
   }
 
-  /** @inheritdoc */
+  /** The admission fence: see {@link RecoveryStore.admitDispatch}. */
   async admitDispatch(request: AdmitRequest): Promise<AdmitOutcome> {
     if (this.direct) return this.admitSync(request);
     const f = await this.before("admitDispatch");

@@ -53,7 +53,9 @@ export const turnRecoveryProfile: RecoveryProfile = Object.freeze({
 
 /** Refusal returned when a profile does not offer a capability. */
 export interface CapabilityRefusal extends Refusal<"capability-not-offered"> {
+  /** The capability asked for. */
   readonly capability: ChatCapability;
+  /** Name of the profile that refused. */
   readonly profile: string;
 }
 

@@ -77,15 +77,19 @@ export interface ReplayError extends Refusal<ReplayErrorCode> {
   readonly gotSeq?: number;
   /** Index of the offending frame in the seam's answer. */
   readonly index?: number;
+  /** Lowest retained `seq` (with `stale-cursor`). */
   readonly lowestRetainedSeq?: number;
+  /** Latest `seq` (with `cursor-beyond-latest` and `gap`). */
   readonly latestSeq?: number;
 }
 
 /** A validated replay: the frames to resend, in order. */
 export interface ReplayBatch {
+  /** Envelopes with `seq` cursor + 1, cursor + 2, …, in order. */
   readonly frames: readonly ChatEventEnvelope[];
   /** `seq` of the last frame, or the cursor when nothing is to resend. */
   readonly lastSeq: number;
+  /** Lowest retained `seq` when the window was read. */
   readonly lowestRetainedSeq: number;
 }
 

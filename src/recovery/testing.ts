@@ -38,7 +38,9 @@ import type { AbortSeam, AuthoritySeam, EffectRecord, RecoveryStore, TurnDraft }
 
 /** One conformance case. `skip` (a reason) is set when a needed optional capability is absent. */
 export interface ConformanceCase {
+  /** Case name (prefixed). */
   readonly name: string;
+  /** Reason the case should be skipped, when the host lacks a capability. */
   readonly skip?: string;
   /** Resolves when the case passes; rejects with a {@link ConformanceFailure} otherwise. */
   run(): Promise<void>;

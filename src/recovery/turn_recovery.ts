@@ -78,6 +78,7 @@ export interface ReconcileOutcome {
 
 /** Answer of {@link TurnRecovery.resume}. */
 export interface ResumeOutcome {
+  /** The committed turn record after the cancellation. */
   readonly turn: TurnRecord;
   /** Effects with a stored outcome: reused, never re-run. */
   readonly completed: readonly string[];
@@ -89,6 +90,7 @@ export interface ResumeOutcome {
 
 /** Snapshot returned by {@link TurnRecovery.inspect}. */
 export interface TurnSnapshot {
+  /** The turn record after the status change. */
   readonly turn: TurnRecord;
   /** Stored effect records in `effectIds` order (`null` = never claimed). */
   readonly effects: readonly (EffectRecord | null)[];

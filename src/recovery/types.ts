@@ -70,11 +70,13 @@ export type EffectOutcome =
 
 /** The durable record of one effect, changed by {@link RecoveryStore.casEffect} and admission. */
 export interface EffectRecord {
+  /** Host-allocated turn id. */
   readonly turnId: string;
   /** Host-authorized effect id (one of {@link TurnRecord.effectIds}). */
   readonly effectId: string;
   /** Positive integer assigned by the store: 1 on creation, +1 on every change. */
   readonly revision: number;
+  /** Lifecycle state (see {@link EffectState}). */
   readonly state: EffectState;
   /** Opaque token of the worker that holds or held the claim. */
   readonly claimToken: string;
@@ -103,7 +105,9 @@ export type CasOutcome<R> =
 
 /** What the admission fence is asked to admit. */
 export interface AdmitRequest {
+  /** Turn of the effect. */
   readonly turnId: string;
+  /** Host-authorized effect id. */
   readonly effectId: string;
   /** The revision of the claim this worker committed; admission requires it to be current. */
   readonly claimRevision: number;
@@ -184,6 +188,7 @@ export type RecoveryAction = "begin" | "run" | "cancel" | "reconcile" | "resume"
  * inside. A throw counts as "not authorized".
  */
 export interface AuthoritySeam {
+  /** `true` when `principal` may perform `action` on `turnId` now. */
   check(request: {
     readonly principal: string;
     readonly turnId: string;
@@ -230,9 +235,14 @@ export type RecoveryErrorCode =
  * `outcome` that could not be persisted and whether the write is `uncertain`.
  */
 export interface RecoveryError extends Refusal<RecoveryErrorCode> {
+  /** Turn concerned, when known. */
   readonly turnId?: string;
+  /** Effect concerned, when known. */
   readonly effectId?: string;
+  /** Turn status seen (with `turn-not-running`). */
   readonly status?: TurnStatus;
+  /** The outcome that could not be persisted (with `checkpoint-write-failed`). */
   readonly outcome?: EffectOutcome;
+  /** True when it is unknown whether the write committed. */
   readonly uncertain?: boolean;
 }

@@ -34,6 +34,10 @@ for (let done = 0, b = 0; done < runs; done += batch, b++) {
     Deno.exit(1);
   }
   const secs = (performance.now() - t0) / 1000;
-  console.log(`${done + n} runs ok (${variant}), ${(secs).toFixed(1)} s, ${((done + n) / secs).toFixed(0)} runs/s`);
+  console.log(
+    `${done + n} runs ok (${variant}), ${secs.toFixed(1)} s, ${
+      ((done + n) / secs).toFixed(0)
+    } runs/s`,
+  );
 }
 console.log(`soak passed: ${runs} seeded interleavings, 0 invariant violations`);
