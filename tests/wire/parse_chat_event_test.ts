@@ -395,3 +395,13 @@ Deno.test("property: never throws, fresh plain results, schema accepts, no pollu
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
   assert.equal(Object.prototype.hasOwnProperty.call(Object.prototype, "text"), false);
 });
+
+Deno.test("golden: v0 frames → parseChatEvent output", async () => {
+  const { assertGolden, readFixture } = await import("../_helpers/golden.ts");
+  const frames: { event: string; data: unknown }[] = JSON.parse(
+    await readFixture("wire/v0_frames.json"),
+  );
+  const out = frames.map((f) => ({ event: f.event, parsed: parseChatEvent(f.event, f.data) }));
+  assert.equal(out.filter((o) => o.parsed === null).length, 11);
+  await assertGolden("wire/v0_frames.expected.json", out);
+});
