@@ -26,8 +26,9 @@ Usage:
   inspect agents <sessions.json> <history.json>
   inspect --help
 
-FILE is an SSE (text/event-stream) or NDJSON capture; "-" reads stdin. With
-no FILE, a bundled real capture (an ai@7 UI message stream) is inspected.
+FILE is an SSE (text/event-stream) or NDJSON capture of one turn; "-" reads
+stdin. With no FILE, a bundled real capture (an ai@7 UI message stream made
+by streamText + toUIMessageStreamResponse) is inspected.
 
 The dialect is detected: v1 envelopes, v0 named events (Papercup), Scout
 legacy frames (token / tool_start inside unnamed events), or an AI SDK UI
@@ -39,8 +40,15 @@ and a summary. --json prints the report as JSON instead
 (schema "papercusp.inspect/1": source, format, dialect, dialectReason,
 exitCode, problems[{line, severity, code, message}], turn, summary).
 
+Legacy frames are upgraded to v1 with inspect acting as the host: a tool
+call without callId gets "frame:<id>" from its SSE id, and legacy errors are
+shown as not retryable (each flagged as a warning).
+
 Exit codes: 0 clean, 1 contract violations, 2 unreadable input (missing file,
-binary data, over ${INSPECT_MAX_BYTES} bytes) or bad usage.
+binary data, over ${INSPECT_MAX_BYTES} bytes, an SSE line or event over
+1 MiB) or bad usage.
+
+inspect agents --help describes the agents command.
 `;
 
 const DIALECTS = new Set(["v1", "v0", "scout", "ai-sdk"]);
