@@ -121,6 +121,12 @@ export class TurnTextScanner {
           pushText(out, s.slice(textStart));
           return;
         }
+        // Fast path: '<' followed by anything but a/A/r/R is never a tag.
+        const next = s.charCodeAt(j + 1) | 0x20;
+        if (next !== 0x61 && next !== 0x72 && j + 1 < s.length) {
+          i = j + 1;
+          continue;
+        }
         const m = matchOpen(s, j);
         if (m === NO_MATCH || (m === PARTIAL && final)) {
           i = j + 1;

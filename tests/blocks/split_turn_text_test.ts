@@ -4,12 +4,14 @@ import {
   MAX_BLOCK_BODY_LENGTH,
   normalizeSegments,
   segmentsToText,
+  serializeAskTag,
   splitTurnText,
   TurnTextScanner,
   TurnTextScannerStream,
   type TurnTextSegment,
 } from "../../src/blocks/mod.ts";
 import { referenceSplit } from "./_reference.ts";
+import { assertGolden } from "../_helpers/golden.ts";
 
 const ASK = '<ask>{"question":"Merge?","options":[{"id":"y","label":"Yes"}]}</ask>';
 const REPORT = '<report>{"plans":[{"title":"Ship","items":[{"text":"tests"}]}]}</report>';
@@ -278,4 +280,33 @@ Deno.test("TurnTextScannerStream: a TransformStream<string, TurnTextSegment>", a
   );
   assert.deepStrictEqual(normalizeSegments(segs), splitTurnText(chunks.join("")));
   assert.deepStrictEqual(segs.at(-1), { kind: "text", text: "<rep" });
+});
+
+Deno.test("splitTurnText: a folded assistant turn (golden fixtures/blocks/split_turn_text.json)", async () => {
+  const turn = [
+    "Here is where we are.\n",
+    '<report>\n{"title":" Week 48 ","plans":[{"slug":"ship-v2","status":"active","items":[{"id":"WI-1","text":"tests","status":"done"},{"id":"WI-2"}]}],',
+    '"goalReport":{"schemaVersion":1,"goalId":"g-7","reportId":"r-3","bodySha256":"' +
+    "ab".repeat(32) + '"}}\n</report>\n',
+    "One question < two answers:\n",
+    serializeAskTag({
+      question: "Ship with </ask> in the title?",
+      options: [{ id: "y", label: "Yes" }, { id: "n", label: "No", description: "wait a week" }],
+      refs: ["P-12"],
+    }),
+    "\n<ask>not json</ask> and an unclosed <REPORT>{...",
+  ].join("");
+  const segs = splitTurnText(turn);
+  assert.deepEqual(segs.map((s) => s.kind), [
+    "text",
+    "report",
+    "text",
+    "ask",
+    "text",
+    "invalid",
+    "text",
+    "invalid",
+  ]);
+  assert.equal(segmentsToText(segs), turn);
+  await assertGolden("blocks/split_turn_text.json", { turn, segments: segs });
 });

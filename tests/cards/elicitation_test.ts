@@ -266,3 +266,101 @@ Deno.test("cardValueSchema agrees with validateCardResponse on valid answers", (
   });
   assert.ok(custom.ok);
 });
+
+/** MCP 2025-11-25 `ElicitRequestFormParams.requestedSchema`, restricted to flat primitives (from the spec's schema.ts). */
+const choice = z.strictObject({ const: z.string(), title: z.string() });
+const McpPrimitive = z.union([
+  z.strictObject({
+    type: z.literal("string"),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    minLength: z.number().optional(),
+    maxLength: z.number().optional(),
+    format: z.enum(["email", "uri", "date", "date-time"]).optional(),
+    default: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.enum(["number", "integer"]),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  }),
+  z.strictObject({
+    type: z.literal("string"),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    oneOf: z.array(choice),
+    default: z.string().optional(),
+  }),
+  z.strictObject({
+    type: z.literal("array"),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    minItems: z.number().optional(),
+    maxItems: z.number().optional(),
+    items: z.strictObject({ anyOf: z.array(choice) }),
+    default: z.array(z.string()).optional(),
+  }),
+]);
+const McpElicitRequest = z.strictObject({
+  method: z.literal("elicitation/create"),
+  params: z.strictObject({
+    mode: z.literal("form").optional(),
+    message: z.string(),
+    requestedSchema: z.strictObject({
+      type: z.literal("object"),
+      properties: z.record(z.string(), McpPrimitive),
+      required: z.array(z.string()).optional(),
+    }),
+  }),
+});
+
+Deno.test("property: every expressible card maps to a request valid under the MCP form schema (2,000 runs)", () => {
+  const opt = fc.record({
+    id: fc.string({ minLength: 1, maxLength: 4 }),
+    label: fc.string({ maxLength: 6 }),
+    description: fc.string({ maxLength: 6 }),
+  }, { requiredKeys: ["id", "label"] });
+  const presentation = fc.oneof(
+    fc.constant(undefined),
+    fc.record({
+      kind: fc.constantFrom("radio" as const, "select" as const, "checkbox" as const),
+      options: fc.uniqueArray(opt, { selector: (o) => o.id, minLength: 1, maxLength: 4 }),
+    }),
+    fc.record({ kind: fc.constant("text" as const), placeholder: fc.string({ maxLength: 5 }) }, {
+      requiredKeys: ["kind"],
+    }),
+    fc.record({
+      kind: fc.constant("slider" as const),
+      min: fc.integer({ min: -5, max: 0 }),
+      max: fc.integer({ min: 0, max: 9 }),
+      step: fc.constantFrom(1, 0.5, 2),
+    }, { requiredKeys: ["kind"] }),
+    fc.record({ kind: fc.constant("date" as const), min: fc.constant("2026-01-01") }, {
+      requiredKeys: ["kind"],
+    }),
+  );
+  fc.assert(
+    fc.property(
+      presentation,
+      fc.option(fc.string({ maxLength: 8 }), { nil: undefined }),
+      (p, details) => {
+        const c = card(p, details === undefined ? {} : { details });
+        const r = cardToElicitation(c);
+        if (r.ok) {
+          const parsed = McpElicitRequest.safeParse(r.value);
+          assert.ok(parsed.success, JSON.stringify(r.value));
+          // Every property maps back to the same answer field the card expects.
+          for (const k of Object.keys(r.value.params.requestedSchema.properties)) {
+            assert.ok(["optionId", "optionIds", "text", "value", "date"].includes(k));
+          }
+        } else {
+          assert.ok(["not-expressible", "invalid-card"].includes(r.error.code));
+        }
+      },
+    ),
+    { numRuns: 2_000 },
+  );
+});
