@@ -116,7 +116,7 @@ export function analyzeLegacy(
       });
     }
     if (dialect === "scout") {
-      if (d.id === undefined) {
+      if (d.id === undefined || d.id === "") {
         problems.push({
           line: f.line,
           severity: "warning",

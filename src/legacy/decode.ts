@@ -284,8 +284,9 @@ function decodePapercup(
  *
  * **Scout** (`dialect: "scout"`, legacy-scout spec §B): the `event:` name is
  * ignored except `heartbeat` (as Scout's transport does); the discriminant is
- * `data.type`. A present `id:` must be decimal digits (Scout's resume cursor
- * is `max(lastEventId, Number(id))`), else `invalid-id`.
+ * `data.type`. A non-empty `id:` must be decimal digits (Scout's resume
+ * cursor is `max(lastEventId, Number(id))`), else `invalid-id`; an empty
+ * `id:` is kept as `""` (Scout's client ignores it).
  * - `token{content}` → `delta{text}`;
  * - `tool_start{tool}` → `tool_call{name}`; Scout's runtime sends
  *   `tool_start{name, callId}` instead: **both are accepted**
@@ -337,7 +338,7 @@ export function decodeLegacyChatFrame(
     );
   }
   if (f.event === "heartbeat") return heartbeat(dialect, f.data);
-  if (dialect === "scout" && f.id !== undefined && !DECIMAL_ID.test(f.id)) {
+  if (dialect === "scout" && f.id !== undefined && f.id !== "" && !DECIMAL_ID.test(f.id)) {
     return refuse(
       "invalid-id",
       `Scout frame ids are decimal numbers (the resume cursor); got ${JSON.stringify(f.id)}`,

@@ -79,6 +79,7 @@ Deno.test("scout heartbeat, bad id, bad json, missing type", () => {
   const code = (r: ReturnType<typeof scout>) => (r.ok ? "ok" : r.error.code);
   assert.equal(code(scout({ type: "token", content: "x" }, "abc")), "invalid-id");
   assert.equal(code(scout({ type: "token", content: "x" }, "1.5")), "invalid-id");
+  assert.equal(code(scout({ type: "token", content: "x" }, "")), "ok");
   assert.equal(code(scout("{nope", "1")), "invalid-json");
   assert.equal(code(scout("", "1")), "invalid-json");
   assert.equal(code(scout("[1,2]", "1")), "not-an-object");
