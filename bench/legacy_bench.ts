@@ -24,7 +24,11 @@ function scoutCapture(events: number): string {
 const small = scoutCapture(10_000);
 const large = scoutCapture(20_000);
 
-Deno.bench("decodeLegacyChatFrame ×10k scout frames", { group: "legacy", baseline: true }, () => {
+Deno.bench("JSON.parse only ×10k scout frames (floor)", { group: "legacy", baseline: true }, () => {
+  for (const f of frames) JSON.parse(f.data);
+});
+
+Deno.bench("decodeLegacyChatFrame ×10k scout frames", { group: "legacy" }, () => {
   for (const f of frames) decodeLegacyChatFrame(f, "scout");
 });
 
