@@ -165,8 +165,19 @@ const oJson = measure("ours  parseChatEnvelopeJson (JSON.parse included)", n, ()
 const aJson = measure("AG-UI EventSchemas.parse(JSON.parse) (included)", n, () => {
   for (let i = 0; i < n; i++) if (EventSchemas.parse(JSON.parse(aguiJson[i]))) sink++;
 });
+const jOurs = measure("(baseline) JSON.parse alone, our frames", n, () => {
+  for (let i = 0; i < n; i++) if (JSON.parse(oursJson[i])) sink++;
+});
+const jAgui = measure("(baseline) JSON.parse alone, AG-UI frames", n, () => {
+  for (let i = 0; i < n; i++) if (JSON.parse(aguiJson[i])) sink++;
+});
 console.log(
-  `\nratio ours/AG-UI, objects (JSON.parse excluded): ${(oObj / aObj).toFixed(2)}x  (goal ≥ 1.5x)`,
+  `\nJSON.parse share of the JSON-included time: ours ${
+    Math.round((oJson / jOurs) * 100)
+  }%, AG-UI ${Math.round((aJson / jAgui) * 100)}%`,
+);
+console.log(
+  `ratio ours/AG-UI, objects (JSON.parse excluded): ${(oObj / aObj).toFixed(2)}x  (goal ≥ 1.5x)`,
 );
 console.log(
   `ratio ours/AG-UI, JSON text (JSON.parse included): ${

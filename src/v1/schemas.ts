@@ -48,6 +48,11 @@ const finiteNonNegative = () => z.number().nonnegative();
  * Structural check of an {@link OpenCardSnapshot} on the v1 wire:
  * `correlationId` non-empty string, `prompt` string, `createdAt` finite
  * number (epoch ms); every other key passes through unvalidated.
+ *
+ * Deliberately structural: the envelope must not refuse a card whose
+ * presentation uses a product's own kinds (the cards module's extension
+ * point). Validate a card deeply with the cards module's
+ * `OpenCardSnapshotSchema` / `createCardSchemas` where you render it.
  */
 export const OpenCardSnapshotV1Schema: z.ZodType<OpenCardSnapshot> = z.looseObject({
   correlationId: nonEmpty(),

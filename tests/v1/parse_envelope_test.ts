@@ -304,7 +304,7 @@ Deno.test("parseChatEnvelopeJson: JSON errors and the size bound", () => {
   }
 });
 
-Deno.test("property: hand-written validator and zod schema agree (20k runs)", () => {
+Deno.test("property: hand-written validator and zod schema agree (10k runs)", () => {
   fc.assert(
     fc.property(fc.oneof(nearEnvelope, validEnvelope, fc.jsonValue()), (value) => {
       const hand = parseChatEnvelope(value);
@@ -318,7 +318,7 @@ Deno.test("property: hand-written validator and zod schema agree (20k runs)", ()
         );
       }
     }),
-    { numRuns: 20_000 },
+    { numRuns: 10_000 },
   );
 });
 
@@ -390,4 +390,36 @@ Deno.test("hostile objects: throwing getters and proxies are refused, not thrown
     parseChatEnvelope(inherited).ok,
     ChatEventEnvelopeSchema.safeParse(inherited).success,
   );
+});
+
+Deno.test("property: parseChatEnvelope never throws on anything (incl. null-prototype objects) (10k runs)", () => {
+  const anything = fc.anything({
+    withNullPrototype: true,
+    withBoxedValues: true,
+    withMap: true,
+    withSet: true,
+    withSparseArray: true,
+    key: fc.oneof(
+      fc.string(),
+      fc.constantFrom("__proto__", "constructor", "event", "seq", "schemaVersion"),
+    ),
+  });
+  const shaped = fc.tuple(validEnvelope, anything, anything).map(([v, a, b]) => ({
+    ...v,
+    event: a,
+    at: b,
+  }));
+  fc.assert(
+    fc.property(fc.oneof(anything, shaped, nearEnvelope), (value) => {
+      const r = parseChatEnvelope(value);
+      if (r.ok) {
+        assertClean(r.value);
+        assertClean(r.value.event);
+      } else {assert.ok(
+          ["invalid-envelope", "unsupported-version", "unknown-event-type"].includes(r.error.code),
+        );}
+    }),
+    { numRuns: 10_000 },
+  );
+  assert.deepEqual(Object.keys(Object.prototype), []);
 });
