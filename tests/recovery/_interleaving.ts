@@ -25,6 +25,9 @@ export interface Scenario {
   dispatchError: number;
   cancel: boolean;
   revoke: boolean;
+  /** Scheduler steps the cancel / the revocation waits before starting. */
+  cancelDelay: number;
+  revokeDelay: number;
   retry: boolean;
 }
 
@@ -37,7 +40,9 @@ export const scenarioArb: fc.Arbitrary<Scenario> = fc.record({
   fail: fc.constantFrom(0, 0.05),
   dispatchError: fc.constantFrom(0, 0, 0.2),
   cancel: fc.boolean(),
-  revoke: fc.boolean(),
+  revoke: fc.constantFrom(false, false, true),
+  cancelDelay: fc.integer({ min: 0, max: 12 }),
+  revokeDelay: fc.integer({ min: 0, max: 12 }),
   retry: fc.boolean(),
 });
 
@@ -54,10 +59,38 @@ function mulberry32(a: number): () => number {
 const TURN = "t1";
 const PRINCIPAL = "p";
 
+/** What one run exercised (summed across runs to show the suite reaches the hard paths). */
+export interface RunStats {
+  launches: number;
+  lostAcks: number;
+  crashes: number;
+  cancelCommitted: number;
+  refusedAfterCancel: number;
+  refusedAfterRevoke: number;
+  needsReconciliation: number;
+  inFlightAtCancel: number;
+  completedAfterCancel: number;
+}
+
+export function emptyStats(): RunStats {
+  return {
+    launches: 0,
+    lostAcks: 0,
+    crashes: 0,
+    cancelCommitted: 0,
+    refusedAfterCancel: 0,
+    refusedAfterRevoke: 0,
+    needsReconciliation: 0,
+    inFlightAtCancel: 0,
+    completedAfterCancel: 0,
+  };
+}
+
 export async function runScenario(
   s: fc.Scheduler,
   sc: Scenario,
   variant: Variant,
+  stats: RunStats = emptyStats(),
 ): Promise<string[]> {
   const rng = mulberry32(sc.seed);
   let live = false;
@@ -66,10 +99,10 @@ export async function runScenario(
   const fault = (): StoreFault => {
     if (!live) return "none";
     const x = rng();
-    if (x < sc.crash / 2) return "crash-before";
-    if (x < sc.crash) return "crash-after";
+    if (x < sc.crash / 2) return stats.crashes++, "crash-before";
+    if (x < sc.crash) return stats.crashes++, "crash-after";
     if (x < sc.crash + sc.fail) return "fail";
-    if (x < sc.crash + sc.fail + sc.lostAck) return "ack-lost";
+    if (x < sc.crash + sc.fail + sc.lostAck) return stats.lostAcks++, "ack-lost";
     return "none";
   };
   const effectIds = Array.from({ length: sc.effects }, (_, i) => `e${i}`);
@@ -88,6 +121,13 @@ export async function runScenario(
       }
       if (e.kind === "commit-turn" && e.record.status === "cancelled" && cancelTick === undefined) {
         cancelTick = e.tick;
+        stats.cancelCommitted++;
+        for (const id of effectIds) if (admits.get(id)) stats.inFlightAtCancel++;
+      }
+      if (
+        e.kind === "commit-effect" && e.record.state === "completed" && cancelTick !== undefined
+      ) {
+        stats.completedAfterCancel++;
       }
       if (e.kind === "revoke" && revokeTick === undefined) revokeTick = e.tick;
     },
@@ -153,6 +193,13 @@ export async function runScenario(
           };
           const r = await w.runEffect(req);
           results.push({ effectId, r });
+          if (!r.ok && r.error.code === "turn-not-running" && cancelTick !== undefined) {
+            stats.refusedAfterCancel++;
+          }
+          if (!r.ok && r.error.code === "unauthorized" && revokeTick !== undefined) {
+            stats.refusedAfterRevoke++;
+          }
+          if (r.ok && r.value.status === "needs-reconciliation") stats.needsReconciliation++;
           if (sc.retry && r.ok && r.value.status === "needs-reconciliation") {
             results.push({ effectId, r: await w.runEffect(req) }); // a model retry
           }
@@ -160,22 +207,24 @@ export async function runScenario(
       }),
     );
   }
+  const after = async (steps: number, label: string) => {
+    for (let i = 0; i <= steps; i++) await s.schedule(Promise.resolve(), `${label} wait ${i}`);
+  };
   if (sc.cancel) {
     const c = new TurnRecovery({ ...seams, workerId: "canceller" });
     tasks.push(
-      s.schedule(Promise.resolve(), "cancel").then(() =>
-        c.cancel({ turnId: TURN, principal: PRINCIPAL })
-      ),
+      after(sc.cancelDelay, "cancel").then(() => c.cancel({ turnId: TURN, principal: PRINCIPAL })),
     );
   }
   if (sc.revoke) {
-    tasks.push(s.schedule(Promise.resolve(), "revoke").then(() => store.revoke(PRINCIPAL, TURN)));
+    tasks.push(after(sc.revokeDelay, "revoke").then(() => store.revoke(PRINCIPAL, TURN)));
   }
-  await s.waitAll();
+  await s.waitIdle();
   live = false;
 
   for (const e of effectIds) {
     const launches = launchTicks.get(e) ?? [];
+    stats.launches += launches.length;
     const d = dispatches.get(e) ?? 0;
     const a = admits.get(e) ?? 0;
     if (launches.length > 1) violations.push(`${e}: ${launches.length} launches`);
@@ -217,9 +266,9 @@ export async function runScenario(
   return violations;
 }
 
-export function interleavingProperty(variant: Variant) {
+export function interleavingProperty(variant: Variant, stats?: RunStats) {
   return fc.asyncProperty(fc.scheduler(), scenarioArb, async (s, sc) => {
-    const v = await runScenario(s, sc, variant);
+    const v = await runScenario(s, sc, variant, stats);
     if (v.length > 0) throw new Error(`invariants violated: ${v.join("; ")}`);
   });
 }
