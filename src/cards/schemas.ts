@@ -7,7 +7,8 @@
  * @module
  */
 import { z } from "zod";
-import { ReportBlockSchema } from "../blocks/schemas.ts";
+import { GoalOwnerReportRefV1Schema } from "../blocks/schemas.ts";
+import type { ReportBlock } from "../blocks/types.ts";
 import type {
   CardApproval,
   CardOption,
@@ -45,6 +46,28 @@ export const CardOptionSchema: z.ZodType<CardOption> = z.object({
   description: z.string().optional(),
   hint: z.string().optional(),
   style: z.enum(["default", "primary", "danger"]).optional(),
+});
+
+/**
+ * Structural {@link ReportBlock} check for a card's `report` (types only:
+ * the card author's strings need not be trimmed; normalise with
+ * `parseReportBlock` before rendering).
+ */
+const CardReportSchema: z.ZodType<ReportBlock> = z.object({
+  title: z.string().optional(),
+  plans: z.array(z.object({
+    slug: z.string().optional(),
+    title: z.string(),
+    status: z.string().optional(),
+    summary: z.string().optional(),
+    items: z.array(z.object({
+      id: z.string().optional(),
+      text: z.string(),
+      status: z.string().optional(),
+      ref: z.string().optional(),
+    })).optional(),
+  })),
+  goalReport: GoalOwnerReportRefV1Schema.optional(),
 });
 
 /** {@link CardApproval}. */
@@ -101,7 +124,7 @@ export function createCardSchemas<X extends string = never>(
     approval: CardApprovalSchema.optional(),
     allowDecline: z.boolean().optional(),
     timeoutMs: z.number().nonnegative().optional(),
-    report: ReportBlockSchema.optional(),
+    report: CardReportSchema.optional(),
   };
   const spec = z.object(specShape) as unknown as z.ZodType<CardSpec<K>>;
   const snapshot = z.object({
@@ -122,7 +145,7 @@ const base: CardSchemas<CardPresentationKind> = createCardSchemas();
 /** {@link CardPresentation} with the built-in kinds (flat: every field but `kind` optional). */
 export const CardPresentationSchema: z.ZodType<CardPresentation> = base.CardPresentationSchema;
 
-/** {@link CardSpec} (`report` must be a normalised {@link ReportBlock}). */
+/** {@link CardSpec} (`report` is checked structurally; normalise it with `parseReportBlock`). */
 export const CardSpecSchema: z.ZodType<CardSpec> = base.CardSpecSchema;
 
 /** {@link OpenCardSnapshot}: a {@link CardSpec} plus `correlationId`, `createdAt` (epoch ms), `dataSchemaJson?`. */

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import {
   cardRefusal,
   CardResponseSchema,
+  createCardSchemas,
   createCardValidator,
   decodeCardOptions,
   err,
@@ -312,4 +313,22 @@ Deno.test("property: validateCardResponse never throws and accepts only CardResp
     }),
     { numRuns: 10_000 },
   );
+});
+
+Deno.test("OpenCardSnapshotSchema: shapes, custom kinds via createCardSchemas", () => {
+  const base = { correlationId: "c", createdAt: 0, prompt: "p" };
+  assert.ok(
+    OpenCardSnapshotSchema.safeParse({ ...base, report: { plans: [{ title: " untrimmed " }] } })
+      .success,
+  );
+  assert.ok(
+    !OpenCardSnapshotSchema.safeParse({ ...base, presentation: { kind: "rating" } }).success,
+  );
+  assert.ok(!OpenCardSnapshotSchema.safeParse({ prompt: "p", createdAt: 0 }).success);
+  assert.ok(!OpenCardSnapshotSchema.safeParse({ ...base, timeoutMs: -1 }).success);
+  const { OpenCardSnapshotSchema: Extended } = createCardSchemas(["rating"]);
+  assert.ok(Extended.safeParse({ ...base, presentation: { kind: "rating", max: 5 } }).success);
+  assert.ok(!Extended.safeParse({ ...base, presentation: { kind: "stars" } }).success);
+  assert.ok(CardResponseSchema.safeParse({ action: "decline", correlationId: "c" }).success);
+  assert.ok(!CardResponseSchema.safeParse({ action: "submit", correlationId: "c" }).success);
 });
