@@ -203,14 +203,14 @@ const scenarios: Scenario[] = [
           weather: tool({
             description: "Current weather",
             inputSchema: weatherInput,
-            execute: ({ city }) => Promise.reject(new Error(`unknown city: ${city}`)),
+            execute: ({ city }): Promise<{ city: string; tempC: number }> =>
+              Promise.reject(new Error(`unknown city: ${city}`)),
           }),
         },
         stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
         prompt: "Weather in Atlantis?",
         _internal: { generateId: idGenerator("gen") },
       }),
-    // tool errors are forwarded as text by toUIMessageStreamResponse's onError
   },
   {
     name: "approval_request",

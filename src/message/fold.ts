@@ -24,7 +24,10 @@
  *
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
  * `steering-message`) are reported as `unsupported-chunk` and skipped; a
- * `data-*` part keeps only `type`, `id` and `data`. Nested values (`input`,
+ * `data-*` part keeps only `type`, `id` and `data`. Message metadata merges
+ * deeply like the AI SDK's when both sides are plain objects; otherwise the
+ * newer value replaces the older (the AI SDK spreads e.g. a string into an
+ * object of characters). Nested values (`input`,
  * `output`, `data`, metadata objects) are shared with the input chunks, not
  * copied: treat both as immutable.
  *

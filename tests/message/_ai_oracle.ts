@@ -32,12 +32,16 @@ async function fold(chunks: unknown[]): Promise<unknown> {
   });
   let last: unknown = null;
   let error: string | undefined;
+  const errors: string[] = [];
   const read = readUIMessageStream({
     stream: stream as ReadableStream<UIMessageChunk>,
-    onError: (e) => (error ??= String(e)),
+    onError: (e) => {
+      error ??= String(e);
+      errors.push(String(e));
+    },
   });
   for await (const m of read) last = m;
-  return { message: JSON.parse(JSON.stringify(last)), error: error ?? null };
+  return { message: JSON.parse(JSON.stringify(last)), error: error ?? null, errors };
 }
 
 const input = await new Response(Deno.stdin.readable).text();
