@@ -49,9 +49,12 @@ export function matchAt(s: string, at: number, word: string): number {
  * `<= lastStart`, or -1. Linear: `indexOf('<')` hops plus O(|word|) checks.
  */
 export function findTag(s: string, word: string, from: number, lastStart = Infinity): number {
+  const second = word.charCodeAt(1);
   let j = s.indexOf("<", from);
   while (j !== -1 && j <= lastStart) {
-    if (matchAt(s, j, word) === MATCH) return j;
+    // Cheap pre-check of the second character (word[1] is "/" or a lower-case letter).
+    const c = s.charCodeAt(j + 1);
+    if ((c === second || (c | 0x20) === second) && matchAt(s, j, word) === MATCH) return j;
     j = s.indexOf("<", j + 1);
   }
   return -1;

@@ -163,7 +163,7 @@ export class TurnTextScanner {
     const need = MAX_BLOCK_BODY_LENGTH + cl;
     const n = Math.min(s.length - i, need - b.len);
     // 1. A close tag that started in the previous chunk(s).
-    if (b.tail !== "" && n > 0) {
+    if (n > 0 && b.tail.indexOf("<") !== -1) {
       const u = b.tail + s.slice(i, i + Math.min(n, cl - 1));
       const k = findTag(u, close, 0, b.tail.length - 1);
       if (k !== -1) {
