@@ -27,29 +27,29 @@ export function metaOf(event: BrokerEvent, key: string): string | undefined {
 
 /**
  * True when `value` has the {@link BrokerEvent} shape: string msgId/kind/from/
- * text, finite `at`, object `meta`. (`meta` values are checked on read.)
+ * text, finite `at`, object `meta`. (`meta` values are checked on read, with
+ * own-property checks; top-level fields are only read, so an inherited one
+ * cannot do harm, and JSON never produces inherited fields.)
  */
 export function isEvent(value: unknown): value is BrokerEvent {
-  if (!isRecord(value)) return false;
+  if (typeof value !== "object" || value === null) return false;
   const e = value as Partial<Record<keyof BrokerEvent, unknown>>;
+  const at = e.at;
+  const meta = e.meta;
   return typeof e.msgId === "string" && typeof e.kind === "string" &&
     typeof e.from === "string" && typeof e.text === "string" &&
-    typeof e.at === "number" && Number.isFinite(e.at) && isRecord(e.meta) &&
-    Object.hasOwn(value, "msgId") && Object.hasOwn(value, "kind") &&
-    Object.hasOwn(value, "from") && Object.hasOwn(value, "text") && Object.hasOwn(value, "at") &&
-    Object.hasOwn(value, "meta");
+    typeof at === "number" && at - at === 0 &&
+    typeof meta === "object" && meta !== null && !Array.isArray(meta);
 }
 
 /** The valid rows of `events` (same objects, same order) and how many were skipped. */
 export function validEvents(events: unknown): { events: BrokerEvent[]; malformed: number } {
   if (!Array.isArray(events)) return { events: [], malformed: 0 };
-  const out: BrokerEvent[] = [];
   let malformed = 0;
-  for (const e of events) {
-    if (isEvent(e)) out.push(e);
-    else malformed++;
-  }
-  return { events: out, malformed };
+  for (let i = 0; i < events.length; i++) if (!isEvent(events[i])) malformed++;
+  // Common case: nothing to drop, reuse the caller's array (never mutated).
+  if (malformed === 0) return { events: events as BrokerEvent[], malformed };
+  return { events: events.filter(isEvent), malformed };
 }
 
 function ownValue(obj: Record<string, unknown>, key: string): unknown {

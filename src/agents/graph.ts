@@ -5,10 +5,10 @@
  * @module
  */
 import { metaOf, validEvents } from "./_rows.ts";
-import { layoutSpawnTree } from "./layout.ts";
-import { foldAgentLifecycle } from "./lifecycle.ts";
+import { layoutOf } from "./layout.ts";
+import { lifecycleOf } from "./lifecycle.ts";
 import { agedOutFacts, countUnknownKinds, windowOf } from "./roster.ts";
-import { isPeerName, nodeActivity } from "./spawn_tree.ts";
+import { isPeerName, nodeActivityOf } from "./spawn_tree.ts";
 import type {
   AgentGraph,
   AgentGraphEdge,
@@ -47,20 +47,42 @@ interface Tally {
 }
 
 function tally(kind: AgentGraphEdge["kind"]): Tally {
-  const byPair = new Map<string, AgentGraphEdge>();
+  // from → to → edge (nested maps: no per-row key strings).
+  const byFrom = new Map<string, Map<string, AgentGraphEdge>>();
+  const all: AgentGraphEdge[] = [];
   return {
     add(from, to, at) {
-      const key = `${from}\u0000${to}`;
-      const edge = byPair.get(key);
-      if (edge === undefined) byPair.set(key, { kind, from, to, count: 1, lastAt: at });
-      else {
+      let byTo = byFrom.get(from);
+      if (byTo === undefined) byFrom.set(from, byTo = new Map());
+      const edge = byTo.get(to);
+      if (edge === undefined) {
+        const created: AgentGraphEdge = { kind, from, to, count: 1, lastAt: at };
+        byTo.set(to, created);
+        all.push(created);
+      } else {
         edge.count += 1;
         if (at > edge.lastAt) edge.lastAt = at;
       }
     },
     edges() {
-      return [...byPair.values()].sort((a, b) =>
-        a.from.localeCompare(b.from) || a.to.localeCompare(b.to)
+      const edges = all;
+      // Same order as sorting by `from.localeCompare || to.localeCompare`, with
+      // localeCompare run on the distinct names only (ranks; compare-equal
+      // names share a rank), then a stable integer sort.
+      const names = new Set<string>();
+      for (const e of edges) {
+        names.add(e.from);
+        names.add(e.to);
+      }
+      const sorted = [...names].sort((a, b) => a.localeCompare(b));
+      const rank = new Map<string, number>();
+      let r = 0;
+      for (let i = 0; i < sorted.length; i++) {
+        if (i > 0 && sorted[i - 1].localeCompare(sorted[i]) !== 0) r++;
+        rank.set(sorted[i], r);
+      }
+      return edges.sort((a, b) =>
+        rank.get(a.from)! - rank.get(b.from)! || rank.get(a.to)! - rank.get(b.to)!
       );
     },
   };
@@ -128,9 +150,9 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
     ? input.historyLimit
     : 1000;
   const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
-  const layout = layoutSpawnTree(events);
-  const activity = nodeActivity(events);
-  const lifecycle = foldAgentLifecycle(events);
+  const layout = layoutOf(events);
+  const activity = nodeActivityOf(events);
+  const lifecycle = lifecycleOf(events, malformed);
   const window = windowOf(input?.events ?? [], limit, input?.historyRows);
   const aged = agedOutFacts(lifecycle, window);
   const newestAgentId = (name: string) => lifecycle.newest.get(name)?.agentId;
@@ -173,23 +195,33 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
       };
     });
 
-  const treeEdges = new Set(layout.edges.map(({ from, to }) => `${from}\u0000${to}`));
   const spawned = tally("spawned");
   const messages = tally("message");
-  const seen = new Set<string>();
+  // msgId → recipients already tallied (a string for one, a Set beyond).
+  const seen = new Map<string, string | Set<string>>();
   for (const event of events) {
     if (event.kind === "agent_spawned") {
       const child = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
-      if (treeEdges.has(`${event.from}\u0000${child}`)) spawned.add(event.from, child, event.at);
+      // (from, child) is a final tree edge iff child's parent in the layout is `from`.
+      const node = layout.byName.get(child);
+      if (node !== undefined && node.parent === event.from) {
+        spawned.add(event.from, child, event.at);
+      }
       continue;
     }
     if (!MESSAGE_KINDS.has(event.kind)) continue;
     const to = metaOf(event, "target") ?? "";
-    if (!isPeerName(to) || to === event.from) continue;
-    if (!layout.byName.has(to) || !layout.byName.has(event.from)) continue;
-    const key = `${event.msgId}\u0000${to}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
+    if (to === event.from || !layout.byName.has(to) || !layout.byName.has(event.from)) continue;
+    if (!isPeerName(to)) continue;
+    const prior = seen.get(event.msgId);
+    if (prior === undefined) seen.set(event.msgId, to);
+    else if (typeof prior === "string") {
+      if (prior === to) continue;
+      seen.set(event.msgId, new Set([prior, to]));
+    } else {
+      if (prior.has(to)) continue;
+      prior.add(to);
+    }
     messages.add(event.from, to, event.at);
   }
   const edges = [...spawned.edges(), ...messages.edges()].map((edge) => ({

@@ -8,7 +8,8 @@
  *
  * @module
  */
-import { buildSpawnTree, HUMAN } from "./spawn_tree.ts";
+import { validEvents } from "./_rows.ts";
+import { HUMAN, spawnForestOf } from "./spawn_tree.ts";
 import type { BrokerEvent } from "./types.ts";
 
 /** Horizontal distance between depth columns, px. */
@@ -64,12 +65,8 @@ export interface GraphLayout {
   height: number;
 }
 
-function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
- * Lay out the spawn tree of `items` (see {@link buildSpawnTree}).
+ * Lay out the spawn tree of `items` (see `buildSpawnTree`).
  *
  * 1. Children of a node are its children in ascending name order.
  * 2. Roots are ordered by rank (`human` last), then subtree size (self +
@@ -92,20 +89,28 @@ function byCodeUnit(a: string, b: string): number {
  * ```
  */
 export function layoutSpawnTree(items: readonly BrokerEvent[]): GraphLayout {
-  const parents = buildSpawnTree(items);
-  const sorted = [...parents.keys()].sort(byCodeUnit);
-  const n = sorted.length;
+  return layoutOf(validEvents(items).events);
+}
+
+/** @internal {@link layoutSpawnTree} over rows already checked with `validEvents`. */
+export function layoutOf(items: readonly BrokerEvent[]): GraphLayout {
+  const forest = spawnForestOf(items);
+  const n = forest.names.length;
+  // Position of each name in ascending code-unit order.
+  const sorted = forest.names.slice().sort();
   const index = new Map<string, number>();
   for (let i = 0; i < n; i++) index.set(sorted[i], i);
+  const posOf = new Int32Array(n); // insertion index → sorted position
+  for (let i = 0; i < n; i++) posOf[i] = index.get(forest.names[i])!;
 
-  // Parent index per sorted position (-1: root or unknown parent).
+  // Parent position per sorted position (-1: root).
   const parent = new Int32Array(n);
   const childCount = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    const p = parents.get(sorted[i]) ?? null;
-    const pi = p === null ? -1 : (index.get(p) ?? -1);
-    parent[i] = pi;
-    if (pi !== -1) childCount[pi]++;
+    const p = forest.parent[i];
+    const pp = p === -1 ? -1 : posOf[p];
+    parent[posOf[i]] = pp;
+    if (pp !== -1) childCount[pp]++;
   }
   // Children in CSR form; filled in ascending name order, so each list is sorted.
   const start = new Int32Array(n + 1);
@@ -187,7 +192,7 @@ export function layoutSpawnTree(items: readonly BrokerEvent[]): GraphLayout {
   let maxRow = 0;
   for (let i = 0; i < n; i++) {
     const name = sorted[i];
-    const p = parent[i] === -1 ? (parents.get(name) ?? null) : sorted[parent[i]];
+    const p = parent[i] === -1 ? null : sorted[parent[i]];
     const node: GraphNode = {
       name,
       depth: depth[i],

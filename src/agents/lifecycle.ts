@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isEvent, metaOf } from "./_rows.ts";
+import { metaOf, validEvents } from "./_rows.ts";
 import type { BrokerEvent } from "./types.ts";
 
 /** Lifecycle of one spawn (incarnation) as the log tells it. */
@@ -24,7 +24,10 @@ export interface AgentRecord {
   spawnedAt: number;
   /** `meta.origin === 'adopted'`. */
   adopted: boolean;
-  /** The spawn row's meta (read with own-property checks). */
+  /**
+   * The spawn row's meta object itself (shared, not copied; read it with
+   * own-property checks — the folds do — and treat it as read-only).
+   */
   meta: Record<string, string>;
   /** The spawn row's body (the brief). */
   brief: string;
@@ -69,22 +72,6 @@ function subjectOf(event: BrokerEvent): string {
     : event.from;
 }
 
-function copyMeta(meta: Record<string, unknown>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of Object.keys(meta)) {
-    const value = meta[key];
-    if (typeof value !== "string") continue;
-    // defineProperty: a "__proto__" key stays a plain own property.
-    Object.defineProperty(out, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
 /**
  * Walk the rows in the given order (the broker returns oldest first):
  *
@@ -103,16 +90,16 @@ function copyMeta(meta: Record<string, unknown>): Record<string, string> {
  * Malformed rows are skipped and counted. Linear time.
  */
 export function foldAgentLifecycle(events: readonly BrokerEvent[]): AgentLifecycleFold {
+  const valid = validEvents(events);
+  return lifecycleOf(valid.events, valid.malformed);
+}
+
+/** @internal {@link foldAgentLifecycle} over rows already checked with `validEvents`. */
+export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): AgentLifecycleFold {
   const records = new Map<string, AgentRecord>();
   const newest = new Map<string, AgentRecord>();
   const orphanNames = new Set<string>();
-  let malformed = 0;
-  if (!Array.isArray(events)) return { records, newest, orphanNames, malformed };
   for (const event of events) {
-    if (!isEvent(event)) {
-      malformed++;
-      continue;
-    }
     if (event.kind === "agent_spawned") {
       const name = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
       if (name === "" || records.has(event.msgId)) continue;
@@ -122,7 +109,7 @@ export function foldAgentLifecycle(events: readonly BrokerEvent[]): AgentLifecyc
         spawnedBy: event.from,
         spawnedAt: event.at,
         adopted: metaOf(event, "origin") === "adopted",
-        meta: copyMeta(event.meta),
+        meta: event.meta,
         brief: event.text,
         lifecycle: "spawning",
         lastEventAt: event.at,

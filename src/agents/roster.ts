@@ -5,7 +5,7 @@
  * @module
  */
 import { validEvents, validSessions } from "./_rows.ts";
-import { type AgentLifecycleFold, type AgentRecord, foldAgentLifecycle } from "./lifecycle.ts";
+import { type AgentLifecycleFold, type AgentRecord, lifecycleOf } from "./lifecycle.ts";
 import {
   type AgentRosterEntry,
   type AgentRosterSnapshot,
@@ -105,7 +105,9 @@ function taskIdOf(
 }
 
 function own(meta: Record<string, string>, key: string): string | undefined {
-  return Object.hasOwn(meta, key) ? meta[key] : undefined;
+  if (!Object.hasOwn(meta, key)) return undefined;
+  const value: unknown = meta[key];
+  return typeof value === "string" ? value : undefined;
 }
 
 function priced(input: RosterInput, claudeSessionId: string | null): number | undefined {
@@ -131,21 +133,8 @@ function costFacts(
   return { costUsd: null, costSource: null };
 }
 
-function spawnFacts(record: AgentRecord | undefined, prefixes: readonly SeatPrefix[]) {
-  return {
-    agentId: record?.agentId ?? null,
-    origin: record === undefined
-      ? "unknown" as const
-      : record.adopted
-      ? "adopted" as const
-      : "spawned" as const,
-    spawnedBy: record?.spawnedBy ?? null,
-    spawnedAt: record?.spawnedAt ?? null,
-    surface: (record && own(record.meta, "surface")) || null,
-    profile: (record && own(record.meta, "profile")) || null,
-    seat: record === undefined ? null : seatOf(record.name, prefixes),
-    supersededBy: record?.supersededBy ?? null,
-  };
+function originOf(record: AgentRecord | undefined): AgentRosterEntry["origin"] {
+  return record === undefined ? "unknown" : record.adopted ? "adopted" : "spawned";
 }
 
 function historyState(lifecycle: AgentRecord["lifecycle"]): AgentState {
@@ -241,7 +230,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     ? input.brokerUptimeMs
     : null;
 
-  const fold = foldAgentLifecycle(events);
+  const fold = lifecycleOf(events, malformedEvents);
   const window = windowOf(input?.events ?? [], limit, input?.historyRows);
   const aged = agedOutFacts(fold, window);
   const agedOut = new Set<string>(aged.orphans);
@@ -260,31 +249,35 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     }
     const observedId = session.observed?.claudeSessionId;
     const claudeSessionId = observedId ?? (record && own(record.meta, "session_id")) ?? null;
-    const identity = claudeSessionId
-      ? { id: claudeSessionId, idSource: "claudeSessionId" as const, claudeSessionId }
-      : {
-        id: `${session.name}@${session.registeredAt}`,
-        idSource: "nameAtRegisteredAt" as const,
-        claudeSessionId: null,
-      };
+    const cost = costFacts(input, claudeSessionId, record);
     return {
-      ...identity,
+      id: claudeSessionId ? claudeSessionId : `${session.name}@${session.registeredAt}`,
+      idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
       name: session.name,
-      ...spawnFacts(record, prefixes),
-      ...costFacts(input, claudeSessionId, record),
+      agentId: record?.agentId ?? null,
       state: session.status,
       stateSource: "presence",
+      origin: originOf(record),
       workingOn: session.workingOn,
       cwd: session.cwd,
       gitBranch: session.observed?.gitBranch ?? null,
+      seat: record === undefined ? null : seatOf(record.name, prefixes),
+      surface: (record && own(record.meta, "surface")) || null,
+      profile: (record && own(record.meta, "profile")) || null,
       taskId: taskIdOf(session.declared, session.workingOn),
+      spawnedBy: record?.spawnedBy ?? null,
+      claudeSessionId: claudeSessionId ? claudeSessionId : null,
       registeredAt: session.registeredAt,
+      spawnedAt: record?.spawnedAt ?? null,
       lastEventAt: Math.max(now - session.idleMs, record?.lastEventAt ?? 0),
       idleMs: session.idleMs,
       dnd: session.dnd ?? false,
       provisional: session.provisional ?? false,
       tags: (session.tags ?? []).map((t) => t.tag),
+      costUsd: cost.costUsd,
+      costSource: cost.costSource,
       spawnRow,
+      supersededBy: record?.supersededBy ?? null,
     } satisfies AgentRosterEntry;
   });
 
@@ -294,31 +287,35 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     .map((record) => {
       const claudeSessionId = own(record.meta, "session_id") || null;
       const workingOn = record.brief.split("\n", 1)[0] || null;
-      const identity = claudeSessionId
-        ? { id: claudeSessionId, idSource: "claudeSessionId" as const, claudeSessionId }
-        : {
-          id: `${record.name}@${record.spawnedAt}`,
-          idSource: "nameAtRegisteredAt" as const,
-          claudeSessionId: null,
-        };
+      const cost = costFacts(input, claudeSessionId, record);
       return {
-        ...identity,
+        id: claudeSessionId ? claudeSessionId : `${record.name}@${record.spawnedAt}`,
+        idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
         name: record.name,
-        ...spawnFacts(record, prefixes),
-        ...costFacts(input, claudeSessionId, record),
+        agentId: record.agentId,
         state: historyState(record.lifecycle),
         stateSource: "history",
+        origin: originOf(record),
         workingOn,
         cwd: own(record.meta, "cwd") || null,
         gitBranch: null,
+        seat: seatOf(record.name, prefixes),
+        surface: own(record.meta, "surface") || null,
+        profile: own(record.meta, "profile") || null,
         taskId: taskIdOf(undefined, workingOn),
+        spawnedBy: record.spawnedBy,
+        claudeSessionId,
         registeredAt: null,
+        spawnedAt: record.spawnedAt,
         lastEventAt: record.lastEventAt,
         idleMs: null,
         dnd: false,
         provisional: false,
         tags: [],
+        costUsd: cost.costUsd,
+        costSource: cost.costSource,
         spawnRow: "seen",
+        supersededBy: record.supersededBy,
       } satisfies AgentRosterEntry;
     });
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { isEvent, metaOf } from "./_rows.ts";
+import { metaOf, validEvents } from "./_rows.ts";
 import type { ActivityCategory, BrokerEvent, NodeActivity } from "./types.ts";
 
 /** The human operator's name on the broker; its queue node sorts last among roots. */
@@ -51,15 +51,19 @@ export function activityCategory(kind: string): ActivityCategory {
  * whatever the row order and ties go to the later row.
  */
 export function nodeActivity(items: readonly BrokerEvent[]): Map<string, NodeActivity> {
+  return nodeActivityOf(validEvents(items).events);
+}
+
+/** @internal {@link nodeActivity} over rows already checked with `validEvents`. */
+export function nodeActivityOf(items: readonly BrokerEvent[]): Map<string, NodeActivity> {
   const latest = new Map<string, NodeActivity>();
   const touch = (name: string | undefined, category: ActivityCategory, at: number) => {
     if (name === undefined || !isPeerName(name)) return;
     const current = latest.get(name);
     if (current === undefined || at >= current.at) latest.set(name, { category, at });
   };
-  if (!Array.isArray(items)) return latest;
   for (const item of items) {
-    if (!isEvent(item) || item.kind === "route_failed") continue;
+    if (item.kind === "route_failed") continue;
     const category = activityCategory(item.kind);
     touch(item.from, category, item.at);
     touch(metaOf(item, "target"), category, item.at);
@@ -95,23 +99,55 @@ export function spawnedChildOf(item: BrokerEvent): string | null {
  * ```
  */
 export function buildSpawnTree(items: readonly BrokerEvent[]): Map<string, string | null> {
+  return spawnTreeOf(validEvents(items).events);
+}
+
+/**
+ * @internal The spawn forest in index form: `names` in first-seen (map
+ * insertion) order and `parent[i]` = index of the spawner, or -1 for a root.
+ */
+export interface SpawnForest {
+  /** Names in insertion order. */
+  names: string[];
+  /** Parent index per name, -1 for a root. */
+  parent: Int32Array;
+}
+
+/** @internal {@link buildSpawnTree} over rows already checked with `validEvents`. */
+export function spawnTreeOf(items: readonly BrokerEvent[]): Map<string, string | null> {
+  const { names, parent } = spawnForestOf(items);
   const parents = new Map<string, string | null>();
-  const see = (name: string | undefined) => {
-    if (name !== undefined && isPeerName(name) && !parents.has(name)) parents.set(name, null);
-  };
-  if (Array.isArray(items)) {
-    for (const item of items) {
-      if (!isEvent(item) || item.kind === "route_failed") continue;
-      see(item.from);
-      see(metaOf(item, "target"));
-      const audience = metaOf(item, "audience");
-      if (audience !== undefined) { for (const name of audience.split(",")) see(name.trim()); }
-      const child = spawnedChildOf(item);
-      if (child !== null) parents.set(child, item.from);
-    }
+  for (let i = 0; i < names.length; i++) {
+    parents.set(names[i], parent[i] === -1 ? null : names[parent[i]]);
   }
-  breakCycles(parents);
   return parents;
+}
+
+/** @internal The spawn forest of already-checked rows, cycles broken. Linear time. */
+export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
+  const index = new Map<string, number>();
+  const names: string[] = [];
+  const parents: number[] = [];
+  const see = (name: string | undefined): void => {
+    if (name === undefined || index.has(name) || !isPeerName(name)) return;
+    index.set(name, names.length);
+    names.push(name);
+    parents.push(-1);
+  };
+  for (const item of items) {
+    if (item.kind === "route_failed") continue;
+    see(item.from);
+    see(metaOf(item, "target"));
+    const audience = metaOf(item, "audience");
+    if (audience !== undefined) { for (const name of audience.split(",")) see(name.trim()); }
+    const child = spawnedChildOf(item);
+    if (child === null) continue;
+    see(child); // a `meta.name`-only child is inserted here, as Map.set would
+    parents[index.get(child)!] = index.get(item.from)!; // last spawn wins
+  }
+  const parent = Int32Array.from(parents);
+  breakCycles(parent);
+  return { names, parent };
 }
 
 /**
@@ -122,18 +158,10 @@ export function buildSpawnTree(items: readonly BrokerEvent[]): Map<string, strin
  * cycle's first-inserted member; a name hanging off the cycle becomes a root
  * iff it was inserted before every name its parent can reach (tail + cycle),
  * because then no name below it was cut before its turn and the cycle was
- * still whole.
+ * still whole. Mutates `parent` (indices in insertion order, -1 = root).
  */
-function breakCycles(parents: Map<string, string | null>): void {
-  const names = [...parents.keys()];
-  const n = names.length;
-  const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(names[i], i);
-  const parent = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    const p = parents.get(names[i]) ?? null;
-    parent[i] = p === null ? -1 : (index.get(p) ?? -1);
-  }
+function breakCycles(parent: Int32Array): void {
+  const n = parent.length;
   // state: 0 unvisited, 1 on the current walk, 2 done.
   const state = new Uint8Array(n);
   // cycleMin[i]: for a cycle member, the smallest index on its cycle; else -1.
@@ -170,9 +198,10 @@ function breakCycles(parents: Map<string, string | null>): void {
     }
     for (const i of path) state[i] = 2;
   }
+  const cut = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     if (reachMin[i] === -1) continue; // chain ends at a root
-    const cut = cycleMin[i] !== -1 ? cycleMin[i] === i : i < reachMin[parent[i]];
-    if (cut) parents.set(names[i], null);
+    cut[i] = (cycleMin[i] !== -1 ? cycleMin[i] === i : i < reachMin[parent[i]]) ? 1 : 0;
   }
+  for (let i = 0; i < n; i++) if (cut[i] === 1) parent[i] = -1;
 }

@@ -1,0 +1,116 @@
+/**
+ * Agents bench. Two ways to run it:
+ *
+ * - `deno run -A bench/agents_bench.ts` prints the targets and the measured
+ *   medians: roster + graph over a 1,000-row history (target ≤ 2 ms), layout
+ *   of 10,000 and 20,000 nodes and their ratio (target ≤ 2.3×). Exit code 1
+ *   when a target is missed.
+ * - `deno bench bench/agents_bench.ts` runs the same workloads as `Deno.bench`
+ *   cases.
+ *
+ * @module
+ */
+import { type BrokerEvent, foldAgentGraph, foldRoster, layoutSpawnTree } from "../agents.ts";
+import { generateHistory, rng } from "../tests/agents/_generate.ts";
+
+const history = generateHistory({ seed: 7, rows: 1000, agedOut: 300 });
+
+function foldBoth(): number {
+  const roster = foldRoster({
+    sessions: history.sessions,
+    brokerUptimeMs: history.brokerUptimeMs,
+    events: history.events,
+    historyLimit: 1000,
+    now: history.now,
+    seatPrefixes: [{ seat: "workers", prefix: "w1" }],
+  });
+  const graph = foldAgentGraph({
+    events: history.events,
+    historyLimit: 1000,
+    now: history.now,
+    roster: roster.agents,
+  });
+  return roster.agents.length + graph.edges.length;
+}
+
+/** A random recursive tree of `n` nodes as spawn rows (node i spawned by a random earlier node). */
+function treeHistory(n: number, seed: number): BrokerEvent[] {
+  const rand = rng(seed);
+  const events: BrokerEvent[] = [];
+  for (let i = 1; i < n; i++) {
+    const parent = Math.floor(rand() * i);
+    events.push({
+      msgId: `a${i}`,
+      kind: "agent_spawned",
+      from: `agent-${parent}`,
+      text: "",
+      at: i,
+      meta: { target: `agent-${i}` },
+    });
+  }
+  return events;
+}
+
+const tree10k = treeHistory(10_000, 1);
+const tree20k = treeHistory(20_000, 2);
+
+/** Wall times of `fn` in ms after `warm` unmeasured runs (JIT warm-up): min and median. */
+function measure(fn: () => unknown, runs: number, warm: number): { min: number; p50: number } {
+  let sink = 0;
+  for (let i = 0; i < warm; i++) sink += Number(Boolean(fn()));
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    sink += Number(Boolean(fn()));
+    times.push(performance.now() - t0);
+  }
+  if (sink < 0) console.log(sink);
+  times.sort((a, b) => a - b);
+  return { min: times[0], p50: times[Math.floor(times.length / 2)] };
+}
+
+function loadAverage(): string {
+  try {
+    return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
+  } catch {
+    return "n/a";
+  }
+}
+
+const RUN_AS_SCRIPT = import.meta.main && !Deno.args.includes("--deno-bench");
+
+if (RUN_AS_SCRIPT) {
+  const fmt = (m: { min: number; p50: number }) =>
+    `median ${m.p50.toFixed(3)} ms, min ${m.min.toFixed(3)} ms`;
+  console.log(
+    `load average: ${loadAverage()} (timings are wall clock; a loaded machine inflates them)`,
+  );
+  const fold = measure(foldBoth, 400, 300);
+  const l10 = measure(() => layoutSpawnTree(tree10k), 40, 15);
+  const l20 = measure(() => layoutSpawnTree(tree20k), 40, 15);
+  const ratio = l20.p50 / l10.p50;
+  const ratioMin = l20.min / l10.min;
+  const nodes10 = layoutSpawnTree(tree10k).nodes.length;
+  const nodes20 = layoutSpawnTree(tree20k).nodes.length;
+  console.log(`roster + graph, ${history.events.length}-row history: ${fmt(fold)} (target ≤ 2 ms)`);
+  console.log(`layout ${nodes10} nodes: ${fmt(l10)}`);
+  console.log(`layout ${nodes20} nodes: ${fmt(l20)}`);
+  console.log(
+    `layout ratio 20k/10k: ${ratio.toFixed(2)}× by median, ${
+      ratioMin.toFixed(2)
+    }× by min (target ≤ 2.3×)`,
+  );
+  const ok = fold.p50 <= 2 && ratio <= 2.3;
+  console.log(ok ? "all targets met" : "TARGET MISSED");
+  if (!ok) Deno.exit(1);
+} else {
+  Deno.bench("roster + graph over a 1,000-row history", () => {
+    foldBoth();
+  });
+  Deno.bench("layoutSpawnTree 10,000 nodes", { group: "layout", baseline: true }, () => {
+    layoutSpawnTree(tree10k);
+  });
+  Deno.bench("layoutSpawnTree 20,000 nodes", { group: "layout" }, () => {
+    layoutSpawnTree(tree20k);
+  });
+}
