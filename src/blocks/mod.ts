@@ -50,5 +50,9 @@ export {
   type TextSegment,
   type TurnTextSegment,
 } from "./segments.ts";
-export { TurnTextScanner, TurnTextScannerStream } from "./turn_text_scanner.ts";
+export {
+  TurnTextScanner,
+  type TurnTextScannerOptions,
+  TurnTextScannerStream,
+} from "./turn_text_scanner.ts";
 export { splitTurnText } from "./split_turn_text.ts";

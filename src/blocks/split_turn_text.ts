@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { TurnTextScanner } from "./turn_text_scanner.ts";
+import { TurnTextScanner, type TurnTextScannerOptions } from "./turn_text_scanner.ts";
 import type { TurnTextSegment } from "./segments.ts";
 
 /**
@@ -17,7 +17,8 @@ import type { TurnTextSegment } from "./segments.ts";
  * {@link parseAskTag}: other tags inside a body are part of the body. The
  * trimmed body is JSON-parsed and normalised by {@link parseAskBlock} /
  * {@link parseReportBlock}. The close tag must start within
- * {@link MAX_BLOCK_BODY_LENGTH} characters of the body, else the block is
+ * {@link MAX_BLOCK_BODY_LENGTH} characters of the body (or the lower
+ * `options.maxBlockBodyLength`), else the block is
  * `invalid` / `too-large` and scanning resumes after the opening tag plus
  * `MAX_BLOCK_BODY_LENGTH + closeTag.length` characters. An opening tag whose
  * close never comes is `invalid` / `unclosed` and covers the rest of the text.
@@ -40,9 +41,12 @@ import type { TurnTextSegment } from "./segments.ts";
  * // ]
  * ```
  */
-export function splitTurnText(text: string): TurnTextSegment[] {
+export function splitTurnText(
+  text: string,
+  options: TurnTextScannerOptions = {},
+): TurnTextSegment[] {
   if (typeof text !== "string") return [];
-  const scanner = new TurnTextScanner();
+  const scanner = new TurnTextScanner(options);
   const out = scanner.push(text);
   for (const seg of scanner.end()) {
     const last = out[out.length - 1];

@@ -19,6 +19,20 @@ import {
 import { lowerAscii } from "./_util.ts";
 import type { InvalidBlockReason, TurnTextSegment } from "./segments.ts";
 
+/** Options of {@link TurnTextScanner} and {@link splitTurnText}. */
+export interface TurnTextScannerOptions {
+  /**
+   * Size bound of a block body in UTF-16 code units: default and maximum
+   * {@link MAX_BLOCK_BODY_LENGTH}.
+   */
+  readonly maxBlockBodyLength?: number;
+}
+
+function clampBound(n: number | undefined): number {
+  if (typeof n !== "number" || Number.isNaN(n)) return MAX_BLOCK_BODY_LENGTH;
+  return Math.max(0, Math.min(MAX_BLOCK_BODY_LENGTH, Math.floor(n)));
+}
+
 interface OpenBlock {
   readonly name: BlockTagName;
   /** The opening tag as written (original case). */
@@ -73,9 +87,20 @@ function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof
  * ```
  */
 export class TurnTextScanner {
+  readonly #maxBody: number;
   #carry = "";
   #block: OpenBlock | null = null;
   #ended = false;
+
+  /**
+   * @param options.maxBlockBodyLength the size bound in UTF-16 code units
+   * (default and maximum {@link MAX_BLOCK_BODY_LENGTH}; values below 0 or
+   * non-integers are clamped/floored). Lower it to hold back less per open
+   * block.
+   */
+  constructor(options: TurnTextScannerOptions = {}) {
+    this.#maxBody = clampBound(options.maxBlockBodyLength);
+  }
 
   /**
    * Feed the next text delta; returns the segments that became final, in
@@ -160,7 +185,7 @@ export class TurnTextScanner {
     const b = this.#block!;
     const close = CLOSE_TAG[b.name];
     const cl = close.length;
-    const need = MAX_BLOCK_BODY_LENGTH + cl;
+    const need = this.#maxBody + cl;
     const n = Math.min(s.length - i, need - b.len);
     // 1. A close tag that started in the previous chunk(s).
     if (n > 0 && b.tail.indexOf("<") !== -1) {
@@ -260,8 +285,9 @@ function pushText(out: TurnTextSegment[], text: string): void {
  * ```
  */
 export class TurnTextScannerStream extends TransformStream<string, TurnTextSegment> {
-  constructor() {
-    const scanner = new TurnTextScanner();
+  /** @param options see {@link TurnTextScannerOptions}. */
+  constructor(options: TurnTextScannerOptions = {}) {
+    const scanner = new TurnTextScanner(options);
     super({
       transform(chunk, controller) {
         for (const seg of scanner.push(chunk)) controller.enqueue(seg);

@@ -4,7 +4,7 @@
  */
 import { parseAskBlock, parseReportBlock, type TurnTextSegment } from "../../src/blocks/mod.ts";
 
-export function referenceSplit(text: string): TurnTextSegment[] {
+export function referenceSplit(text: string, max = Infinity): TurnTextSegment[] {
   const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
   const out: TurnTextSegment[] = [];
   let pending = "";
@@ -26,6 +26,17 @@ export function referenceSplit(text: string): TurnTextSegment[] {
     flush();
     const bodyStart = j + name.length + 2;
     const c = lower.indexOf(`</${name}>`, bodyStart);
+    const cl = name.length + 3;
+    if ((c === -1 || c - bodyStart > max) && text.length - bodyStart >= max + cl) {
+      out.push({
+        kind: "invalid",
+        tag: name,
+        raw: text.slice(j, bodyStart + max + cl),
+        reason: "too-large",
+      });
+      pos = bodyStart + max + cl;
+      continue;
+    }
     if (c === -1) {
       out.push({ kind: "invalid", tag: name, raw: text.slice(j), reason: "unclosed" });
       pos = text.length;

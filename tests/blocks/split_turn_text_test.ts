@@ -155,8 +155,8 @@ function chunk(text: string, cuts: number[]): string[] {
   return out;
 }
 
-function scanChunks(chunks: string[]): TurnTextSegment[] {
-  const s = new TurnTextScanner();
+function scanChunks(chunks: string[], maxBlockBodyLength?: number): TurnTextSegment[] {
+  const s = new TurnTextScanner({ maxBlockBodyLength });
   const all: TurnTextSegment[] = [];
   for (const c of chunks) all.push(...s.push(c));
   all.push(...s.end());
@@ -309,4 +309,35 @@ Deno.test("splitTurnText: a folded assistant turn (golden fixtures/blocks/split_
   ]);
   assert.equal(segmentsToText(segs), turn);
   await assertGolden("blocks/split_turn_text.json", { turn, segments: segs });
+});
+
+Deno.test("property: with small size bounds, splitTurnText equals the bounded reference and any chunking agrees (10^4 runs)", () => {
+  fc.assert(
+    fc.property(
+      soup,
+      fc.integer({ min: 0, max: 40 }),
+      fc.array(fc.nat(), { maxLength: 10 }),
+      (text, max, cuts) => {
+        const whole = splitTurnText(text, { maxBlockBodyLength: max });
+        assert.deepStrictEqual(whole, referenceSplit(text, max));
+        assert.equal(segmentsToText(whole), text);
+        assert.deepStrictEqual(normalizeSegments(scanChunks(chunk(text, cuts), max)), whole);
+      },
+    ),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("maxBlockBodyLength is clamped to [0, MAX_BLOCK_BODY_LENGTH]", () => {
+  const body = "x".repeat(MAX_BLOCK_BODY_LENGTH + 10);
+  const huge = splitTurnText(`<ask>${body}</ask>`, { maxBlockBodyLength: 1e9 });
+  assert.equal((huge[0] as { reason: string }).reason, "too-large");
+  assert.equal(
+    splitTurnText('<ask>{"question":"q"}</ask>', { maxBlockBodyLength: -5 })[0].kind,
+    "invalid",
+  );
+  assert.equal(
+    splitTurnText('<ask>{"question":"q"}</ask>', { maxBlockBodyLength: Number.NaN })[0].kind,
+    "ask",
+  );
 });
