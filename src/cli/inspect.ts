@@ -44,6 +44,7 @@ export function unreadableReport(
     summary: {
       frames: 0,
       heartbeats: 0,
+      comments: 0,
       events: 0,
       domainEvents: 0,
       errors: 1,
@@ -187,7 +188,8 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
     turn,
     summary: {
       frames: capture.frames.length,
-      heartbeats: heartbeats + capture.comments,
+      heartbeats,
+      comments: capture.comments,
       events,
       domainEvents,
       errors,

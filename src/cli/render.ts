@@ -83,7 +83,8 @@ export function renderReport(report: InspectReport, options: RenderOptions = {})
     `${
       bold("Summary")
     }: ${s.frames} frame(s), ${s.events} event(s), ${s.heartbeats} heartbeat(s), ` +
-      `${s.domainEvents} domain event(s) · ${s.errors} error(s), ${s.warnings} warning(s) · ` +
+      `${s.comments} comment(s), ${s.domainEvents} domain event(s) · ` +
+      `${s.errors} error(s), ${s.warnings} warning(s) · ` +
       `status ${s.status} · ${verdict} (exit ${report.exitCode})`,
   );
   return out.join("\n") + "\n";

@@ -122,8 +122,10 @@ export interface InspectTurn {
 export interface InspectSummary {
   /** Frames read (SSE events or NDJSON lines), heartbeats included. */
   frames: number;
-  /** Heartbeat frames plus SSE comment lines (`: …`). */
+  /** Heartbeat frames (`event: heartbeat`). */
   heartbeats: number;
+  /** SSE comment lines (`: …`, e.g. `: heartbeat` keep-alives or annotations). */
+  comments: number;
   /** Frames accepted as chat events (or AI SDK chunks). */
   events: number;
   /** Domain events passed through. */

@@ -48,20 +48,47 @@ Deno.test("real ai@7 captures are clean and fold to a completed turn", async () 
   ]);
 });
 
-Deno.test("scout capture: dialect, folded text, domain events, after-terminal violations", async () => {
+Deno.test("scout capture (spec frames): clean, failed turn with tool, card, domain events", async () => {
   const r = inspectText(await readFixture("legacy/scout_turn.sse"));
   assert.equal(r.dialect, "scout");
-  assert.equal(r.exitCode, 1);
+  assert.equal(r.exitCode, 0, JSON.stringify(r.problems));
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [
+    [15, "derived-call-id"],
+    [33, "no-retry-permission"],
+  ]);
+  assert.equal(r.turn?.status, "failed");
   assert.equal(r.turn?.text, "Hi");
   assert.equal(r.turn?.sessionId, "s-7");
-  assert.equal(r.turn?.status, "completed");
-  assert.deepEqual(r.turn?.domainEvents, [{ line: 16, type: "products" }, {
-    line: 19,
+  assert.deepEqual(r.turn?.tools, [{
+    callId: "frame:4",
+    name: "search_products",
+    status: "running",
+  }]);
+  assert.deepEqual(r.turn?.cards, [{ correlationId: "c1", status: "closed", prompt: "Pick one" }]);
+  assert.deepEqual(r.turn?.errors, [{ message: "boom", retryable: false }]);
+  assert.deepEqual(r.turn?.domainEvents, [{ line: 18, type: "products" }, {
+    line: 21,
     type: "broaden",
   }]);
+  assert.equal(r.summary.heartbeats, 1);
+  assert.equal(r.summary.comments, 4);
+});
+
+Deno.test("frames after Scout's terminal frame are violations and are not folded", async () => {
+  const r = inspectText(await readFixture("inspect/captures/scout_after_done.sse"));
+  assert.equal(r.exitCode, 1);
+  assert.equal(r.turn?.status, "completed");
+  assert.equal(r.turn?.text, "Hi");
   const after = r.problems.filter((p) => p.code === "after-terminal").map((p) => p.line);
   assert.deepEqual(after, [13, 16, 19, 22, 25, 28, 31]);
-  assert.equal(r.summary.heartbeats, 1);
+  assert.equal(r.problems.filter((p) => p.severity === "error").length, after.length);
+});
+
+Deno.test("scout transport-test stream is clean", async () => {
+  const r = inspectText(await readFixture("legacy/scout_transport_turn.sse"));
+  assert.equal(r.exitCode, 0);
+  assert.deepEqual(r.problems, []);
+  assert.equal(r.turn?.status, "completed");
 });
 
 Deno.test("scout runtime capture is clean: tool_start{name, callId} and a <report> block", async () => {

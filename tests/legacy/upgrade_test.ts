@@ -184,6 +184,7 @@ Deno.test("bad host context and allocation are refused, not thrown", () => {
 for (
   const [name, dialect] of [
     ["scout_turn", "scout"],
+    ["scout_transport_turn", "scout"],
     ["scout_runtime_turn", "scout"],
     ["papercup_turn", "papercup"],
   ] as const
