@@ -61,8 +61,9 @@ function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof
  *
  * Text is emitted as soon as it is safe: the scanner holds back ONLY a
  * trailing fragment that could still become an opening tag (`<`, `<a`,
- * `<AS`, `<repo`, … at most 7 characters) or an open block awaiting its close
- * tag, so a UI never shows `<ask>{"que` to a person. A block is emitted
+ * `<AS`, `<repo`, … at most 7 characters), a trailing high surrogate (so an
+ * emoji split across deltas is never shown in halves), or an open block
+ * awaiting its close tag, so a UI never shows `<ask>{"que` to a person. A block is emitted
  * whole once its close tag arrives. An open block is held for at most
  * {@link MAX_BLOCK_BODY_LENGTH} + 9 characters: beyond that it becomes an
  * `invalid` segment (reason `too-large`) and scanning continues, so memory is
@@ -143,6 +144,14 @@ export class TurnTextScanner {
       for (;;) {
         const j = s.indexOf("<", i);
         if (j === -1) {
+          // Never split a surrogate pair across deltas: hold back a trailing
+          // high surrogate so a UI never shows half an emoji.
+          const last = s.charCodeAt(s.length - 1);
+          if (!final && last >= 0xd800 && last <= 0xdbff && s.length > textStart) {
+            pushText(out, s.slice(textStart, s.length - 1));
+            this.#carry = s.slice(s.length - 1);
+            return;
+          }
           pushText(out, s.slice(textStart));
           return;
         }

@@ -214,7 +214,8 @@ Deno.test("property: the scanner holds back only a possible tag start or an open
         }
         assert.ok(fed.startsWith(emitted));
         const held = fed.slice(emitted.length).toLowerCase();
-        const ok = held === "" || OPEN_PREFIXES.includes(held) || held.startsWith("<ask>") ||
+        const ok = held === "" || OPEN_PREFIXES.includes(held) || /^[\uD800-\uDBFF]$/.test(held) ||
+          held.startsWith("<ask>") ||
           held.startsWith("<report>");
         assert.ok(ok, `held back ${JSON.stringify(held)}`);
       }
@@ -339,5 +340,18 @@ Deno.test("maxBlockBodyLength is clamped to [0, MAX_BLOCK_BODY_LENGTH]", () => {
   assert.equal(
     splitTurnText('<ask>{"question":"q"}</ask>', { maxBlockBodyLength: Number.NaN })[0].kind,
     "ask",
+  );
+});
+
+Deno.test("scanner: an emoji split across deltas is never emitted in halves", () => {
+  const s = new TurnTextScanner();
+  const smile = "😀";
+  assert.deepEqual(s.push("hi " + smile[0]), [{ kind: "text", text: "hi " }]);
+  assert.deepEqual(s.push(smile[1] + "!"), [{ kind: "text", text: smile + "!" }]);
+  assert.deepEqual(s.push("\uD800"), []);
+  assert.deepEqual(
+    s.end(),
+    [{ kind: "text", text: "\uD800" }],
+    "a lone high surrogate at the end is kept",
   );
 });
