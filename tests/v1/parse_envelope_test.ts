@@ -385,11 +385,20 @@ Deno.test("hostile objects: throwing getters and proxies are refused, not thrown
   });
   assert.equal(refuse(proxy).code, "invalid-envelope");
   const inherited = Object.create(env({ type: "delta", text: "x" }));
-  // inherited keys are read like zod reads them: both accept
-  assert.equal(
-    parseChatEnvelope(inherited).ok,
-    ChatEventEnvelopeSchema.safeParse(inherited).success,
-  );
+  // inherited keys are read the way zod reads them: both accept
+  assert.equal(ChatEventEnvelopeSchema.safeParse(inherited).success, true);
+  const r = parseChatEnvelope(inherited);
+  assert.ok(r.ok);
+  // ...and the result is a fresh plain object with own keys only
+  assert.equal(Object.getPrototypeOf(r.value), Object.prototype);
+  assert.deepEqual(Object.keys(r.value), [
+    "schemaVersion",
+    "conversationId",
+    "turnId",
+    "eventId",
+    "seq",
+    "event",
+  ]);
 });
 
 Deno.test("property: parseChatEnvelope never throws on anything (incl. null-prototype objects) (10k runs)", () => {
