@@ -46,6 +46,8 @@ export interface ReplayWindowSeam {
 
 /** Codes of {@link ReplayError}. */
 export type ReplayErrorCode =
+  /** The request is not `{ conversationId, turnId, afterSeq }` with string ids. */
+  | "invalid-request"
   /** The cursor is not a non-negative safe integer. */
   | "invalid-cursor"
   /** The cursor is below the retained window: frames after it were dropped by retention. */
@@ -96,6 +98,10 @@ export interface ReplayBatch {
 /** Default bound on frames one replay may buffer. */
 export const DEFAULT_MAX_REPLAY_FRAMES = 10_000;
 
+function maxFramesOf(n: unknown): number {
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_MAX_REPLAY_FRAMES;
+}
+
 function isSeq(n: unknown): n is number {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 }
@@ -109,7 +115,10 @@ export function checkReplayCursor(afterSeq: number, bounds: ReplayBounds): Repla
   if (!isSeq(afterSeq)) {
     return { code: "invalid-cursor", message: "cursor must be a non-negative integer seq" };
   }
-  const low = bounds?.lowestRetainedSeq;
+  if (typeof bounds !== "object" || bounds === null) {
+    return { code: "invalid-window", message: "window bounds are malformed" };
+  }
+  const low = bounds.lowestRetainedSeq;
   const latest = bounds?.latestSeq;
   if (!isSeq(low) || !isSeq(latest) || low < 1 || low > latest + 1) {
     return { code: "invalid-window", message: "window bounds are malformed" };
@@ -147,8 +156,8 @@ export function validateReplay(input: {
   readonly frames: readonly ChatEventEnvelope[];
   readonly maxFrames?: number;
 }): Result<ReplayBatch, ReplayError> {
-  const { conversationId, turnId, afterSeq, bounds, frames } = input;
-  const maxFrames = input.maxFrames ?? DEFAULT_MAX_REPLAY_FRAMES;
+  const { conversationId, turnId, afterSeq, bounds, frames } = input ?? {};
+  const maxFrames = maxFramesOf(input?.maxFrames);
   const bad = checkReplayCursor(afterSeq, bounds);
   if (bad) return err(bad);
   if (!Array.isArray(frames)) {
@@ -239,8 +248,11 @@ export async function replayAfter(
     readonly profile?: RecoveryProfile;
   },
 ): Promise<Result<ReplayBatch, ReplayError>> {
-  const { conversationId, turnId, afterSeq, profile } = request;
-  const maxFrames = request.maxFrames ?? DEFAULT_MAX_REPLAY_FRAMES;
+  const { conversationId, turnId, afterSeq, profile } = request ?? {};
+  const maxFrames = maxFramesOf(request?.maxFrames);
+  if (typeof conversationId !== "string" || typeof turnId !== "string") {
+    return err({ code: "invalid-request", message: "conversationId and turnId must be strings" });
+  }
   if (profile) {
     const refusal = requireCapability(profile, "connectionReplay");
     if (refusal) return err({ code: "capability-not-offered", message: refusal.message });

@@ -466,7 +466,7 @@ export class TurnRecovery {
           return ok({
             status: "completed",
             outcome: cur.outcome,
-            reused: cur.claimToken !== token,
+            reused: cur.reconciled === true || cur.claimToken !== token,
           });
         }
         // Marked unknown (e.g. by a restart scan) while we still hold the verified value.
@@ -490,7 +490,7 @@ export class TurnRecovery {
         return ok({
           status: "completed",
           outcome: back.value.outcome,
-          reused: back.value.claimToken !== token,
+          reused: back.value.reconciled === true || back.value.claimToken !== token,
         });
       }
       return refuse("checkpoint-write-failed", `completion not stored: ${writeError}`, {

@@ -255,3 +255,29 @@ Deno.test("replay property catches a window whose cursor is off by one", async (
   assert.equal(r.failed, true);
   assert.match(String((r.errorInstance as Error).message), /reordered/);
 });
+
+Deno.test("replay: arbitrary inputs never throw (property)", async () => {
+  const w = windowOf(3);
+  await fc.assert(
+    fc.asyncProperty(fc.anything(), fc.anything(), fc.anything(), async (a, b, c) => {
+      const r1 = await replayAfter(w, a as never);
+      const r2 = await replayAfter(a as never, {
+        conversationId: "c",
+        turnId: "t",
+        afterSeq: b as number,
+      });
+      const r3 = validateReplay({
+        conversationId: "c",
+        turnId: "t",
+        afterSeq: 0,
+        bounds: b as never,
+        frames: c as never,
+      });
+      const r4 = validateReplay(a as never);
+      const r5 = checkReplayCursor(b as number, c as never);
+      for (const r of [r1, r2, r3, r4]) assert.equal(typeof r.ok, "boolean");
+      assert.ok(r5 === null || typeof r5.code === "string");
+    }),
+    { numRuns: 10_000, seed: 11 },
+  );
+});
