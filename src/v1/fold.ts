@@ -283,6 +283,17 @@ export class ChatStateFolder {
    * Validate and apply one envelope. Returns the validated (fresh, stripped)
    * envelope, or a {@link ChatFoldRefusal}; a refused envelope changes
    * nothing. Never throws.
+   *
+   * Checks, in order (the first failing one is reported):
+   * 1. the contract ({@link parseChatEnvelope}): `invalid-envelope`,
+   *    `unsupported-version`, `unknown-event-type`;
+   * 2. identity: `foreign-conversation`, then `foreign-turn`;
+   * 3. ordering: `duplicate` (eventId already applied, whatever its seq),
+   *    `reordered` (seq ≤ lastSeq), `gap` (seq > lastSeq + 1);
+   * 4. lifecycle (`nextTurnStatus`): `illegal-transition`, so a re-sent
+   *    `done` is a `duplicate` but any new event after `done` is illegal;
+   * 5. tool and card identity: `duplicate-call`, `unknown-call`,
+   *    `finished-call`, `call-mismatch`, `duplicate-card`, `unknown-card`.
    */
   push(value: unknown): Result<ChatEventEnvelope, ChatFoldRefusal> {
     return this.#apply(value, false);
