@@ -273,18 +273,18 @@ export class SseParser {
     }
     let cr = s.indexOf("\r", pos);
     let lf = s.indexOf("\n", pos);
-    while (cr !== -1 || lf !== -1) {
-      const end = cr === -1 ? lf : lf === -1 ? cr : cr < lf ? cr : lf;
-      if (this.#pending.length !== 0) {
-        if (this.#pendingLength + (end - pos) > this.#maxLine) this.#fail("line-too-long");
-        this.#pending.push(s.slice(pos, end));
-        const line = this.#pending.join("");
-        this.#clearPending();
-        this.#line(line, 0, line.length);
-      } else {
-        if (end - pos > this.#maxLine) this.#fail("line-too-long");
-        this.#line(s, pos, end);
+    if (this.#pending.length !== 0) {
+      // The first line of this chunk completes the buffered partial line.
+      if (cr === -1 && lf === -1) {
+        this.#buffer(pos === 0 ? s : s.slice(pos));
+        return;
       }
+      const end = cr === -1 ? lf : lf === -1 ? cr : cr < lf ? cr : lf;
+      if (this.#pendingLength + (end - pos) > this.#maxLine) this.#fail("line-too-long");
+      this.#pending.push(s.slice(pos, end));
+      const line = this.#pending.join("");
+      this.#clearPending();
+      this.#line(line, 0, line.length);
       if (end === cr) {
         if (end + 1 === n) {
           this.#skipLF = true;
@@ -297,7 +297,97 @@ export class SseParser {
       }
       if (lf !== -1 && lf < pos) lf = s.indexOf("\n", pos);
     }
+    pos = cr === -1 ? this.#lfLines(s, pos, lf) : this.#anyLines(s, pos, cr, lf);
     if (pos < n) this.#buffer(pos === 0 ? s : s.slice(pos));
+  }
+
+  /**
+   * Fast path for a chunk without CR: walk LFs only, and dispatch a lone
+   * `data:` line followed by a blank line without going through the buffers.
+   * Returns the start of the unterminated rest.
+   */
+  #lfLines(s: string, pos: number, lf: number): number {
+    const maxLine = this.#maxLine;
+    while (lf !== -1) {
+      if (lf !== pos) {
+        if (lf - pos > maxLine) this.#fail("line-too-long");
+        if (
+          s.charCodeAt(pos) === 100 && s.charCodeAt(pos + 1) === 97 &&
+          s.charCodeAt(pos + 2) === 116 && s.charCodeAt(pos + 3) === 97 &&
+          s.charCodeAt(pos + 4) === COLON
+        ) {
+          const v = s.charCodeAt(pos + 5) === SPACE ? pos + 6 : pos + 5;
+          if (this.#dataLines === 0 && s.charCodeAt(lf + 1) === LF) {
+            const data = s.slice(v, lf);
+            if (data.length > this.#maxEvent) this.#fail("event-too-large");
+            const message: SseMessage = {
+              id: this.#blockId,
+              event: this.#eventType,
+              data,
+              lastEventId: this.#lastEventId,
+            };
+            this.#eventType = undefined;
+            this.#blockId = undefined;
+            this.#onEvent(message);
+            pos = lf + 2;
+            lf = s.indexOf("\n", pos);
+            continue;
+          }
+          this.#appendData(s.slice(v, lf));
+        } else if (
+          s.charCodeAt(pos) === 105 && s.charCodeAt(pos + 1) === 100 &&
+          s.charCodeAt(pos + 2) === COLON
+        ) {
+          const id = s.slice(s.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, lf);
+          if (id.indexOf("\0") === -1) {
+            this.#blockId = id;
+            this.#lastEventId = id;
+          }
+        } else if (
+          s.charCodeAt(pos) === 101 && s.charCodeAt(pos + 1) === 118 &&
+          s.charCodeAt(pos + 2) === 101 && s.charCodeAt(pos + 3) === 110 &&
+          s.charCodeAt(pos + 4) === 116 && s.charCodeAt(pos + 5) === COLON
+        ) {
+          const v = s.charCodeAt(pos + 6) === SPACE ? pos + 7 : pos + 6;
+          this.#eventType = v < lf ? s.slice(v, lf) : undefined;
+        } else {
+          this.#line(s, pos, lf);
+        }
+      } else {
+        this.#dispatch();
+      }
+      pos = lf + 1;
+      lf = s.indexOf("\n", pos);
+    }
+    return pos;
+  }
+
+  /**
+   * General path: lines ended by CR, LF or CRLF. Next CR / LF positions are
+   * cached and only searched again once passed, so this is linear however
+   * they are mixed. Returns the start of the unterminated rest (or the chunk
+   * length when it ended with CR, remembering to skip a following LF).
+   */
+  #anyLines(s: string, pos: number, cr: number, lf: number): number {
+    const n = s.length;
+    const maxLine = this.#maxLine;
+    while (cr !== -1 || lf !== -1) {
+      const end = cr === -1 ? lf : lf === -1 ? cr : cr < lf ? cr : lf;
+      if (end - pos > maxLine) this.#fail("line-too-long");
+      this.#line(s, pos, end);
+      if (end === cr) {
+        if (end + 1 === n) {
+          this.#skipLF = true;
+          return n;
+        }
+        pos = s.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+        cr = s.indexOf("\r", pos);
+      } else {
+        pos = end + 1;
+      }
+      if (lf !== -1 && lf < pos) lf = s.indexOf("\n", pos);
+    }
+    return pos;
   }
 
   #buffer(piece: string): void {

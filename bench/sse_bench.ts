@@ -1,0 +1,269 @@
+/**
+ * SSE decoder throughput: our {@link SseParser} vs `eventsource-parser@3.1.1`
+ * on a ≥ 10 MB capture of v1-style envelope frames, both fed the same 16 KiB
+ * chunks, once as text and once as UTF-8 bytes (eventsource-parser only takes
+ * text, so its bytes run goes through a streaming `TextDecoder`, which is what
+ * its own `EventSourceParserStream` users do with `TextDecoderStream`).
+ *
+ * Two ways to run it:
+ * - `deno run -A bench/sse_bench.ts` prints MB/s for each and the ratio
+ *   (ours / eventsource-parser; goal ≥ 1.0), from the best of 40 alternating
+ *   runs, by process CPU time (robust on a shared machine) and by wall time,
+ *   plus linear-time checks on pathological chunkings.
+ *
+ * The consumer callback reads each message's data (length and first code
+ * unit), as every real consumer does: eventsource-parser builds multi-line
+ * data by string concatenation, which V8 keeps as a rope that is flattened on
+ * first read, so a callback that never read the data would not pay for it.
+ * - `deno bench -A bench/sse_bench.ts` runs the same cases as `Deno.bench`.
+ *
+ * @module
+ */
+import { cpuUsage } from "node:process";
+import { createParser } from "eventsource-parser";
+import { encodeSseComment, encodeSseFrame, SseParser } from "../src/sse/mod.ts";
+
+const CHUNK = 16 * 1024;
+const TARGET_BYTES = 10 * 1024 * 1024 + 1;
+
+/** Deterministic PRNG (mulberry32) so every run benchmarks the same capture. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = [
+  "the",
+  "card",
+  "turn",
+  "résumé",
+  "tool",
+  "answer",
+  "naïve",
+  "stream",
+  "😀",
+  "λ",
+  "search_products",
+  "Käse",
+  "delta",
+  "ok",
+];
+
+/** Build the capture: v1-ish envelopes as SSE frames, with heartbeats and some multi-line data. */
+export function buildCapture(): string {
+  const rand = rng(42);
+  const word = () => WORDS[Math.floor(rand() * WORDS.length)];
+  const parts: string[] = [];
+  let size = 0;
+  let seq = 0;
+  let turn = 0;
+  while (size < TARGET_BYTES) {
+    if (seq === 0 || rand() < 0.002) {
+      turn++;
+      seq = 0;
+    }
+    seq++;
+    const r = rand();
+    let type: string;
+    let event: Record<string, unknown>;
+    if (r < 0.7) {
+      type = "delta";
+      const n = 1 + Math.floor(rand() * 12);
+      event = { type, text: Array.from({ length: n }, word).join(" ") };
+    } else if (r < 0.8) {
+      type = "tool_call";
+      event = {
+        type,
+        name: "chat:ask_choice",
+        callId: `call-${turn}-${seq}`,
+        input: { prompt: Array.from({ length: 8 }, word).join(" "), options: ["a", "b", "c"] },
+      };
+    } else if (r < 0.9) {
+      type = "tool_result";
+      event = {
+        type,
+        name: "search",
+        callId: `call-${turn}-${seq - 1}`,
+        ok: true,
+        summary: word(),
+      };
+    } else if (r < 0.97) {
+      type = "reasoning";
+      event = { type, text: Array.from({ length: 30 }, word).join(" ") };
+    } else {
+      type = "turn_status";
+      event = { type, status: "running" };
+    }
+    const envelope = {
+      schemaVersion: 1,
+      conversationId: "conv-7f3a9c",
+      turnId: `turn-${turn}`,
+      eventId: `evt-${turn}-${seq}`,
+      seq,
+      at: 1767225600000 + turn * 1000 + seq,
+      event,
+    };
+    // Mostly compact JSON (one data line), sometimes pretty-printed (multi-line data).
+    const data = rand() < 0.05 ? JSON.stringify(envelope, null, 2) : JSON.stringify(envelope);
+    const frame = rand() < 0.02
+      ? encodeSseComment("heartbeat")
+      : encodeSseFrame({ id: `${turn}:${seq}`, event: type, data });
+    parts.push(frame);
+    size += frame.length;
+  }
+  return parts.join("");
+}
+
+function chunkText(text: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += CHUNK) out.push(text.slice(i, i + CHUNK));
+  return out;
+}
+
+function chunkBytes(bytes: Uint8Array): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += CHUNK) out.push(bytes.subarray(i, i + CHUNK));
+  return out;
+}
+
+/** Decode with our parser; returns a checksum (message count + data length). */
+export function runOurs(chunks: readonly (string | Uint8Array)[]): number {
+  let sum = 0;
+  const parser = new SseParser({
+    onEvent: (m) => {
+      sum += 1 + m.data.length + (m.data.charCodeAt(0) | 0);
+    },
+  });
+  for (const c of chunks) parser.feed(c);
+  parser.end();
+  return sum;
+}
+
+/** Decode with eventsource-parser; byte chunks go through a streaming TextDecoder. */
+export function runReference(chunks: readonly (string | Uint8Array)[]): number {
+  let sum = 0;
+  const parser = createParser({
+    onEvent: (m) => {
+      sum += 1 + m.data.length + (m.data.charCodeAt(0) | 0);
+    },
+  });
+  const decoder = new TextDecoder();
+  for (const c of chunks) {
+    parser.feed(typeof c === "string" ? c : decoder.decode(c, { stream: true }));
+  }
+  parser.feed(decoder.decode());
+  return sum;
+}
+
+const capture = buildCapture();
+const bytes = new TextEncoder().encode(capture);
+const textChunks = chunkText(capture);
+const byteChunks = chunkBytes(bytes);
+
+Deno.bench("sse decode text 16 KiB chunks: ours", { group: "text", baseline: true }, () => {
+  runOurs(textChunks);
+});
+Deno.bench("sse decode text 16 KiB chunks: eventsource-parser", { group: "text" }, () => {
+  runReference(textChunks);
+});
+Deno.bench("sse decode bytes 16 KiB chunks: ours", { group: "bytes", baseline: true }, () => {
+  runOurs(byteChunks);
+});
+Deno.bench("sse decode bytes 16 KiB chunks: eventsource-parser", { group: "bytes" }, () => {
+  runReference(byteChunks);
+});
+
+interface Timing {
+  /** Best wall-clock time of one run, ms. */
+  wall: number;
+  /** Best process CPU time (user + system) of one run, ms: less sensitive to other load. */
+  cpu: number;
+  /** Checksum of the last run. */
+  check: number;
+}
+
+function cpuMs(): number {
+  const u = cpuUsage();
+  return (u.user + u.system) / 1000;
+}
+
+/** Best-of-N wall and CPU time of `fn` (after warm-up). */
+function time(fn: () => number, runs: number): Timing {
+  return duel(fn, fn, runs)[0];
+}
+
+/**
+ * Best-of-N for two functions with alternating runs (and alternating order),
+ * so that load from other processes on the machine hits both sides alike.
+ */
+function duel(a: () => number, b: () => number, runs: number): [Timing, Timing] {
+  const ra: Timing = { wall: Infinity, cpu: Infinity, check: a() };
+  const rb: Timing = { wall: Infinity, cpu: Infinity, check: b() };
+  a();
+  b();
+  for (let i = 0; i < runs; i++) {
+    const order = i % 2 === 0 ? [[a, ra], [b, rb]] as const : [[b, rb], [a, ra]] as const;
+    for (const [fn, r] of order) {
+      const c0 = cpuMs();
+      const t0 = performance.now();
+      r.check = fn();
+      const t1 = performance.now();
+      const c1 = cpuMs();
+      r.wall = Math.min(r.wall, t1 - t0);
+      r.cpu = Math.min(r.cpu, c1 - c0);
+    }
+  }
+  return [ra, rb];
+}
+
+function main(): void {
+  const mb = bytes.length / 1e6;
+  console.log(
+    `capture: ${mb.toFixed(2)} MB (${bytes.length} bytes, ${capture.length} UTF-16 units), ` +
+      `${textChunks.length} chunks of ${CHUNK} units/bytes`,
+  );
+  const runs = 40;
+  for (const [label, chunks] of [["text", textChunks], ["bytes", byteChunks]] as const) {
+    const [ours, ref] = duel(() => runOurs(chunks), () => runReference(chunks), runs);
+    if (ours.check !== ref.check) {
+      throw new Error(`checksum mismatch on ${label}: ${ours.check} vs ${ref.check}`);
+    }
+    for (const clock of ["cpu", "wall"] as const) {
+      const oursMBs = mb / (ours[clock] / 1000);
+      const refMBs = mb / (ref[clock] / 1000);
+      console.log(
+        `${label.padEnd(5)} (${clock.padEnd(4)})  ours ${oursMBs.toFixed(1).padStart(7)} MB/s   ` +
+          `eventsource-parser ${refMBs.toFixed(1).padStart(7)} MB/s   ` +
+          `ratio ${(oursMBs / refMBs).toFixed(2)}x`,
+      );
+    }
+  }
+
+  // Linear time on pathological chunkings (no ratio goal; shows no quadratic blow-up).
+  const giant = "data: " + "x".repeat(1_000_000) + "\n\n";
+  const oneUnit = [...giant];
+  const tiny = "data: a\n\n".repeat(200_000);
+  const tinyChunks = [...tiny];
+  const manyLfOneCr = ("data: " + "y".repeat(10) + "\n\n").repeat(100_000) + "\r\n";
+  for (
+    const [label, chunks] of [
+      ["1 MB line in 1-unit chunks", oneUnit],
+      ["1.8 MB of tiny events in 1-unit chunks", tinyChunks],
+      ["1.8 MB of LF-only events + one CR at the end, one chunk", [manyLfOneCr]],
+    ] as const
+  ) {
+    const ours = time(() => runOurs(chunks), 3);
+    const ref = time(() => runReference(chunks), 1);
+    console.log(
+      `${label}: ours ${ours.cpu.toFixed(1)} ms, eventsource-parser ${ref.cpu.toFixed(1)} ms (CPU)`,
+    );
+  }
+}
+
+// `deno bench` loads this module with import.meta.main === false: only the Deno.bench cases run.
+if (import.meta.main) main();
