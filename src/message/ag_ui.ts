@@ -45,7 +45,9 @@ export type AgUiEvent =
 
 /** Refusal of one envelope by {@link V1ToAgUi}. */
 export interface AgUiRefusal {
+  /** Stable machine-readable reason. */
   readonly code: "invalid-envelope" | "out-of-order" | "after-terminal" | "other-turn";
+  /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
 }
 
@@ -255,6 +257,7 @@ export class V1ToAgUi {
 
 /** Result of {@link v1ToAgUiEvents}. */
 export interface V1ToAgUiResult {
+  /** The AG-UI events, in order. */
   events: AgUiEvent[];
   /** Refused envelopes with their 0-based index. */
   refused: { index: number; error: AgUiRefusal }[];

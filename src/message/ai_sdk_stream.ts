@@ -15,7 +15,9 @@ import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chu
 
 /** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
 export interface V1EnvelopeRefusal {
+  /** Stable machine-readable reason. */
   readonly code: "invalid-envelope" | "out-of-order" | "after-terminal" | "other-turn";
+  /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
 }
 
@@ -147,6 +149,7 @@ export class V1ToUIMessageChunks {
   #tools = new Map<string, string>();
   #cards = new Map<string, unknown>();
 
+  /** Create an adapter (see the class documentation for the mapping). */
   constructor(options: V1ToChunksOptions = {}) {
     this.#messageId = options.messageId;
   }
@@ -335,6 +338,7 @@ export class V1ToUIMessageChunks {
 
 /** Result of {@link v1ToUIMessageChunks}. */
 export interface V1ToChunksResult {
+  /** The UI message chunks, in order. */
   chunks: UIMessageChunk[];
   /** Refused envelopes with their 0-based index. */
   refused: { index: number; error: V1EnvelopeRefusal }[];
@@ -371,7 +375,9 @@ export function v1ToUIMessageChunks(
 
 /** Host-supplied identity for envelopes made from chunks. */
 export interface V1IdAllocator {
+  /** Host-allocated conversation id (non-empty). */
   conversationId: string;
+  /** Host-allocated turn id (non-empty). */
   turnId: string;
   /** Returns a fresh, non-empty event id, unique within the conversation. */
   nextEventId(): string;
@@ -414,8 +420,10 @@ export class UIMessageChunksToV1 {
   #ended = false;
   #index = 0;
   #tools = new Map<string, { name: string; called: boolean }>();
+  /** Problems found, each with its path (at most 20). */
   readonly issues: ChunkIssue[] = [];
 
+  /** Create an adapter (see the class documentation for the mapping). */
   constructor(readonly ids: V1IdAllocator, readonly options: ChunksToV1Options = {}) {}
 
   #env(event: ChatEventV1): ChatEventEnvelope {
@@ -564,7 +572,9 @@ export class UIMessageChunksToV1 {
 
 /** Result of {@link uiMessageChunksToV1}. */
 export interface ChunksToV1Result {
+  /** The v1 envelopes, `seq` 1, 2, 3, … */
   envelopes: ChatEventEnvelope[];
+  /** Problems found, each with its path (at most 20). */
   issues: ChunkIssue[];
 }
 

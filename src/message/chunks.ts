@@ -11,8 +11,13 @@
  */
 import type { Citation, ProviderMetadata } from "./parts.ts";
 
-type PM = { providerMetadata?: ProviderMetadata };
-type ToolMeta = Record<string, unknown>;
+/** The optional `providerMetadata` field many chunks carry. */
+export type WithProviderMetadata = {
+  /** Provider-specific metadata, kept verbatim. */
+  providerMetadata?: ProviderMetadata;
+};
+/** Tool metadata on tool chunks (JSON values by key). */
+export type ChunkToolMetadata = Record<string, unknown>;
 
 /** A UI message stream chunk this package understands (the `ai@7` set). */
 export type UIMessageChunk =
@@ -35,22 +40,22 @@ export type UIMessageChunk =
   | { type: "start-step" }
   | { type: "finish-step" }
   | { type: "reset-step" }
-  | ({ type: "text-start"; id: string } & PM)
-  | ({ type: "text-delta"; id: string; delta: string } & PM)
-  | ({ type: "text-end"; id: string; citations?: Citation[] } & PM)
-  | ({ type: "reasoning-start"; id: string } & PM)
-  | ({ type: "reasoning-delta"; id: string; delta: string } & PM)
-  | ({ type: "reasoning-end"; id: string } & PM)
+  | ({ type: "text-start"; id: string } & WithProviderMetadata)
+  | ({ type: "text-delta"; id: string; delta: string } & WithProviderMetadata)
+  | ({ type: "text-end"; id: string; citations?: Citation[] } & WithProviderMetadata)
+  | ({ type: "reasoning-start"; id: string } & WithProviderMetadata)
+  | ({ type: "reasoning-delta"; id: string; delta: string } & WithProviderMetadata)
+  | ({ type: "reasoning-end"; id: string } & WithProviderMetadata)
   | ({
     type: "tool-input-start";
     toolCallId: string;
     toolName: string;
     inputEncoding?: "json" | "text";
     providerExecuted?: boolean;
-    toolMetadata?: ToolMeta;
+    toolMetadata?: ChunkToolMetadata;
     dynamic?: boolean;
     title?: string;
-  } & PM)
+  } & WithProviderMetadata)
   | { type: "tool-input-delta"; toolCallId: string; inputTextDelta: string }
   | ({
     type: "tool-input-available";
@@ -58,10 +63,10 @@ export type UIMessageChunk =
     toolName: string;
     input: unknown;
     providerExecuted?: boolean;
-    toolMetadata?: ToolMeta;
+    toolMetadata?: ChunkToolMetadata;
     dynamic?: boolean;
     title?: string;
-  } & PM)
+  } & WithProviderMetadata)
   | ({
     type: "tool-input-error";
     toolCallId: string;
@@ -69,10 +74,10 @@ export type UIMessageChunk =
     input: unknown;
     errorText: string;
     providerExecuted?: boolean;
-    toolMetadata?: ToolMeta;
+    toolMetadata?: ChunkToolMetadata;
     dynamic?: boolean;
     title?: string;
-  } & PM)
+  } & WithProviderMetadata)
   | {
     type: "tool-approval-request";
     approvalId: string;
@@ -89,34 +94,34 @@ export type UIMessageChunk =
     approved: boolean;
     reason?: string;
     providerExecuted?: boolean;
-  } & PM)
+  } & WithProviderMetadata)
   | ({
     type: "tool-output-available";
     toolCallId: string;
     output: unknown;
     providerExecuted?: boolean;
-    toolMetadata?: ToolMeta;
+    toolMetadata?: ChunkToolMetadata;
     dynamic?: boolean;
     preliminary?: boolean;
-  } & PM)
+  } & WithProviderMetadata)
   | ({
     type: "tool-output-error";
     toolCallId: string;
     errorText: string;
     providerExecuted?: boolean;
-    toolMetadata?: ToolMeta;
+    toolMetadata?: ChunkToolMetadata;
     dynamic?: boolean;
-  } & PM)
+  } & WithProviderMetadata)
   | { type: "tool-output-denied"; toolCallId: string }
-  | ({ type: "source-url"; sourceId: string; url: string; title?: string } & PM)
+  | ({ type: "source-url"; sourceId: string; url: string; title?: string } & WithProviderMetadata)
   | ({
     type: "source-document";
     sourceId: string;
     mediaType: string;
     title: string;
     filename?: string;
-  } & PM)
-  | ({ type: "file"; url: string; mediaType: string } & PM)
+  } & WithProviderMetadata)
+  | ({ type: "file"; url: string; mediaType: string } & WithProviderMetadata)
   | { type: `data-${string}`; id?: string; data: unknown; transient?: boolean };
 
 /** The `type` strings of {@link UIMessageChunk} (data chunks as `data-*`). */
@@ -290,7 +295,9 @@ export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
 export interface ChunkIssue {
   /** 0-based index of the offending chunk (or SSE event) in its stream. */
   index: number;
+  /** Stable machine-readable reason. */
   code: "invalid-json" | "invalid-chunk" | "unsupported-chunk" | "orphan-chunk" | "limit";
+  /** One human-readable sentence; not stable, do not match on it. */
   message: string;
 }
 

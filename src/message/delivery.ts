@@ -63,9 +63,13 @@ export function capDeliveryStatus(status: DeliveryStatus, ceiling: DeliveryStatu
 
 /** One recipient's delivery state. `at` is an ISO-8601 timestamp. */
 export interface DeliveryState {
+  /** Recipient participant id. */
   participantId: string;
+  /** Delivery status. */
   status: DeliveryStatus;
+  /** When the status was recorded, ISO-8601. */
   at: string;
+  /** Why (e.g. the transport error kind). */
   reason?: string;
 }
 

@@ -55,7 +55,9 @@ export const AddressSchemeSchema: z.ZodType<AddressScheme> = z.enum([
 
 /** Where a participant is reached. */
 export interface ParticipantAddress {
+  /** Address scheme. */
   scheme: AddressScheme;
+  /** Address within the scheme (non-empty). */
   value: string;
 }
 
@@ -63,11 +65,15 @@ export interface ParticipantAddress {
  * A thread participant. Identity is `id`; `role` is only a rendering hint.
  */
 export interface Participant {
+  /** Non-empty id. */
   id: string;
+  /** Message role (rendering hint). */
   role: MessageRole;
   /** May be empty. */
   displayName: string;
+  /** Kind of thread / participant. */
   kind: ParticipantKind;
+  /** Where the participant is reached, if known. */
   address?: ParticipantAddress;
 }
 /** {@link Participant}. */
@@ -81,10 +87,15 @@ export const ParticipantSchema: z.ZodType<Participant> = z.object({
 
 /** A thread. `createdAt` is ISO-8601 (UTC, with offset). */
 export interface ChatThread {
+  /** Non-empty id. */
   id: string;
+  /** Kind of thread / participant. */
   kind: ThreadKind;
+  /** Thread title. */
   title?: string;
+  /** Participants of the thread. */
   participants: Participant[];
+  /** Creation time, ISO-8601. */
   createdAt: string;
 }
 
@@ -129,16 +140,25 @@ export const ProvenanceSchema: z.ZodType<Provenance> = z.union([
  * tracked, never "delivered").
  */
 export interface ChatMessage {
+  /** Non-empty id. */
   id: string;
+  /** Thread the message belongs to. */
   threadId: string;
   /** The author participant's id. */
   authorId: string;
+  /** Message role (rendering hint). */
   role: MessageRole;
+  /** Creation time, ISO-8601. */
   createdAt: string;
+  /** The message parts, in order. */
   parts: ChatPart[];
+  /** Free-form message metadata. */
   metadata?: Record<string, unknown>;
+  /** Id of the message this one answers. */
   inReplyTo?: string;
+  /** Broker-set authorship; never taken from a transport. */
   provenance?: Provenance;
+  /** One delivery state per recipient; absent = not tracked. */
   delivery?: DeliveryState[];
 }
 
@@ -171,13 +191,17 @@ export const InboundChatMessageSchema: z.ZodType<InboundChatMessage> = z.strictO
 
 /** One problem found while parsing, with its path. */
 export interface MessageIssue {
+  /** Path of the offending value. */
   path: (string | number)[];
+  /** One human-readable sentence; not stable, do not match on it. */
   message: string;
 }
 
 /** Refusal of {@link parseChatMessage} / {@link parseInboundChatMessage}. */
 export interface MessageRefusal {
+  /** Stable machine-readable reason. */
   readonly code: "invalid-message" | "claims-provenance" | "claims-delivery";
+  /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
   /** At most 20 issues. */
   readonly issues: MessageIssue[];
@@ -252,7 +276,9 @@ export function parseInboundChatMessage(
 
 /** Refusal of {@link markHumanEndorsed}. */
 export interface EndorsementRefusal {
+  /** Stable machine-readable reason. */
   readonly code: "missing-attestation" | "not-agent-authored";
+  /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
 }
 
@@ -294,6 +320,16 @@ export type ChatEnvelope = Omit<ChatMessage, "id" | "role" | "parts" | "metadata
 /**
  * Drop the envelope: `{id, role, parts, metadata?}` (new object, same parts
  * array). `metadata` is copied only when present.
+ *
+ * @example
+ * ```ts
+ * import { toUIMessage, type ChatMessage } from "@papercusp/chat-protocol";
+ * const m: ChatMessage = {
+ *   id: "m1", threadId: "t1", authorId: "agent:a", role: "assistant",
+ *   createdAt: "2026-01-01T00:00:00.000Z", parts: [{ type: "text", text: "Hi" }],
+ * };
+ * toUIMessage(m); // { id: "m1", role: "assistant", parts: [{ type: "text", text: "Hi" }] }
+ * ```
  */
 export function toUIMessage(message: ChatMessage): UIMessage {
   const ui: UIMessage = { id: message.id, role: message.role, parts: message.parts };

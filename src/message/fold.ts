@@ -199,6 +199,7 @@ export class UIMessageFold {
   readonly #maxChars: number;
   readonly #maxIssues: number;
 
+  /** Create an adapter (see the class documentation for the mapping). */
   constructor(options: FoldOptions = {}) {
     this.#maxParts = options.maxParts ?? 100_000;
     this.#maxChars = options.maxChars ?? 64 * 1024 * 1024;
@@ -798,6 +799,13 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
 /**
  * Convenience for tools such as `inspect`: fold an array of (untrusted) AI
  * SDK chunks with default options. Same result as {@link foldUIMessage}.
+ *
+ * @example
+ * ```ts
+ * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol";
+ * const capture = detectAiSdkStream('data: {"type":"start","messageId":"m"}\n\ndata: [DONE]\n\n');
+ * if (capture) foldUIMessageChunks(capture.chunks).message.id; // "m"
+ * ```
  */
 export function foldUIMessageChunks(chunks: readonly unknown[]): FoldResult {
   return foldUIMessage(chunks);
@@ -805,7 +813,15 @@ export function foldUIMessageChunks(chunks: readonly unknown[]): FoldResult {
 
 /**
  * Fold an async source (a `ReadableStream` or any async iterable) of chunks.
- * Same semantics as {@link foldUIMessage} for chunk streams.
+ * Same semantics as {@link foldUIMessage} for chunk streams. Never rejects
+ * for bad chunks (they become issues); rejects only if the source itself
+ * errors.
+ *
+ * @example
+ * ```ts
+ * import { foldUIMessageStream } from "@papercusp/chat-protocol";
+ * const { message } = await foldUIMessageStream(ReadableStream.from([{ type: "start", messageId: "m" }]));
+ * ```
  */
 export async function foldUIMessageStream(
   stream: AsyncIterable<unknown> | ReadableStream<unknown>,

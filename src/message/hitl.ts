@@ -14,19 +14,29 @@ export const GATE_PART_TYPE = "tool-gate" as const;
 
 /** A gate row. `createdAt` / `expiresAt` are ISO-8601. `schema` is the answer's JSON Schema. */
 export interface GateSnapshot {
+  /** Gate id. */
   id: string;
+  /** The question put to the human. */
   prompt: string;
+  /** JSON Schema of the answer payload. */
   schema?: Record<string, unknown>;
+  /** Gate status. */
   status: "pending" | "resolved" | "cancelled" | "expired";
+  /** The answer payload (resolved gates). */
   payload?: unknown;
+  /** Why the gate was cancelled / expired. */
   reason?: string;
+  /** Creation time, ISO-8601. */
   createdAt: string;
+  /** Expiry time, ISO-8601. */
   expiresAt?: string;
 }
 
 /** Envelope facts a gate row lacks. */
 export interface GateContext {
+  /** Thread the gate message goes to. */
   threadId: string;
+  /** Participant the gate message is attributed to. */
   authorId: string;
 }
 
@@ -100,6 +110,16 @@ export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMess
  * `output-available` → accept (payload = output), `output-denied` → decline
  * (reason = approval reason, or `declined`). `undefined` while the gate is
  * open (any other state), and for a message without a gate part or approval.
+ *
+ * @example
+ * ```ts
+ * import { fromHitlGate, toHitlAnswer } from "@papercusp/chat-protocol";
+ * const done = fromHitlGate(
+ *   { id: "g1", prompt: "Deploy?", status: "resolved", payload: { ok: true }, createdAt: "2026-01-01T00:00:00.000Z" },
+ *   { threadId: "th1", authorId: "agent:ops" },
+ * );
+ * toHitlAnswer(done); // { action: "accept", gateId: "g1", payload: { ok: true } }
+ * ```
  */
 export function toHitlAnswer(message: ChatMessage): GateAnswer | undefined {
   const part = message.parts.find((p) => p.type === GATE_PART_TYPE) as ToolPart | undefined;

@@ -9,14 +9,20 @@ import { capDeliveryStatus, type DeliveryState, TRANSPORT_DELIVERY_CEILING } fro
 
 /** A message the seam received. `guid` is also the transport's dedupe key. */
 export interface MessagingInbound {
+  /** The seam only reports messages the server accepted. */
   status: "accepted";
+  /** Transport address (phone number, chat handle). */
   handle: string;
+  /** Transport message id (also its dedupe key). */
   guid: string;
+  /** Message text. */
   text: string;
 }
 /** What the seam can send: text to a handle (no attachments exist here). */
 export interface MessagingSendInput {
+  /** Transport address (phone number, chat handle). */
   handle: string;
+  /** Message text. */
   text: string;
 }
 /** The seam's send result. */
@@ -26,7 +32,9 @@ export type MessagingSendResult =
 
 /** Envelope facts the caller resolved (handle → participant, clock). */
 export interface InboundContext {
+  /** Thread resolved for the handle. */
   threadId: string;
+  /** Participant resolved for the handle. */
   authorId: string;
   /** ISO-8601 timestamp. */
   createdAt: string;
@@ -34,7 +42,9 @@ export interface InboundContext {
 
 /** What to send, plus the `type` of every part the seam could not carry, in part order. */
 export interface OutboundResult {
+  /** What the seam sends. */
   send: MessagingSendInput;
+  /** `type` of every part that was not sent, in part order. */
   dropped: string[];
 }
 

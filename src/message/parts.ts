@@ -34,6 +34,7 @@ export type ProviderMetadata = Record<string, Record<string, JsonValue | undefin
 
 /** A citation on a text part (from a `text-end` chunk), as the AI SDK's `Citation`. */
 export interface Citation {
+  /** The cited source. */
   source:
     | {
       type: "source";
@@ -54,54 +55,84 @@ export interface Citation {
     };
   /** Character offsets into the part's text (non-negative integers). */
   startIndex?: number;
+  /** End offset into the text (exclusive, UTF-16 code units). */
   endIndex?: number;
+  /** The cited text. */
   citedText?: string;
 }
 
 /** Assistant or user text. */
 export interface TextPart {
+  /** Discriminator of this part / event. */
   type: "text";
+  /** The text (plain, appended from deltas while streaming). */
   text: string;
+  /** Citations attached by the `text-end` chunk. */
   citations?: Citation[];
+  /** `streaming` while deltas arrive, `done` after the end chunk. */
   state?: PartStreamState;
+  /** Provider-specific metadata, kept verbatim. */
   providerMetadata?: ProviderMetadata;
 }
 /** Model reasoning text. */
 export interface ReasoningPart {
+  /** Discriminator of this part / event. */
   type: "reasoning";
+  /** Reasoning stream id (from the `reasoning-start` chunk). */
   id?: string;
+  /** The text (plain, appended from deltas while streaming). */
   text: string;
+  /** `streaming` while deltas arrive, `done` after the end chunk. */
   state?: PartStreamState;
+  /** Provider-specific metadata, kept verbatim. */
   providerMetadata?: ProviderMetadata;
 }
 /** A URL source. `url` is data: never fetched by this package. */
 export interface SourceUrlPart {
+  /** Discriminator of this part / event. */
   type: "source-url";
+  /** Id of the source within the message. */
   sourceId: string;
+  /** URL (data, never fetched by this package). */
   url: string;
+  /** Human-readable title. */
   title?: string;
+  /** Provider-specific metadata, kept verbatim. */
   providerMetadata?: ProviderMetadata;
 }
 /** A document source. */
 export interface SourceDocumentPart {
+  /** Discriminator of this part / event. */
   type: "source-document";
+  /** Id of the source within the message. */
   sourceId: string;
+  /** IANA media type, e.g. `image/png`. */
   mediaType: string;
+  /** Human-readable title. */
   title: string;
+  /** Original file name. */
   filename?: string;
+  /** Provider-specific metadata, kept verbatim. */
   providerMetadata?: ProviderMetadata;
 }
 /** A file (URL or data URL) with its IANA media type. */
 export interface FilePart {
+  /** Discriminator of this part / event. */
   type: "file";
+  /** IANA media type, e.g. `image/png`. */
   mediaType: string;
+  /** Original file name. */
   filename?: string;
+  /** URL (data, never fetched by this package). */
   url: string;
+  /** Provider file references, by provider. */
   providerReference?: Record<string, string>;
+  /** Provider-specific metadata, kept verbatim. */
   providerMetadata?: ProviderMetadata;
 }
 /** Marks the start of a model step. */
 export interface StepStartPart {
+  /** Discriminator of this part / event. */
   type: "step-start";
 }
 
@@ -127,7 +158,9 @@ export type ToolPartState = typeof TOOL_PART_STATES[number];
  * `output-error` (then `approved: true`); absent in the input states.
  */
 export interface ToolApproval {
+  /** Approval id (non-empty), echoed by the response. */
   id: string;
+  /** The decision: `true` approved, `false` denied; absent while requested. */
   approved?: boolean;
   /** Free-form description of what is being approved (e.g. a JSON Schema). */
   descriptor?: unknown;
@@ -135,44 +168,66 @@ export interface ToolApproval {
   requestReason?: string;
   /** Why it was approved / denied. */
   reason?: string;
+  /** True when the approval was decided automatically. */
   isAutomatic?: boolean;
+  /** Opaque signature of the approval request. */
   signature?: string;
+  /** The raw input the tool input schema validated (ai@7). */
   inputSchemaInput?: unknown;
 }
 
 /** Fields shared by static (`tool-<name>`) and dynamic tool parts. */
 export interface ToolPartFields {
+  /** Tool call id, stable for the call's life (non-empty). */
   toolCallId: string;
+  /** Tool state (one of the seven TOOL_PART_STATES). */
   state: ToolPartState;
+  /** Human-readable title. */
   title?: string;
+  /** Tool metadata (JSON values). */
   toolMetadata?: Record<string, JsonValue | undefined>;
+  /** Tool input (partial while `input-streaming`). */
   input?: unknown;
   /** Deprecated in `ai@7`; present while the input streams. */
   rawInput?: unknown;
+  /** Encoding of the streamed input deltas (`json` default). */
   inputEncoding?: "json" | "text";
+  /** Tool output (only in `output-available`). */
   output?: unknown;
+  /** Error text (required in `output-error`, may be empty). */
   errorText?: string;
+  /** Approval object; rules per state on ToolApproval. */
   approval?: ToolApproval;
+  /** True when the provider, not the client, executed the tool. */
   providerExecuted?: boolean;
+  /** True for a preliminary (not final) output. */
   preliminary?: boolean;
+  /** Provider metadata of the call. */
   callProviderMetadata?: ProviderMetadata;
+  /** Provider metadata of the result. */
   resultProviderMetadata?: ProviderMetadata;
 }
 /** A static tool call part: `type` is `tool-` + the tool name. */
 export interface ToolPart extends ToolPartFields {
+  /** Discriminator of this part / event. */
   type: `tool-${string}`;
 }
 /** A dynamic tool call part (tool not known at build time, e.g. MCP). */
 export interface DynamicToolPart extends ToolPartFields {
+  /** Discriminator of this part / event. */
   type: "dynamic-tool";
+  /** Name of the dynamic tool. */
   toolName: string;
   /** `false` marks a tool unavailable (as `ai@7` does). */
   dynamic?: false;
 }
 /** An application data part: `type` is `data-` + an identifier. */
 export interface DataPart {
+  /** Discriminator of this part / event. */
   type: `data-${string}`;
+  /** Upsert key: a later chunk with the same type and id replaces `data`. */
   id?: string;
+  /** Application data (required, any JSON). */
   data: unknown;
 }
 
@@ -207,8 +262,11 @@ export function isToolPartType(type: string): type is `tool-${string}` {
 
 /** Refusal of {@link dataPart}: the name is not an identifier. */
 export interface DataPartNameRefusal {
+  /** Stable machine-readable reason. */
   readonly code: "invalid-data-part-name";
+  /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
+  /** The refused name. */
   readonly name: string;
 }
 
@@ -492,9 +550,13 @@ export const MessageRoleSchema: z.ZodType<MessageRole> = z.enum(["system", "user
 
 /** The AI SDK `UIMessage` restricted to this document's parts. */
 export interface UIMessage {
+  /** Message id. */
   id: string;
+  /** Message role (rendering hint). */
   role: MessageRole;
+  /** Free-form message metadata. */
   metadata?: unknown;
+  /** The message parts, in order. */
   parts: ChatPart[];
 }
 
