@@ -202,3 +202,10 @@ Deno.test("render: problems with lines, folded turn, summary; control characters
   assert.ok(!out.includes("\x1b"), "raw ESC leaked to the terminal");
   assert.match(out, /\\u001b\[31mred/);
 });
+
+Deno.test("the bundled capture is byte for byte the real ai@7 fixture", async () => {
+  const { BUNDLED_CAPTURE, BUNDLED_CAPTURE_NAME } = await import(
+    "../../src/cli/bundled_capture.ts"
+  );
+  assert.equal(BUNDLED_CAPTURE, await readFixture(BUNDLED_CAPTURE_NAME.replace(/^fixtures\//, "")));
+});

@@ -1,0 +1,84 @@
+/**
+ * `inspect` for Node: the npm package's `bin` (`chat-protocol-inspect`).
+ * Same command as `deno task start` (see `run.ts`); only the Node I/O lives
+ * here.
+ *
+ * @module
+ */
+import { open } from "node:fs/promises";
+import process from "node:process";
+import { type CliIO, type ReadOutcome, runCli } from "./run.ts";
+
+function message(e: unknown): string {
+  const code = (e as { code?: unknown })?.code;
+  if (code === "ENOENT") return "no such file";
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function readStream(
+  stream: AsyncIterable<Uint8Array | string>,
+  max: number,
+  what: string,
+): Promise<ReadOutcome> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    total += bytes.byteLength;
+    if (total > max) {
+      return { ok: false, code: "too-large", message: `${what} is over the ${max}-byte bound` };
+    }
+    chunks.push(bytes);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+/** The Node implementation of {@link CliIO}. */
+export const nodeIO: CliIO = {
+  async readFile(path, max) {
+    let handle;
+    try {
+      handle = await open(path, "r");
+    } catch (e) {
+      return { ok: false, code: "unreadable", message: `cannot read ${path}: ${message(e)}` };
+    }
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        return { ok: false, code: "unreadable", message: `${path} is not a regular file` };
+      }
+      if (info.size > max) {
+        return {
+          ok: false,
+          code: "too-large",
+          message: `${path} is ${info.size} bytes, over the ${max}-byte bound`,
+        };
+      }
+      return await readStream(handle.createReadStream(), max, path);
+    } catch (e) {
+      return { ok: false, code: "unreadable", message: `cannot read ${path}: ${message(e)}` };
+    } finally {
+      await handle.close().catch(() => {});
+    }
+  },
+  readStdin: (max) => readStream(process.stdin, max, "stdin"),
+  write: (text) => void process.stdout.write(text),
+  error: (text) => void process.stderr.write(text),
+  color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
+};
+
+runCli(process.argv.slice(2), nodeIO).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`inspect: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,124 @@
+/**
+ * The `inspect` command line, independent of the runtime: argument parsing,
+ * help, dispatch to `inspect agents`, reading through an injected
+ * {@link CliIO}, and printing. `main.ts` (Deno) and `bin.ts` (Node, the npm
+ * `bin`) only supply the I/O.
+ *
+ * @module
+ */
+import { INSPECT_MAX_BYTES, inspectBytes, unreadableReport } from "./inspect.ts";
+import type { InspectReport } from "./report.ts";
+import { renderReport } from "./render.ts";
+import { type AgentsCommandIO, runAgentsCommand } from "./agents_command.ts";
+import { BUNDLED_CAPTURE, BUNDLED_CAPTURE_NAME } from "./bundled_capture.ts";
+
+/** What a file read returns: the bytes, or why there are none. */
+export type ReadOutcome =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; code: "unreadable" | "too-large"; message: string };
+
+/** The outside world, as the CLI needs it. */
+export interface CliIO {
+  /** Read a whole file, refusing more than `maxBytes` bytes (`too-large`) without reading them all. */
+  readFile(path: string, maxBytes: number): Promise<ReadOutcome>;
+  /** Read all of stdin, refusing more than `maxBytes` bytes. */
+  readStdin(maxBytes: number): Promise<ReadOutcome>;
+  /** Write to stdout, in order. */
+  write(text: string): void;
+  /** Write to stderr. */
+  error(text: string): void;
+  /** Whether to colour the human output (a terminal without `NO_COLOR`). */
+  color: boolean;
+}
+
+/** The usage text. */
+export const HELP = `inspect: validate a chat stream capture and show the folded turn
+
+Usage:
+  inspect [FILE|-] [--json] [--dialect=NAME]
+  inspect agents <sessions.json> <history.json> [options]
+  inspect --help
+
+FILE is an SSE (text/event-stream) or NDJSON capture of one turn; "-" reads
+stdin. With no FILE, a bundled real capture (an ai@7 UI message stream made
+by streamText + toUIMessageStreamResponse) is inspected.
+
+The dialect is detected: v1 envelopes, v0 named events (Papercup), Scout
+legacy frames (token / tool_start inside unnamed events), or an AI SDK UI
+message stream. --dialect=v1|v0|scout|ai-sdk forces one.
+
+Output: every problem with its line number, the folded turn (text with
+<report>/<ask> blocks, tool calls and results, cards, errors, final status)
+and a summary. --json prints the report as JSON instead
+(schema "papercusp.inspect/1": source, format, dialect, dialectReason,
+exitCode, problems[{line, severity, code, message}], turn, summary).
+
+Legacy frames are upgraded to v1 with inspect acting as the host: a tool
+call without callId gets "frame:<id>" from its SSE id, and legacy errors are
+shown as not retryable (each flagged as a warning).
+
+Exit codes: 0 clean, 1 contract violations, 2 unreadable input (missing file,
+binary data, over ${INSPECT_MAX_BYTES} bytes, an SSE line or event over
+1 MiB) or bad usage.
+
+inspect agents --help describes the agents command.
+`;
+
+const DIALECTS = new Set(["v1", "v0", "scout", "ai-sdk"]);
+
+/**
+ * Run `inspect` with `args` (without the program name). Returns the exit
+ * code: 0 clean, 1 contract violations, 2 unreadable input or bad usage.
+ */
+export async function runCli(args: string[], io: CliIO): Promise<number> {
+  if (args[0] === "agents") {
+    const agentsIo: AgentsCommandIO = {
+      stdout: (s) => io.write(s),
+      stderr: (s) => io.error(s),
+      readTextFile: async (p) => {
+        const r = await io.readFile(p, INSPECT_MAX_BYTES);
+        if (!r.ok) throw new Error(r.message);
+        return new TextDecoder().decode(r.bytes);
+      },
+    };
+    return await runAgentsCommand(args.slice(1), agentsIo);
+  }
+  let json = false;
+  let dialect: string | undefined;
+  const files: string[] = [];
+  for (const a of args) {
+    if (a === "--help" || a === "-h") {
+      io.write(HELP);
+      return 0;
+    } else if (a === "--json") json = true;
+    else if (a.startsWith("--dialect=")) dialect = a.slice("--dialect=".length);
+    else if (a.startsWith("--")) {
+      io.error(`inspect: unknown option ${a}\n\n${HELP}`);
+      return 2;
+    } else files.push(a);
+  }
+  if (files.length > 1) {
+    io.error(`inspect: one capture at a time (got ${files.length})\n\n${HELP}`);
+    return 2;
+  }
+  if (dialect !== undefined && !DIALECTS.has(dialect)) {
+    io.error(`inspect: --dialect must be one of v1, v0, scout, ai-sdk (got ${dialect})\n`);
+    return 2;
+  }
+  const file = files[0];
+  const source = file ?? `${BUNDLED_CAPTURE_NAME} (bundled)`;
+  let input: ReadOutcome;
+  if (file === undefined) input = { ok: true, bytes: new TextEncoder().encode(BUNDLED_CAPTURE) };
+  else if (file === "-") input = await io.readStdin(INSPECT_MAX_BYTES);
+  else input = await io.readFile(file, INSPECT_MAX_BYTES);
+  const report: InspectReport = input.ok
+    ? inspectBytes(input.bytes, {
+      source,
+      ...(dialect === undefined ? {} : { dialect: dialect as "v1" | "v0" | "scout" | "ai-sdk" }),
+    })
+    : unreadableReport(source, input.message, input.code);
+  io.write(
+    json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report, { color: io.color }),
+  );
+  return report.exitCode;
+}
