@@ -98,10 +98,8 @@ export function layoutOf(items: readonly BrokerEvent[]): GraphLayout {
   const n = forest.names.length;
   // Position of each name in ascending code-unit order.
   const sorted = forest.names.slice().sort();
-  const index = new Map<string, number>();
-  for (let i = 0; i < n; i++) index.set(sorted[i], i);
   const posOf = new Int32Array(n); // insertion index → sorted position
-  for (let i = 0; i < n; i++) posOf[i] = index.get(forest.names[i])!;
+  for (let k = 0; k < n; k++) posOf[forest.index.get(sorted[k])!] = k;
 
   // Parent position per sorted position (-1: root).
   const parent = new Int32Array(n);

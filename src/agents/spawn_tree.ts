@@ -111,6 +111,8 @@ export interface SpawnForest {
   names: string[];
   /** Parent index per name, -1 for a root. */
   parent: Int32Array;
+  /** Name → index. */
+  index: Map<string, number>;
 }
 
 /** @internal {@link buildSpawnTree} over rows already checked with `validEvents`. */
@@ -128,26 +130,36 @@ export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
   const index = new Map<string, number>();
   const names: string[] = [];
   const parents: number[] = [];
-  const see = (name: string | undefined): void => {
-    if (name === undefined || index.has(name) || !isPeerName(name)) return;
-    index.set(name, names.length);
+  /** Index of `name`, registering it (if a peer name) on first sight; -1 for a non-peer. */
+  const see = (name: string | undefined): number => {
+    if (name === undefined) return -1;
+    const known = index.get(name);
+    if (known !== undefined) return known;
+    if (!isPeerName(name)) return -1;
+    const i = names.length;
+    index.set(name, i);
     names.push(name);
     parents.push(-1);
+    return i;
   };
   for (const item of items) {
     if (item.kind === "route_failed") continue;
-    see(item.from);
-    see(metaOf(item, "target"));
+    const fromIndex = see(item.from);
+    const target = metaOf(item, "target");
+    const targetIndex = see(target);
     const audience = metaOf(item, "audience");
-    if (audience !== undefined) { for (const name of audience.split(",")) see(name.trim()); }
-    const child = spawnedChildOf(item);
-    if (child === null) continue;
-    see(child); // a `meta.name`-only child is inserted here, as Map.set would
-    parents[index.get(child)!] = index.get(item.from)!; // last spawn wins
+    if (audience !== undefined) for (const name of audience.split(",")) see(name.trim());
+    if (item.kind !== "agent_spawned" || fromIndex === -1) continue;
+    const child = target ?? metaOf(item, "name") ?? "";
+    if (child === item.from) continue;
+    // A `meta.name`-only child is registered here, as titan's Map.set would.
+    const childIndex = target !== undefined ? targetIndex : see(child);
+    if (childIndex === -1) continue; // not a peer name
+    parents[childIndex] = fromIndex; // last spawn wins
   }
   const parent = Int32Array.from(parents);
   breakCycles(parent);
-  return { names, parent };
+  return { names, parent, index };
 }
 
 /**
