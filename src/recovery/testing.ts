@@ -318,6 +318,31 @@ export function recoveryConformanceCases(
   });
 
   add(
+    "admission is per effect: a concurrent turn-revision change does not block it",
+    null,
+    async (h, t) => {
+      await begin(h, t, ["e1", "e2"]);
+      const c = await claim(h, t);
+      const bump = await h.store.casTurn(t, 1, {
+        ...turnDraft(t, ["e1", "e2"]),
+        reason: "other effect advanced",
+      });
+      expect(
+        bump.ok && bump.record.revision === 2,
+        "a running turn's revision must advance by CAS",
+      );
+      let launches = 0;
+      const out = await admit(h, t, c.revision, () => launches++);
+      expect(
+        out.admitted && launches === 1,
+        "admission must check turn status, not the turn revision",
+      );
+      const turn = await h.store.readTurn(t);
+      expect(turn?.revision === 2, "admission must not change the turn record");
+    },
+  );
+
+  add(
     "admission shares its fence with cancellation (cancelled turn: no launch)",
     null,
     async (h, t) => {
