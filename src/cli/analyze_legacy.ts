@@ -19,7 +19,7 @@ import {
   upgradeDecodedLegacyChatFrame,
 } from "../legacy/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
-import { foldLined, type LinedValue } from "./analyze_v1.ts";
+import { LinedFold } from "./analyze_v1.ts";
 import type { InspectDomainEvent, InspectProblem, InspectTurn } from "./report.ts";
 
 /** What the legacy analysis yields. */
@@ -40,7 +40,7 @@ export function analyzeLegacy(
 ): LegacyAnalysis {
   const problems: InspectProblem[] = [];
   const domainEvents: InspectDomainEvent[] = [];
-  const items: LinedValue[] = [];
+  const fold = new LinedFold();
   let heartbeats = 0;
   let seq = 0;
   let lastId: number | undefined;
@@ -178,12 +178,11 @@ export function analyzeLegacy(
     if (ev.type === "tool_call") running.set(ev.callId, ev.name);
     if (ev.type === "tool_result") running.delete(ev.callId);
     // What follows the terminal frame is validated but not folded: clients never see it.
-    if (!afterTerminal) items.push({ line: f.line, value: up.value });
+    if (!afterTerminal) fold.push(f.line, up.value);
   }
-  const folded = foldLined(items);
-  problems.push(...folded.problems);
+  const turn = fold.turn();
+  problems.push(...fold.problems);
   problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-  const turn = folded.turn;
   if (turn !== null) turn.domainEvents = domainEvents;
-  return { problems, turn, events: folded.applied, heartbeats, domainEvents };
+  return { problems, turn, events: fold.applied, heartbeats, domainEvents };
 }

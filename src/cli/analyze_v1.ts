@@ -4,18 +4,12 @@
  *
  * @module
  */
-import { foldChatState } from "../v1/mod.ts";
+import { ChatStateFolder, parseChatEnvelope } from "../v1/mod.ts";
 import type { ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { parseData } from "./detect.ts";
 import type { InspectProblem, InspectTurn } from "./report.ts";
-
-/** A value to fold and the line it came from. */
-export interface LinedValue {
-  line: number;
-  value: unknown;
-}
 
 /** Project a folded {@link ChatStateV1} onto the report's turn shape. */
 export function stateToTurn(state: ChatStateV1): InspectTurn {
@@ -61,47 +55,65 @@ export function stateToTurn(state: ChatStateV1): InspectTurn {
 }
 
 /**
- * Fold lined envelopes with `foldChatState` (`resyncOnGap`, so one lost
- * event is reported once), turning every refusal into a problem on its line.
- * Closed cards keep the prompt they had when they opened.
+ * Incremental fold of lined envelopes with the v1 `ChatStateFolder`, the
+ * way `foldChatState` does it with `resyncOnGap` (one lost event is reported
+ * once, then the fold goes on), turning every refusal into a problem on its
+ * line. Envelopes are not kept: memory stays proportional to the folded
+ * state, not to the capture.
  */
-export function foldLined(
-  items: readonly LinedValue[],
-): { problems: InspectProblem[]; turn: InspectTurn | null; applied: number } {
-  const report = foldChatState(items.map((i) => i.value), { resyncOnGap: true });
-  const problems: InspectProblem[] = report.refusals.map((r) => ({
-    line: items[r.index]?.line ?? null,
-    severity: "error",
-    code: r.error.code,
-    message: r.error.message,
-  }));
-  if (report.state === null) return { problems, turn: null, applied: report.applied };
-  const turn = stateToTurn(report.state);
-  const prompts = new Map<string, string>();
-  for (const i of items) {
-    const v = i.value as {
-      event?: { type?: unknown; card?: { correlationId?: unknown; prompt?: unknown } };
-    };
-    const card = v?.event?.type === "card" ? v.event.card : undefined;
-    if (typeof card?.correlationId === "string" && typeof card.prompt === "string") {
-      prompts.set(card.correlationId, card.prompt);
+export class LinedFold {
+  #folder: ChatStateFolder | null = null;
+  #prompts = new Map<string, string>();
+  /** Fold refusals as problems, in push order. */
+  readonly problems: InspectProblem[] = [];
+  /** Envelopes applied. */
+  applied = 0;
+
+  /** Fold one envelope that starts on `line`. */
+  push(line: number, value: unknown): void {
+    if (this.#folder === null) {
+      const p = parseChatEnvelope(value);
+      if (p.ok) this.#folder = new ChatStateFolder(p.value.conversationId, p.value.turnId);
     }
-  }
-  for (const c of turn.cards) {
-    if (c.prompt === undefined && prompts.has(c.correlationId)) {
-      c.prompt = prompts.get(c.correlationId);
+    const folder = this.#folder ?? new ChatStateFolder("\0", "\0");
+    let r = folder.push(value);
+    if (!r.ok) {
+      this.#problem(line, r.error.code, r.error.message);
+      if (r.error.code === "gap" && this.#folder !== null) {
+        r = folder.resync(value);
+        if (!r.ok) this.#problem(line, r.error.code, r.error.message);
+      }
     }
+    if (!r.ok) return;
+    this.applied++;
+    const ev = r.value.event;
+    if (ev.type === "card") this.#prompts.set(ev.card.correlationId, ev.card.prompt);
   }
-  if (turn.status === "running") {
-    problems.push({
-      line: null,
-      severity: "warning",
-      code: "no-terminal-event",
-      message:
-        "the capture ends without `done` or `error`: the turn is still running (or was cut off)",
-    });
+
+  #problem(line: number, code: string, message: string): void {
+    this.problems.push({ line, severity: "error", code, message });
   }
-  return { problems, turn, applied: report.applied };
+
+  /** The folded turn (`null` when no envelope fixed the turn's ids). */
+  turn(): InspectTurn | null {
+    if (this.#folder === null) return null;
+    const turn = stateToTurn(this.#folder.state());
+    for (const c of turn.cards) {
+      if (c.prompt === undefined && this.#prompts.has(c.correlationId)) {
+        c.prompt = this.#prompts.get(c.correlationId);
+      }
+    }
+    if (turn.status === "running") {
+      this.problems.push({
+        line: null,
+        severity: "warning",
+        code: "no-terminal-event",
+        message:
+          "the capture ends without `done` or `error`: the turn is still running (or was cut off)",
+      });
+    }
+    return turn;
+  }
 }
 
 /** Analyse a capture of v1 envelopes (SSE `data:` or NDJSON lines). */
@@ -109,7 +121,7 @@ export function analyzeV1(
   frames: readonly CapturedFrame[],
 ): { problems: InspectProblem[]; turn: InspectTurn | null; events: number; heartbeats: number } {
   const problems: InspectProblem[] = [];
-  const items: LinedValue[] = [];
+  const fold = new LinedFold();
   let heartbeats = 0;
   for (const f of frames) {
     if (f.event === "heartbeat") {
@@ -147,10 +159,10 @@ export function analyzeV1(
         message: `the SSE event name "${f.event}" differs from the envelope's event type "${type}"`,
       });
     }
-    items.push({ line: f.line, value: parsed.value });
+    fold.push(f.line, parsed.value);
   }
-  const folded = foldLined(items);
-  const all = [...problems, ...folded.problems];
+  const turn = fold.turn();
+  const all = [...problems, ...fold.problems];
   all.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-  return { problems: all, turn: folded.turn, events: folded.applied, heartbeats };
+  return { problems: all, turn, events: fold.applied, heartbeats };
 }
