@@ -230,3 +230,15 @@ Deno.test("SseTextEncoderStream emits one string per item; bad items error the s
     (e) => e instanceof SseEncodeError && e.code === "invalid-id",
   );
 });
+
+Deno.test("encoder streams refuse non-object items", async () => {
+  await assert.rejects(
+    () =>
+      readAll(
+        ReadableStream.from([null as unknown as SseStreamInput]).pipeThrough(
+          new SseTextEncoderStream(),
+        ),
+      ),
+    (e) => e instanceof SseEncodeError && e.code === "invalid-frame",
+  );
+});

@@ -128,3 +128,32 @@ Deno.test("SseDecoderStream errors with SseLimitError", async () => {
     (e) => e instanceof SseLimitError && e.code === "line-too-long",
   );
 });
+
+Deno.test("every path that can see an oversized line or event enforces the bound", () => {
+  const isLimit = (code: string) => (e: unknown) => e instanceof SseLimitError && e.code === code;
+  const x60 = "x".repeat(60);
+  const opts = { maxLineLength: 100, maxEventLength: 10 };
+  // A partial line completed by the next chunk (LF and CR endings).
+  assert.throws(() => collect(["data:" + x60, x60 + "\n"], opts), isLimit("line-too-long"));
+  assert.throws(() => collect([":" + x60, x60 + "\r"], opts), isLimit("line-too-long"));
+  // A whole long line inside a chunk containing CR.
+  assert.throws(() => collect([":" + x60 + x60 + "\r\n"], opts), isLimit("line-too-long"));
+  // One data line directly followed by the blank line (fast dispatch path).
+  assert.throws(() => collect(["data: 01234567890\n\n"], opts), isLimit("event-too-large"));
+  // The first of several data lines, in LF and CR streams.
+  assert.throws(
+    () => collect(["data: 01234567890\ndata: x\n\n"], opts),
+    isLimit("event-too-large"),
+  );
+  assert.throws(
+    () => collect(["data: 01234567890\rdata: x\r\r"], opts),
+    isLimit("event-too-large"),
+  );
+  // Exactly at the bound on each path: accepted.
+  assert.deepEqual(collect(["data: 0123456789\n\n"], opts).messages.map((m) => m.data), [
+    "0123456789",
+  ]);
+  assert.deepEqual(collect(["data: 01234\rdata: 5678\r\r"], opts).messages.map((m) => m.data), [
+    "01234\n5678",
+  ]);
+});
