@@ -15,8 +15,11 @@ import { SseEncodeError } from "./errors.ts";
  *   {@link SseMessage.lastEventId} exposes it). Must not contain CR, LF or
  *   NUL. `""` writes an empty `id:` line, which resets the client's cursor.
  * - `event`: optional event type; omitted when `undefined` or `""` (both mean
- *   "message" to a browser, and `undefined` to {@link SseParser}). Must not
- *   contain CR or LF.
+ *   "message" to a browser, and `undefined` to {@link SseParser}). Any other
+ *   name, `"message"` included, is written as given (the legacy
+ *   `@papercusp/sse` producer also dropped `"message"`; a browser sees no
+ *   difference, {@link SseParser} reports `"message"` instead of
+ *   `undefined`). Must not contain CR or LF.
  * - `data`: any string; written as one `data:` line per line of the string.
  *   CRLF and lone CR are line breaks too, so the decoder gives the data back
  *   with every CRLF / CR normalised to LF. Everything else round-trips

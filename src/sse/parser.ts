@@ -193,6 +193,10 @@ export class SseParser {
   /**
    * Parse the next chunk. Callbacks run synchronously before it returns.
    *
+   * If a callback throws, the exception propagates out of `feed` and the
+   * rest of that chunk is not parsed: call {@link SseParser.end} before
+   * feeding the parser again.
+   *
    * @param chunk text, or UTF-8 bytes (any split point is fine)
    * @throws {SseLimitError} when a bound is exceeded (and on every later call
    *   until {@link SseParser.end})
