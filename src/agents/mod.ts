@@ -1,10 +1,38 @@
 /**
  * agents: pure folds over the agent-chat broker's read API (`/api/sessions`,
  * `/api/history`): tolerant payload readers, the roster and spawn-graph folds,
- * the dashboard's spawn-tree layout, message paths, sparks and glow.
+ * the dashboard's spawn-tree layout, message paths, sparks and glow. No
+ * fetch, no clock (pass `now`), linear time except the name sorts.
+ *
+ * Same rules, constants and coordinates as titan's
+ * `@titan-design/chat-protocol/agents` (spec agents.md), except:
+ *
+ * - Lifecycle records are keyed by the spawn row's agent id, not by name: a
+ *   respawn keeps the earlier incarnation (its state, exit cost, session id)
+ *   as its own history row with `supersededBy`; presence and later rows join
+ *   the newest incarnation. A repeated spawn row for a known agent id is
+ *   ignored.
+ * - Rows carry `spawnRow` (`seen` / `absent` / `likely-aged-out`) and
+ *   snapshots carry `diagnostics` (skipped rows, unknown kinds, full window,
+ *   names whose spawn row likely aged out of the broker's 1,000-row window).
+ * - Malformed rows are skipped and counted instead of throwing; `costOf` only
+ *   counts when it returns a finite number; `pointAlongPolyline` reads a NaN
+ *   `t` as 0.
+ *
+ * @example
+ * ```ts
+ * import { foldAgentGraph, foldRoster, parseBrokerHistory, parseBrokerSessions } from "@papercusp/chat-protocol/agents";
+ * const sessions = parseBrokerSessions({ sessions: [], brokerUptimeMs: 60_000 });
+ * const history = parseBrokerHistory({ items: [] });
+ * if (sessions.ok && history.ok) {
+ *   const roster = foldRoster({ ...sessions.value, events: history.value.events, historyLimit: 1000, now: Date.now() });
+ *   const graph = foldAgentGraph({ events: history.value.events, historyLimit: 1000, now: Date.now(), roster: roster.agents });
+ * }
+ * ```
  *
  * @module
  */
+export type { Refusal, Result } from "../result.ts";
 export * from "./types.ts";
 export * from "./parse.ts";
 export {

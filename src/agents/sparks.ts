@@ -37,7 +37,10 @@ function ancestry(layout: GraphLayout, name: string): string[] {
  *
  * @example
  * ```ts
- * // root→a, root→b, a→a1
+ * import { layoutSpawnTree, treePath } from "@papercusp/chat-protocol/agents";
+ * const spawn = (from: string, target: string, at: number) =>
+ *   ({ msgId: `s${at}`, kind: "agent_spawned", from, text: "", at, meta: { target } });
+ * const layout = layoutSpawnTree([spawn("root", "a", 1), spawn("root", "b", 2), spawn("a", "a1", 3)]);
  * treePath(layout, "a1", "b"); // ["a1", "a", "root", "b"]
  * treePath(layout, "root", "a"); // ["root", "a"]
  * ```

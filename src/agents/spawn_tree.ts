@@ -148,7 +148,7 @@ export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
     const target = metaOf(item, "target");
     const targetIndex = see(target);
     const audience = metaOf(item, "audience");
-    if (audience !== undefined) for (const name of audience.split(",")) see(name.trim());
+    if (audience !== undefined) { for (const name of audience.split(",")) see(name.trim()); }
     if (item.kind !== "agent_spawned" || fromIndex === -1) continue;
     const child = target ?? metaOf(item, "name") ?? "";
     if (child === item.from) continue;
