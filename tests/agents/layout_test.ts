@@ -143,6 +143,21 @@ Deno.test("buildSpawnTree: last spawn wins, audience and targets register roots,
   ]);
 });
 
+Deno.test("buildSpawnTree: `a,b` as a target adds nothing; a meta.name-only child is inserted at its spawn", () => {
+  const tree = buildSpawnTree([
+    { msgId: "m", kind: "message", from: "p", text: "", at: 1, meta: { target: "a,b" } },
+    {
+      msgId: "s",
+      kind: "agent_spawned",
+      from: "p",
+      text: "",
+      at: 2,
+      meta: { name: "kid", audience: "z" },
+    },
+  ]);
+  assert.deepEqual([...tree], [["p", null], ["z", null], ["kid", "p"]]);
+});
+
 Deno.test("buildSpawnTree: a 2-cycle makes the first-inserted name the root", () => {
   const tree = buildSpawnTree([spawn("x", "y", 1), spawn("y", "x", 2)]);
   assert.deepEqual([...tree], [["x", null], ["y", "x"]]);

@@ -313,3 +313,13 @@ Deno.test("malformed rows and unknown kinds are skipped and counted, never throw
   const graph = foldAgentGraph({ events, historyLimit: 1000, now: 0 });
   assert.equal(graph.diagnostics.malformedEvents, 5);
 });
+
+Deno.test("task regex: spec examples XY-12, TP-841, A-1 match; xy-12 does not", () => {
+  const snap = roster(
+    [],
+    ["see XY-12 now", "TP-841: fold", "A-1", "xy-12 lower", "AXY-12x"].map((w, i) =>
+      session(`s${i}`, { workingOn: w })
+    ),
+  );
+  assert.deepEqual(snap.agents.map((a) => a.taskId), ["XY-12", "TP-841", "A-1", null, null]);
+});
