@@ -50,11 +50,20 @@ export function matchAt(s: string, at: number, word: string): number {
  */
 export function findTag(s: string, word: string, from: number, lastStart = Infinity): number {
   const second = word.charCodeAt(1);
+  if (second === 0x2f) {
+    // Close tag: "</" has no case variants, so let indexOf find it directly.
+    let j = s.indexOf("</", from);
+    while (j !== -1 && j <= lastStart) {
+      if (matchAt(s, j, word) === MATCH) return j;
+      j = s.indexOf("</", j + 2);
+    }
+    return -1;
+  }
   let j = s.indexOf("<", from);
   while (j !== -1 && j <= lastStart) {
-    // Cheap pre-check of the second character (word[1] is "/" or a lower-case letter).
+    // Cheap pre-check of the second character (a lower-case letter here).
     const c = s.charCodeAt(j + 1);
-    if ((c === second || (c | 0x20) === second) && matchAt(s, j, word) === MATCH) return j;
+    if ((c | 0x20) === second && matchAt(s, j, word) === MATCH) return j;
     j = s.indexOf("<", j + 1);
   }
   return -1;

@@ -142,7 +142,10 @@ export class TurnTextScanner {
       // Text mode.
       const textStart = i;
       for (;;) {
-        const j = s.indexOf("<", i);
+        let j = s.indexOf("<", i);
+        // A run of "<<<…": only the last "<" of the run can open a tag; skip
+        // the run with a plain loop instead of one indexOf call per "<".
+        while (j !== -1 && s.charCodeAt(j + 1) === 0x3c) j++;
         if (j === -1) {
           // Never split a surrogate pair across deltas: hold back a trailing
           // high surrogate so a UI never shows half an emoji.
@@ -197,7 +200,7 @@ export class TurnTextScanner {
     const need = this.#maxBody + cl;
     const n = Math.min(s.length - i, need - b.len);
     // 1. A close tag that started in the previous chunk(s).
-    if (n > 0 && b.tail.indexOf("<") !== -1) {
+    if (n > 0 && mayStartCloseTag(b.tail)) {
       const u = b.tail + s.slice(i, i + Math.min(n, cl - 1));
       const k = findTag(u, close, 0, b.tail.length - 1);
       if (k !== -1) {
@@ -269,6 +272,14 @@ export class TurnTextScanner {
       out.push({ kind: "report", block, raw });
     }
   }
+}
+
+/** Whether a close tag (`</…`) could start inside `tail` and continue in the next chunk. */
+function mayStartCloseTag(tail: string): boolean {
+  for (let p = tail.indexOf("<"); p !== -1; p = tail.indexOf("<", p + 1)) {
+    if (p === tail.length - 1 || tail.charCodeAt(p + 1) === 0x2f) return true;
+  }
+  return false;
 }
 
 function pushText(out: TurnTextSegment[], text: string): void {
