@@ -5,6 +5,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+import { clip } from "./_clip.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { isChatEventType, parseChatEvent } from "../wire/mod.ts";
 import type {
@@ -154,7 +155,9 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
       const tool = str(p, "tool");
       const name = str(p, "name");
       if (tool !== undefined && name !== undefined && tool !== name) {
-        return bad(`names the tool twice, differently (\`tool\` "${tool}", \`name\` "${name}")`);
+        return bad(
+          `names the tool twice, differently (\`tool\` ${clip(tool)}, \`name\` ${clip(name)})`,
+        );
       }
       const toolName = tool ?? name;
       if (toolName === undefined || toolName === "") {
@@ -238,7 +241,6 @@ function v0Requirement(name: string): string {
 function decodePapercup(
   id: string | undefined,
   event: string | undefined,
-  data: string,
   value: unknown,
 ): Decoded {
   const base = id === undefined ? {} : { id };
@@ -256,7 +258,7 @@ function decodePapercup(
     if (typeof t === "string" && t !== event) {
       return refuse(
         "type-mismatch",
-        `the \`event: ${event}\` frame's payload says \`type: ${JSON.stringify(t)}\``,
+        `the \`event: ${clip(event)}\` frame's payload says \`type: ${clip(t)}\``,
         event,
       );
     }
@@ -269,7 +271,6 @@ function decodePapercup(
       event,
     );
   }
-  void data;
   return ok({
     kind: "chat",
     dialect: "papercup",
@@ -325,7 +326,7 @@ export function decodeLegacyChatFrame(
   options?: LegacyDecodeOptions,
 ): Result<LegacyDecodedFrame, LegacyRefusal> {
   if (dialect !== "scout" && dialect !== "papercup") {
-    return refuse("invalid-frame", `unknown legacy dialect ${JSON.stringify(String(dialect))}`);
+    return refuse("invalid-frame", `unknown legacy dialect ${clip(String(dialect))}`);
   }
   const f = readFrame(frame);
   if (typeof f === "string") return refuse("invalid-frame", f);
@@ -341,13 +342,13 @@ export function decodeLegacyChatFrame(
   if (dialect === "scout" && f.id !== undefined && f.id !== "" && !DECIMAL_ID.test(f.id)) {
     return refuse(
       "invalid-id",
-      `Scout frame ids are decimal numbers (the resume cursor); got ${JSON.stringify(f.id)}`,
+      `Scout frame ids are decimal numbers (the resume cursor); got ${clip(f.id)}`,
     );
   }
   if (f.data.trim() === "") return refuse("invalid-json", "the frame's data is empty");
   const parsed = parseJson(f.data);
   if (parsed === undefined) return refuse("invalid-json", "the frame's data is not valid JSON");
-  if (dialect === "papercup") return decodePapercup(f.id, f.event, f.data, parsed.value);
+  if (dialect === "papercup") return decodePapercup(f.id, f.event, parsed.value);
   const value = parsed.value;
   if (!isObject(value)) {
     return refuse("not-an-object", "a Scout frame's data must be a JSON object with a `type`");

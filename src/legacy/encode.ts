@@ -5,6 +5,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+import { clip } from "./_clip.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
 import type { LegacyFrame, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
@@ -155,7 +156,7 @@ export function encodeLegacyChatFrame(
   if (vocabulary !== "scout" && vocabulary !== "papercup") {
     return refuse(
       "invalid-envelope",
-      `unknown legacy vocabulary ${JSON.stringify(String(vocabulary))}`,
+      `unknown legacy vocabulary ${clip(String(vocabulary))}`,
     );
   }
   if (!isObject(envelope)) return refuse("invalid-envelope", "the envelope is not an object");

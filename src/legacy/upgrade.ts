@@ -5,6 +5,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+import { clip } from "./_clip.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
@@ -115,7 +116,7 @@ function resolveCallId(
   const wire = frame.wireType;
   const missing: LegacyRefusal = {
     code: "missing-call-identity",
-    message: `the \`${wire}\` frame for tool "${name}" has no callId and the host gave no ` +
+    message: `the \`${wire}\` frame for tool ${clip(name)} has no callId and the host gave no ` +
       "stable mapping for it; a call id is never invented",
     type: wire,
   };
@@ -180,7 +181,7 @@ function toV1(
           refusal: {
             code: "unknown-result-status",
             message:
-              `the \`tool_result\` for "${e.name}" does not say whether the tool succeeded ` +
+              `the \`tool_result\` for ${clip(e.name)} does not say whether the tool succeeded ` +
               "(`ok` is absent); it is never assumed to be a success",
             type: wire,
           },
@@ -374,7 +375,7 @@ function upgradeChecked(
   if (d.kind === "domain") {
     return refuse(
       "not-chat-event",
-      `\`${d.type}\` is a domain event with no v1 representation; the host handles it`,
+      `${clip(d.type)} is a domain event with no v1 representation; the host handles it`,
       d.type,
     );
   }

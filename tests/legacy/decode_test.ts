@@ -182,3 +182,15 @@ for (
     );
   });
 }
+
+Deno.test("refusal messages quote untrusted text with a bound", () => {
+  const huge = "x".repeat(100_000);
+  const r = scout({ type: "tool_start", tool: huge, name: "y" }, "1");
+  assert.equal(!r.ok && r.error.code, "invalid-event");
+  assert.ok(!r.ok && r.error.message.length < 300);
+  const p = decodeLegacyChatFrame(
+    { event: "delta", data: JSON.stringify({ type: huge }) },
+    "papercup",
+  );
+  assert.ok(!p.ok && p.error.message.length < 300);
+});
