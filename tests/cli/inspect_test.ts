@@ -209,3 +209,49 @@ Deno.test("the bundled capture is byte for byte the real ai@7 fixture", async ()
   );
   assert.equal(BUNDLED_CAPTURE, await readFixture(BUNDLED_CAPTURE_NAME.replace(/^fixtures\//, "")));
 });
+
+Deno.test("inspect as host: derived call ids need a frame id; results pair only unambiguously", () => {
+  // Scout tool_start without callId and without an id: nothing to derive from → violation.
+  const noId = inspectText(
+    'data: {"type":"tool_start","tool":"search"}\n\ndata: {"type":"done"}\n\n',
+    {
+      dialect: "scout",
+    },
+  );
+  assert.deepEqual(
+    noId.problems.filter((p) => p.severity === "error").map((p) => p.code),
+    ["missing-call-identity"],
+  );
+  // Papercup result without callId: paired with the only running call of that name (warning).
+  const v0 = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+  const one = inspectText(
+    v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_result", { name: "t", ok: true }) +
+      v0("done", {}),
+  );
+  assert.equal(one.exitCode, 0);
+  assert.deepEqual(one.problems.map((p) => p.code), ["paired-by-name"]);
+  assert.deepEqual(one.turn?.tools.map((t) => [t.callId, t.status]), [["k1", "ok"]]);
+  // Two running calls of the same name: ambiguous → refused, never guessed.
+  const two = inspectText(
+    v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_call", { name: "t", callId: "k2" }) +
+      v0("tool_result", { name: "t", ok: true }) + v0("done", {}),
+  );
+  assert.deepEqual(two.problems.map((p) => [p.line, p.code]), [[7, "missing-call-identity"]]);
+  // Unknown result status is a violation, not a success.
+  const unknown = inspectText(
+    v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_result", { name: "t", callId: "k1" }) +
+      v0("done", {}),
+  );
+  assert.deepEqual(unknown.problems.map((p) => [p.line, p.code]), [[4, "unknown-result-status"]]);
+  assert.deepEqual(unknown.turn?.tools.map((t) => t.status), ["running"]);
+});
+
+Deno.test("v0 capture with Scout names: flagged, passed through as domain events", () => {
+  const r = inspectText(
+    'event: delta\ndata: {"text":"a"}\n\nevent: token\ndata: {"content":"b"}\n\nevent: done\ndata: {}\n\n',
+  );
+  assert.equal(r.dialect, "v0");
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[4, "scout-name"]]);
+  assert.equal(r.turn?.text, "a");
+  assert.deepEqual(r.turn?.domainEvents, [{ line: 4, type: "token" }]);
+});
