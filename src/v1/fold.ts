@@ -29,7 +29,7 @@ import type {
  * |---|---|
  * | `invalid-envelope`, `unsupported-version`, `unknown-event-type` | the value is not a valid v1 envelope ({@link parseChatEnvelope}) |
  * | `foreign-conversation` / `foreign-turn` | ids differ from the folded turn's |
- * | `duplicate` | the `eventId` was already applied (after a resume only `lastEventId` is known) |
+ * | `duplicate` | `seq ≤ lastSeq` and the `eventId` was already applied: a re-send (after a resume only `lastEventId` is known) |
  * | `reordered` | `seq ≤ lastSeq` with a new `eventId` |
  * | `gap` | `seq > lastSeq + 1` (the first event must have `seq` 1) |
  * | `illegal-transition` | the lifecycle forbids the event (see `nextTurnStatus`), e.g. anything after `done` |
@@ -165,7 +165,10 @@ export class ChatStateFolder {
   #status: TurnStatus = "running";
   #lastSeq = 0;
   #lastEventId: string | null = null;
-  #seen = new Set<string>();
+  /** eventIds of the applied events, in order (cheap to append). */
+  #ids: string[] = [];
+  /** Built from `#ids` on the first `seq ≤ lastSeq`, then kept up to date (see `#wasApplied`). */
+  #seen: Set<string> | null = null;
   #sessionId: string | undefined;
   #text: string[] = [];
   #reasoning: string[] = [];
@@ -219,7 +222,7 @@ export class ChatStateFolder {
     f.#status = s.status;
     f.#lastSeq = s.lastSeq;
     f.#lastEventId = s.lastEventId as string | null;
-    if (f.#lastEventId !== null) f.#seen.add(f.#lastEventId);
+    if (f.#lastEventId !== null) f.#ids.push(f.#lastEventId);
     if (s.text !== "") f.#text.push(s.text);
     if (s.reasoning !== "") f.#reasoning.push(s.reasoning);
     for (let i = 0; i < s.tools.length; i++) {
@@ -288,8 +291,11 @@ export class ChatStateFolder {
    * 1. the contract ({@link parseChatEnvelope}): `invalid-envelope`,
    *    `unsupported-version`, `unknown-event-type`;
    * 2. identity: `foreign-conversation`, then `foreign-turn`;
-   * 3. ordering: `duplicate` (eventId already applied, whatever its seq),
-   *    `reordered` (seq ≤ lastSeq), `gap` (seq > lastSeq + 1);
+   * 3. ordering: `duplicate` (seq ≤ lastSeq, eventId already applied),
+   *    `reordered` (seq ≤ lastSeq, new eventId), `gap` (seq > lastSeq + 1).
+   *    Ordering is keyed on `seq`: an eventId reused under a new, in-order
+   *    `seq` is not detected here (unique ids are the host's allocation
+   *    duty, see {@link ChatEventEnvelope});
    * 4. lifecycle (`nextTurnStatus`): `illegal-transition`, so a re-sent
    *    `done` is a `duplicate` but any new event after `done` is illegal;
    * 5. tool and card identity: `duplicate-call`, `unknown-call`,
@@ -347,7 +353,7 @@ export class ChatStateFolder {
       });
     }
     const expectedSeq = this.#lastSeq + 1;
-    if (this.#seen.has(eventId)) {
+    if (seq < expectedSeq && this.#wasApplied(eventId)) {
       return err({
         code: "duplicate",
         message: `event ${JSON.stringify(eventId)} (seq ${seq}) was already applied`,
@@ -547,8 +553,20 @@ export class ChatStateFolder {
     this.#status = next;
     this.#lastSeq = seq;
     this.#lastEventId = eventId;
-    this.#seen.add(eventId);
+    this.#ids.push(eventId);
+    if (this.#seen !== null) this.#seen.add(eventId);
     return ok(env);
+  }
+
+  /**
+   * Whether `eventId` was applied. The set of ids is built only when first
+   * needed (a re-sent or reordered event), so an in-order stream never pays
+   * for hashing every id: a hash set that outgrows the CPU caches was the one
+   * part of the fold that grew faster than linearly.
+   */
+  #wasApplied(eventId: string): boolean {
+    if (this.#seen === null) this.#seen = new Set(this.#ids);
+    return this.#seen.has(eventId);
   }
 
   /**

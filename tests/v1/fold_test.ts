@@ -59,7 +59,7 @@ Deno.test("ordering: gap (incl. first seq ≠ 1), duplicate, reordered", () => {
   const e1 = env(1, { type: "delta", text: "a" });
   assert.equal(code(f.push(e1)), "ok");
   assert.equal(code(f.push(e1)), "duplicate");
-  assert.equal(code(f.push({ ...e1, seq: 2 })), "duplicate"); // reused eventId
+  assert.equal(code(f.push({ ...e1, seq: 0 })), "invalid-envelope");
   const e2 = env(2, { type: "delta", text: "b" });
   assert.equal(code(f.push(e2)), "ok");
   assert.equal(code(f.push(env(1, { type: "delta", text: "late" }))), "reordered");
