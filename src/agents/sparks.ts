@@ -46,7 +46,7 @@ function ancestry(layout: GraphLayout, name: string): string[] {
  * ```
  */
 export function treePath(layout: GraphLayout, from: string, to: string): string[] {
-  if (from === to) return [];
+  if (from === to || !(layout?.byName instanceof Map)) return [];
   if (!layout.byName.has(from) || !layout.byName.has(to)) return [];
   const fromLine = ancestry(layout, from);
   const toLine = ancestry(layout, to);
@@ -95,8 +95,9 @@ function pointOf(layout: GraphLayout, name: string): Point {
  * one name (unknown and self recipients are dropped).
  */
 export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute[] {
-  const category = activityCategory(entry.kind);
   const routes: SparkRoute[] = [];
+  if (!Array.isArray(entry?.recipients)) return routes;
+  const category = activityCategory(entry.kind);
   for (const to of entry.recipients) {
     const path = treePath(layout, entry.from, to);
     if (path.length <= 1) continue;
@@ -113,7 +114,7 @@ export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute
  * (10,0); 0.5 → (10,10); 1 → (10,30).
  */
 export function pointAlongPolyline(points: readonly Point[], t: number): Point {
-  if (points.length === 0) return { x: 0, y: 0 };
+  if (!Array.isArray(points) || points.length === 0) return { x: 0, y: 0 };
   if (points.length === 1) return points[0];
   const lengths: number[] = [];
   let total = 0;
@@ -158,8 +159,9 @@ export function sparksSince(
   now: number,
 ): Spark[] {
   const sparks: Spark[] = [];
+  if (!Array.isArray(entries)) return sparks;
   for (const entry of entries) {
-    if (!(entry.at > since)) continue;
+    if (!(entry?.at > since)) continue;
     sparkRoutes(layout, entry).forEach((route, i) => {
       sparks.push({ ...route, id: `${entry.msgId}:${route.to}:${i}`, startedAt: now });
     });
@@ -169,7 +171,8 @@ export function sparksSince(
 
 /** The sparks still travelling at `now` (epoch ms): `now − startedAt < SPARK_DURATION_MS`. */
 export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
-  return sparks.filter((spark) => now - spark.startedAt < SPARK_DURATION_MS);
+  if (!Array.isArray(sparks)) return [];
+  return sparks.filter((spark) => now - spark?.startedAt < SPARK_DURATION_MS);
 }
 
 /**
@@ -178,7 +181,7 @@ export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
  * 1 at the event, 0.5 after 3 s, 0 from 6 s on.
  */
 export function glowStrength(activity: NodeActivity | undefined, now: number): number {
-  if (!activity) return 0;
+  if (!activity || typeof activity.at !== "number") return 0;
   const age = now - activity.at;
   if (age < 0) return 1;
   return Math.max(0, 1 - age / GLOW_DURATION_MS);

@@ -175,3 +175,17 @@ Deno.test("nodeActivity: newest wins regardless of order, ties go to the later r
     d: { category: "message", at: 60 },
   });
 });
+
+Deno.test("sparks helpers refuse garbage quietly instead of throwing", () => {
+  const junk = null as unknown as never;
+  assert.deepEqual(treePath(junk, "a", "b"), []);
+  assert.deepEqual(
+    sparkRoutes(layout, { msgId: "m", kind: "message", from: "a", at: 1, recipients: junk }),
+    [],
+  );
+  assert.deepEqual(sparksSince(layout, junk, 0, 1), []);
+  assert.deepEqual(sparksSince(layout, [junk], 0, 1), []);
+  assert.deepEqual(liveSparks(junk, 1), []);
+  assert.deepEqual(pointAlongPolyline(junk, 0.5), { x: 0, y: 0 });
+  assert.equal(glowStrength({ category: "message", at: "x" as unknown as number }, 5), 0);
+});
