@@ -43,6 +43,12 @@ export interface AgentsCommandIO {
   now?(): number;
 }
 
+/**
+ * Largest file the command reads, in UTF-16 code units (~32 MiB of ASCII). A
+ * full `/api/history?limit=1000` body is well under 1 MiB.
+ */
+export const AGENTS_MAX_INPUT_CHARS = 32 * 1024 * 1024;
+
 /** Usage text of the command. */
 export const AGENTS_HELP = `inspect agents: roster and spawn tree from a saved broker snapshot
 
@@ -253,6 +259,10 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
           safe(e instanceof Error ? e.message : String(e))
         }\n`,
       );
+      return 2;
+    }
+    if (typeof text !== "string" || text.length > AGENTS_MAX_INPUT_CHARS) {
+      fail(`inspect agents: ${safe(path)} is over ${AGENTS_MAX_INPUT_CHARS} characters\n`);
       return 2;
     }
     try {

@@ -1,7 +1,7 @@
 /** `inspect agents`: text and JSON output over the spec samples, exit codes, both io shapes. */
 import assert from "node:assert/strict";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
-import { runAgentsCommand } from "../../src/cli/agents_command.ts";
+import { AGENTS_MAX_INPUT_CHARS, runAgentsCommand } from "../../src/cli/agents_command.ts";
 
 function memoryIo(files: Record<string, string>) {
   const out: string[] = [];
@@ -113,6 +113,9 @@ Deno.test("usage and input errors exit 2 with a message", async () => {
     assert.equal(await runAgentsCommand(args, io), 2, args.join(" "));
     assert.match(out.join(""), re);
   }
+  const huge = memoryIo({ a: " ".repeat(AGENTS_MAX_INPUT_CHARS + 1), b: "{}" });
+  assert.equal(await runAgentsCommand(["a", "b"], huge.io), 2);
+  assert.match(huge.out.join(""), /a is over \d+ characters/);
   const help = memoryIo({});
   assert.equal(await runAgentsCommand(["--help"], help.io), 0);
   assert.match(help.out.join(""), /^inspect agents:/);
