@@ -22,7 +22,10 @@ export function ownString(obj: unknown, key: string): string | undefined {
 
 /** `meta[key]` of a row that passed {@link isEvent}: own string values only. */
 export function metaOf(event: BrokerEvent, key: string): string | undefined {
-  return ownString(event.meta, key);
+  const meta: Record<string, unknown> = event.meta;
+  if (!Object.hasOwn(meta, key)) return undefined;
+  const value = meta[key];
+  return typeof value === "string" ? value : undefined;
 }
 
 /**
