@@ -121,7 +121,7 @@ if (RUN_AS_SCRIPT) {
   );
   const nodes10 = layoutSpawnTree(tree10k).nodes.length;
   const nodes20 = layoutSpawnTree(tree20k).nodes.length;
-  const l = pair(() => layoutSpawnTree(tree10k), () => layoutSpawnTree(tree20k), 60, 20);
+  const l = pair(() => layoutSpawnTree(tree10k), () => layoutSpawnTree(tree20k), 100, 30);
   console.log(
     `layout ${nodes10} nodes: median ${l.a.wall.toFixed(2)} ms wall (min ${
       l.a.wallMin.toFixed(2)
