@@ -50,8 +50,12 @@ async function peer(chunks: UIMessageChunk[]): Promise<unknown> {
  * times a batch of ⌈200k / n⌉ folds (so GC cost is spread evenly), and the
  * minimum over rounds is kept (robust to other processes on a shared machine).
  */
-function timeOurs(sizes: number[], rounds = 9): Map<number, number> {
-  const streams = new Map(sizes.map((n) => [n, toolStream(n)]));
+function timeOurs(
+  sizes: number[],
+  rounds = 15,
+  make: (n: number) => UIMessageChunk[] = toolStream,
+): Map<number, number> {
+  const streams = new Map(sizes.map((n) => [n, make(n)]));
   const best = new Map<number, number>();
   for (const c of streams.values()) for (let i = 0; i < 3; i++) foldUIMessage(c); // warm-up
   for (let r = 0; r < rounds; r++) {
@@ -64,6 +68,35 @@ function timeOurs(sizes: number[], rounds = 9): Map<number, number> {
     }
   }
   return best;
+}
+
+/** A mixed stream: text deltas, reasoning, data upserts and metadata with a new key every 10 chunks. */
+function mixedStream(n: number): UIMessageChunk[] {
+  const out: UIMessageChunk[] = [
+    { type: "start", messageId: "mixed" },
+    { type: "start-step" },
+    { type: "text-start", id: "t" },
+    { type: "reasoning-start", id: "r" },
+  ];
+  for (let i = 0; out.length < n; i++) {
+    switch (i % 10) {
+      case 0:
+        out.push({
+          type: "message-metadata",
+          messageMetadata: { [`k${i}`]: i, nested: { [`n${i}`]: i } },
+        });
+        break;
+      case 1:
+        out.push({ type: "data-progress", id: `p${i % 50}`, data: { i } });
+        break;
+      case 2:
+        out.push({ type: "reasoning-delta", id: "r", delta: "hmm " });
+        break;
+      default:
+        out.push({ type: "text-delta", id: "t", delta: "word " });
+    }
+  }
+  return out;
 }
 
 /** Minimum ms of the peer over `runs` runs. */
@@ -96,6 +129,7 @@ let failed = false;
 const peerN = [1_000, 2_000];
 const ourN = [1_000, 2_000, 10_000, 20_000];
 const ours = timeOurs(ourN);
+const mixed = timeOurs([10_000, 20_000, 100_000, 200_000], 5, mixedStream);
 const theirs = new Map<number, number>();
 for (const n of peerN) theirs.set(n, await timePeer(toolStream(n), 3));
 
@@ -119,5 +153,16 @@ const gp = theirs.get(2_000)! / theirs.get(1_000)!;
 console.log(`\nours  t(2n)/t(n): n=1k ${g1.toFixed(2)}, n=10k ${g2.toFixed(2)}  (goal ≤ 2.3)`);
 console.log(`peer  t(2n)/t(n): n=1k ${gp.toFixed(2)}`);
 if (g2 > 2.3) failed = true;
+const m1 = mixed.get(20_000)! / mixed.get(10_000)!;
+const m2 = mixed.get(200_000)! / mixed.get(100_000)!;
+console.log(
+  `\nmixed stream (text, reasoning, data upserts, growing metadata), ours only:\n` +
+    `  10k ${fmt(mixed.get(10_000)!)}, 20k ${fmt(mixed.get(20_000)!)}, 100k ${
+      fmt(mixed.get(100_000)!)
+    }, 200k ${fmt(mixed.get(200_000)!)}; t(2n)/t(n): ${m1.toFixed(2)} at 10k, ${
+      m2.toFixed(2)
+    } at 100k`,
+);
+if (m2 > 2.3) failed = true;
 console.log(failed ? "\nGOAL MISSED" : "\ngoals met: ratio ≥ 200× at equal n, t(2n)/t(n) ≤ 2.3");
 if (failed) Deno.exit(1);

@@ -83,6 +83,8 @@ function stringify(v: unknown): string {
  * @example
  * ```ts
  * import { V1ToAgUi } from "@papercusp/chat-protocol";
+ * declare const envelopes: unknown[];
+ * declare function send(event: unknown): void;
  * const toAgUi = new V1ToAgUi();
  * for (const envelope of envelopes) {
  *   const r = toAgUi.push(envelope);
@@ -270,6 +272,7 @@ export interface V1ToAgUiResult {
  * @example
  * ```ts
  * import { v1ToAgUiEvents } from "@papercusp/chat-protocol";
+ * declare const envelopes: unknown[];
  * const { events } = v1ToAgUiEvents(envelopes);
  * ```
  */

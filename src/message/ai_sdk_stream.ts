@@ -128,6 +128,8 @@ function toolOutput(e: ToolResultEventV1): unknown {
  * @example
  * ```ts
  * import { V1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * declare const envelopes: unknown[];
+ * declare const writer: { write(chunk: unknown): void };
  * const adapter = new V1ToUIMessageChunks();
  * for (const envelope of envelopes) {
  *   const r = adapter.push(envelope);
@@ -351,6 +353,7 @@ export interface V1ToChunksResult {
  * @example
  * ```ts
  * import { v1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * declare const envelopes: unknown[];
  * const { chunks } = v1ToUIMessageChunks(envelopes);
  * // serve: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n"
  * ```
@@ -409,6 +412,7 @@ export interface ChunksToV1Options {
  * @example
  * ```ts
  * import { uiMessageChunksToV1 } from "@papercusp/chat-protocol";
+ * declare const chunks: unknown[];
  * let n = 0;
  * const { envelopes, issues } = uiMessageChunksToV1(chunks, {
  *   conversationId: "c1", turnId: "t1", nextEventId: () => `e${++n}`,

@@ -220,6 +220,7 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  * @example
  * ```ts
  * import { parseChatMessage } from "@papercusp/chat-protocol";
+ * declare const body: string;
  * const r = parseChatMessage(JSON.parse(body));
  * if (!r.ok) console.error(r.error.code, r.error.issues);
  * ```
@@ -242,6 +243,7 @@ export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRef
  * @example
  * ```ts
  * import { parseInboundChatMessage } from "@papercusp/chat-protocol";
+ * declare const body: Record<string, unknown>;
  * const r = parseInboundChatMessage({ ...body, provenance: { authored: "human" } });
  * r.ok; // false, r.error.code === "claims-provenance"
  * ```
@@ -290,7 +292,8 @@ export interface EndorsementRefusal {
  *
  * @example
  * ```ts
- * import { markHumanEndorsed } from "@papercusp/chat-protocol";
+ * import { type ChatMessage, markHumanEndorsed } from "@papercusp/chat-protocol";
+ * declare const agentMessage: ChatMessage;
  * const r = markHumanEndorsed(agentMessage, "user:alice");
  * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
  * ```

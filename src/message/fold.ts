@@ -128,23 +128,6 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
     !(v instanceof RegExp);
 }
 
-/** Deep merge of message metadata, as the AI SDK's `mergeObjects` (prototype keys skipped). */
-function mergeMetadata(base: unknown, over: unknown): unknown {
-  if (base === undefined) return over;
-  if (over === undefined) return base;
-  if (!isPlainObject(base) || !isPlainObject(over)) return over;
-  const out: Record<string, unknown> = {};
-  for (const k of Object.keys(base)) define(out, k, base[k]);
-  for (const k of Object.keys(over)) {
-    if (k === "__proto__" || k === "constructor" || k === "prototype") continue;
-    const v = over[k];
-    if (v === undefined) continue;
-    const b = Object.hasOwn(out, k) ? out[k] : undefined;
-    define(out, k, isPlainObject(v) && isPlainObject(b) ? mergeMetadata(b, v) : v);
-  }
-  return out;
-}
-
 function define(o: Record<string, unknown>, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
@@ -185,6 +168,8 @@ export class UIMessageFold {
   #toolsById = new Map<string, AnyTool[]>();
   #approvals = new Map<string, AnyTool[]>();
   #dataParts = new Map<string, DataPart>();
+  /** Metadata objects this fold created (merged into in place; others are copied once). */
+  #owned = new WeakSet<object>();
   #replayCursor = -1;
   #replayEnd = 0;
   #chars = 0;
@@ -255,6 +240,31 @@ export class UIMessageFold {
     }
   }
 
+  /**
+   * Deep merge of message metadata, as the AI SDK's `mergeObjects` (prototype
+   * keys skipped), in amortised linear time: objects this fold created are
+   * merged into in place, objects shared with the input are copied once.
+   */
+  #merge(base: unknown, over: unknown): unknown {
+    if (base === undefined) return over;
+    if (over === undefined) return base;
+    if (!isPlainObject(base) || !isPlainObject(over)) return over;
+    let out = base;
+    if (!this.#owned.has(base)) {
+      out = {};
+      for (const k of Object.keys(base)) define(out, k, base[k]);
+      this.#owned.add(out);
+    }
+    for (const k of Object.keys(over)) {
+      if (k === "__proto__" || k === "constructor" || k === "prototype") continue;
+      const v = over[k];
+      if (v === undefined) continue;
+      const b = Object.hasOwn(out, k) ? out[k] : undefined;
+      define(out, k, isPlainObject(v) && isPlainObject(b) ? this.#merge(b, v) : v);
+    }
+    return out;
+  }
+
   #issue(code: ChunkIssue["code"], message: string): void {
     if (this.#issues.length < this.#maxIssues) {
       this.#issues.push({ index: this.#sourceIndex ?? this.#index, code, message });
@@ -320,7 +330,7 @@ export class UIMessageFold {
     set(m, "rawInput", pc.text);
   }
 
-  #updateTool(o: ToolUpdate, dynamic: boolean, existing?: AnyTool, delta = false): void {
+  #updateTool(o: ToolUpdate, dynamic: boolean, existing?: AnyTool): void {
     let part = existing;
     if (part === undefined) {
       const cand = this.#stepTools.get(o.toolCallId);
@@ -328,9 +338,9 @@ export class UIMessageFold {
     }
     const resultState = o.state === "output-available" || o.state === "output-error";
     if (part !== undefined) {
-      // a delta replaces the lazily parsed input anyway: do not parse it per delta
-      if (delta) this.#streaming.delete(part);
-      else this.#materialise(part);
+      // every update sets `input` / `rawInput` itself (callers that reuse the
+      // part's input materialise it first), so a pending partial parse is dropped
+      this.#streaming.delete(part);
       const m = part as unknown as Mutable;
       m.state = o.state;
       if (dynamic) m.toolName = o.toolName;
@@ -560,8 +570,6 @@ export class UIMessageFold {
             toolMetadata: pc.toolMetadata,
           },
           pc.dynamic === true,
-          undefined,
-          true,
         );
         const part = this.#stepTools.get(c.toolCallId);
         if (part !== undefined && part.state === "input-streaming") this.#streaming.set(part, pc);
@@ -684,14 +692,14 @@ export class UIMessageFold {
         return;
       case "start":
         if (c.messageId !== undefined && c.messageId !== this.#id) this.#reset(c.messageId);
-        this.#metadata = mergeMetadata(this.#metadata, c.messageMetadata);
+        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
         return;
       case "finish":
         if (c.finishReason != null) this.#finishReason = c.finishReason;
-        this.#metadata = mergeMetadata(this.#metadata, c.messageMetadata);
+        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
         return;
       case "message-metadata":
-        this.#metadata = mergeMetadata(this.#metadata, c.messageMetadata);
+        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
         return;
       case "error":
         if (this.#errors.length < this.#maxIssues) this.#errors.push(c.errorText);
@@ -721,8 +729,8 @@ export class UIMessageFold {
 
   /**
    * The message so far (partial tool inputs parsed as the AI SDK shows them).
-   * The returned parts are this fold's own objects: copy before mutating if
-   * you keep pushing.
+   * The returned parts (and merged metadata) are this fold's own objects:
+   * later chunks keep updating them, so copy a result you keep while pushing.
    */
   result(): FoldResult {
     for (const part of [...this.#streaming.keys()]) {

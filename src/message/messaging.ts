@@ -84,9 +84,10 @@ export function fromMessagingInbound(
  *
  * @example
  * ```ts
- * import { toMessagingOutbound } from "@papercusp/chat-protocol";
+ * import { type ChatMessage, toMessagingOutbound } from "@papercusp/chat-protocol";
+ * declare const message: ChatMessage;
  * const { send, dropped } = toMessagingOutbound(message, "+1555");
- * if (dropped.length) log.warn("not sent:", dropped);
+ * if (dropped.length) console.warn("not sent:", dropped, "sent:", send.text);
  * ```
  */
 export function toMessagingOutbound(message: ChatMessage, handle: string): OutboundResult {
