@@ -129,7 +129,8 @@ export function spawnTreeOf(items: readonly BrokerEvent[]): Map<string, string |
 export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
   const index = new Map<string, number>();
   const names: string[] = [];
-  const parents: number[] = [];
+  // Parent index per name, grown by doubling (off-heap: no GC copying).
+  let parents = new Int32Array(Math.max(16, Math.min(items.length * 2, 1 << 20)));
   /** Index of `name`, registering it (if a peer name) on first sight; -1 for a non-peer. */
   const see = (name: string | undefined): number => {
     if (name === undefined) return -1;
@@ -139,7 +140,12 @@ export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
     const i = names.length;
     index.set(name, i);
     names.push(name);
-    parents.push(-1);
+    if (i === parents.length) {
+      const grown = new Int32Array(parents.length * 2);
+      grown.set(parents);
+      parents = grown;
+    }
+    parents[i] = -1;
     return i;
   };
   for (const item of items) {
@@ -157,7 +163,7 @@ export function spawnForestOf(items: readonly BrokerEvent[]): SpawnForest {
     if (childIndex === -1) continue; // not a peer name
     parents[childIndex] = fromIndex; // last spawn wins
   }
-  const parent = Int32Array.from(parents);
+  const parent = parents.slice(0, names.length);
   breakCycles(parent);
   return { names, parent, index };
 }
@@ -210,10 +216,10 @@ function breakCycles(parent: Int32Array): void {
     }
     for (const i of path) state[i] = 2;
   }
-  const cut = new Uint8Array(n);
+  // Each decision reads only the name's own (original) parent and reachMin,
+  // which cutting other names does not change, so cut in place.
   for (let i = 0; i < n; i++) {
     if (reachMin[i] === -1) continue; // chain ends at a root
-    cut[i] = (cycleMin[i] !== -1 ? cycleMin[i] === i : i < reachMin[parent[i]]) ? 1 : 0;
+    if (cycleMin[i] !== -1 ? cycleMin[i] === i : i < reachMin[parent[i]]) parent[i] = -1;
   }
-  for (let i = 0; i < n; i++) if (cut[i] === 1) parent[i] = -1;
 }
