@@ -18,17 +18,24 @@
  *
  * @module
  */
-import {
+import os from "node:os";
+import type { UIMessage, UIMessageChunk } from "ai";
+
+// `ai` pulls in @vercel/oidc (through its gateway), which calls os.hostname()
+// while loading. The value only feeds a gateway user agent we never use, so
+// without `--allow-sys=hostname` we answer it locally instead of failing.
+if (Deno.permissions.querySync({ name: "sys", kind: "hostname" }).state !== "granted") {
+  (os as unknown as { hostname: () => string }).hostname = () => "localhost";
+}
+const {
   jsonSchema,
   parseJsonEventStream,
   readUIMessageStream,
   streamText,
   tool,
-  type UIMessage,
-  type UIMessageChunk,
   uiMessageChunkSchema,
-} from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+} = await import("ai");
+const { MockLanguageModelV4 } = await import("ai/test");
 
 // deno-lint-ignore no-explicit-any
 type StreamPart = any;
@@ -58,7 +65,7 @@ function meta(id: string): StreamPart {
 }
 
 /** A model whose n-th doStream call plays the n-th script. */
-function scriptedModel(scripts: StreamPart[][]): MockLanguageModelV4 {
+function scriptedModel(scripts: StreamPart[][]): InstanceType<typeof MockLanguageModelV4> {
   let call = 0;
   return new MockLanguageModelV4({
     doStream: () => {
