@@ -109,7 +109,9 @@ function toolOutput(e: ToolResultEventV1): unknown {
  *
  * Mapping: the first envelope opens `start` + `start-step`; `delta` →
  * `text-start` / `text-delta` (`text-end` when something else follows);
- * `reasoning` → `reasoning-*` likewise; `tool_call` → `tool-input-available`;
+ * `reasoning` → `reasoning-*` likewise; `tool_call` → `tool-input-available`
+ * (a call without `input` gets `{}`: the AI SDK requires an input; a
+ * `tool_result` whose call was never announced gets the same call first);
  * `tool_result` → `tool-output-available` (`output`, or `{summary, blocks}`,
  * or `null`) / `tool-output-error` (`errorText` = summary, or
  * `"tool failed"`); content after a tool result opens a new step
@@ -220,7 +222,7 @@ export class V1ToUIMessageChunks {
           type: "tool-input-available",
           toolCallId: e.callId,
           toolName: e.name,
-          input: e.input,
+          input: e.input === undefined ? {} : e.input,
         });
         break;
       case "tool_result":
@@ -231,7 +233,7 @@ export class V1ToUIMessageChunks {
             type: "tool-input-available",
             toolCallId: e.callId,
             toolName: e.name,
-            input: undefined,
+            input: {},
           });
         }
         out.push(

@@ -251,15 +251,19 @@ export function checkUIMessageChunk(value: unknown): string | null {
       : `unknown chunk type ${JSON.stringify(type.slice(0, 64))}`;
   }
   for (const f in spec.req) {
-    if (!Object.hasOwn(o, f)) {
-      if (spec.req[f] === "any" && f !== "data") continue; // `input` / `output` may be undefined
-      return `${type} chunk lacks ${f}`;
-    }
+    // as in the AI SDK, a required key must be present (its value may be anything for `any`)
+    if (!Object.hasOwn(o, f)) return `${type} chunk lacks ${f}`;
     if (!kindOk(o[f], spec.req[f])) return `${type} chunk has a bad ${f}`;
   }
   for (const f in spec.opt) {
     if (Object.hasOwn(o, f) && o[f] !== undefined && !kindOk(o[f], spec.opt[f])) {
       return `${type} chunk has a bad ${f}`;
+    }
+  }
+  if (Object.hasOwn(o, "providerMetadata") && o.providerMetadata !== undefined) {
+    const pm = o.providerMetadata as Record<string, unknown>;
+    for (const k of Object.keys(pm)) {
+      if (!kindOk(pm[k], "object")) return `${type} chunk has a bad providerMetadata entry`;
     }
   }
   if (

@@ -6,10 +6,10 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { isDeepStrictEqual } from "node:util";
-import { foldUIMessage } from "../../src/message/mod.ts";
+import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../src/message/mod.ts";
 
 const QUIET = new Set(["start-step", "finish-step", "error", "reset-step", "finish"]);
-import { validChunk } from "./_arbitraries.ts";
+import { anyChunk, validChunk } from "./_arbitraries.ts";
 import { askAi, json } from "./_oracle_client.ts";
 
 Deno.test("random streams: our fold equals readUIMessageStream up to ai's first failure", async () => {
@@ -59,4 +59,42 @@ Deno.test("random streams: our fold equals readUIMessageStream up to ai's first 
   });
   assert.equal(compared, 400);
   assert.ok(withFailure > 0 && withFailure < 400, `${withFailure} streams hit an ai failure`);
+});
+
+Deno.test("chunk validity agrees with ai's uiMessageChunkSchema (documented exceptions only)", async () => {
+  const edge = [
+    { type: "data-x" },
+    { type: "tool-input-available", toolCallId: "a", toolName: "b" },
+    { type: "tool-output-available", toolCallId: "a" },
+    { type: "text-start", id: "a", providerMetadata: { a: 1 } },
+    { type: "finish", finishReason: "weird" },
+    { type: "start", messageId: 5 },
+    { type: "text-delta", id: "a", delta: "x", extra: 1 },
+    { type: "tool-input-start", toolCallId: "a", toolName: "b", inputEncoding: "xml" },
+    { type: "message-metadata" },
+    { type: "error" },
+    { type: "abort", reason: 1 },
+  ];
+  const random = fc.sample(anyChunk, { numRuns: 3_000, seed: 7 }).flatMap((c) => {
+    try {
+      const j = JSON.stringify(c);
+      return j === undefined ? [] : [JSON.parse(j)];
+    } catch {
+      return [];
+    }
+  });
+  const sample = [...edge, ...random];
+  const [verdicts] = await askAi([{ op: "chunk", chunks: sample }]) as [boolean[]];
+  // exceptions: ai-only kinds we do not carry, and `data-` with an empty name
+  const excepted = (c: { type?: unknown }) =>
+    c !== null && typeof c === "object" &&
+    (UNSUPPORTED_CHUNK_TYPES.includes(c.type as string) || c.type === "data-");
+  let disagreements = 0;
+  sample.forEach((c, i) => {
+    if (excepted(c)) return;
+    if (isUIMessageChunk(c) !== verdicts[i]) disagreements++;
+    assert.equal(isUIMessageChunk(c), verdicts[i], JSON.stringify(c));
+  });
+  assert.equal(disagreements, 0);
+  assert.ok(verdicts.filter(Boolean).length > 1_000, "the sample holds many valid chunks");
 });
