@@ -30,6 +30,8 @@ const ENTRY_POINTS: Record<string, string> = {
   "./recovery": "recovery.ts",
   "./interactions": "interactions.ts",
   "./agents": "agents.ts",
+  "./recovery/testing": "src/recovery/testing.ts",
+  "./interactions/testing": "src/interactions/testing.ts",
 };
 const CLI_ENTRY = "src/cli/bin.ts";
 
@@ -91,7 +93,10 @@ log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules`);
 for (const f of emitted) {
   if (!f.endsWith(".js") || f.startsWith(join("esm", "src", "cli"))) continue;
   const text = await Deno.readTextFile(join(out, f));
-  if (/from\s+["']node:|import\(["']node:/.test(text)) {
+  if (
+    /^\s*(?:import|export|\})[^\n]*\bfrom\s*["']node:|^\s*import\s*["']node:|\bimport\(\s*["']node:/m
+      .test(text)
+  ) {
     throw new Error(`${f} imports a node: builtin; library code must stay edge-safe`);
   }
   if (/["']npm:/.test(text)) throw new Error(`${f} still has an npm: specifier`);

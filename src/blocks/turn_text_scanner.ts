@@ -94,6 +94,8 @@ export class TurnTextScanner {
   #ended = false;
 
   /**
+   * Create a scanner with an empty buffer.
+   *
    * @param options.maxBlockBodyLength the size bound in UTF-16 code units
    * (default and maximum {@link MAX_BLOCK_BODY_LENGTH}; values below 0 or
    * non-integers are clamped/floored). Lower it to hold back less per open
@@ -305,7 +307,11 @@ function pushText(out: TurnTextSegment[], text: string): void {
  * ```
  */
 export class TurnTextScannerStream extends TransformStream<string, TurnTextSegment> {
-  /** @param options see {@link TurnTextScannerOptions}. */
+  /**
+   * Create the stream around a fresh {@link TurnTextScanner}.
+   *
+   * @param options see {@link TurnTextScannerOptions}.
+   */
   constructor(options: TurnTextScannerOptions = {}) {
     const scanner = new TurnTextScanner(options);
     super({
