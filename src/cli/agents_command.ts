@@ -79,8 +79,17 @@ interface Options {
 
 function parseArgs(args: readonly string[]): Options | string {
   const opts: Options = { files: [], json: false, limit: 1000, now: null, seats: [] };
+  let optionsEnded = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
+    if (optionsEnded) {
+      opts.files.push(a);
+      continue;
+    }
+    if (a === "--") {
+      optionsEnded = true; // `--` ends the options: what follows are files
+      continue;
+    }
     const [flag, inline] = a.startsWith("--") && a.includes("=")
       ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)]
       : [a, undefined];

@@ -41,7 +41,8 @@ Usage:
 
 FILE is an SSE (text/event-stream) or NDJSON capture of one turn; "-" reads
 stdin. With no FILE, a bundled real capture (an ai@7 UI message stream made
-by streamText + toUIMessageStreamResponse) is inspected.
+by streamText + toUIMessageStreamResponse) is inspected. A leading "--" (as
+in \`deno task start -- --help\`) is ignored; a later "--" ends the options.
 
 The dialect is detected: v1 envelopes, v0 named events (Papercup), Scout
 legacy frames (token / tool_start inside unnamed events), or an AI SDK UI
@@ -71,6 +72,9 @@ const DIALECTS = new Set(["v1", "v0", "scout", "ai-sdk"]);
  * code: 0 clean, 1 contract violations, 2 unreadable input or bad usage.
  */
 export async function runCli(args: string[], io: CliIO): Promise<number> {
+  // `deno task start -- --help` (and `npm run x -- …` habits) pass a literal
+  // leading `--` through: accept and ignore it.
+  if (args[0] === "--") args = args.slice(1);
   if (args[0] === "agents") {
     const agentsIo: AgentsCommandIO = {
       stdout: (s) => io.write(s),
@@ -86,8 +90,11 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
   let json = false;
   let dialect: string | undefined;
   const files: string[] = [];
+  let optionsEnded = false;
   for (const a of args) {
-    if (a === "--help" || a === "-h") {
+    if (optionsEnded) files.push(a);
+    else if (a === "--") optionsEnded = true; // what follows is a FILE, even `--json`
+    else if (a === "--help" || a === "-h") {
       io.write(HELP);
       return 0;
     } else if (a === "--json") json = true;

@@ -69,3 +69,26 @@ Deno.test("runCli: agents goes through the same I/O", async () => {
   assert.equal(await runCli(["agents", "s.json", "h.json"], m.io), 2);
   assert.match(m.err(), /no such file/);
 });
+
+Deno.test("runCli: a leading `--` (deno task start -- --help) is ignored; a later one ends the options", async () => {
+  const help = fakeIO({});
+  assert.equal(await runCli(["--", "--help"], help.io), 0, help.err());
+  assert.match(help.out(), /Exit codes/);
+  assert.equal(help.err(), "");
+  const scout = 'id: 1\ndata: {"type":"token","content":"Hi"}\n\nid: 2\ndata: {"type":"done"}\n\n';
+  const file = fakeIO({ "a.sse": scout, "--json": scout });
+  assert.equal(await runCli(["--", "a.sse", "--json"], file.io), 0, file.err());
+  assert.equal(JSON.parse(file.out()).turn.text, "Hi");
+  const dashFile = fakeIO({ "--json": scout });
+  assert.equal(await runCli(["--json", "--", "--json"], dashFile.io), 0, dashFile.err());
+  assert.equal(JSON.parse(dashFile.out()).source, "--json");
+  const sessions = await Deno.readTextFile(
+    new URL("../../fixtures/agents/sample1_sessions.json", import.meta.url),
+  );
+  const history = await Deno.readTextFile(
+    new URL("../../fixtures/agents/sample1_history.json", import.meta.url),
+  );
+  const agents = fakeIO({ "s.json": sessions, "h.json": history });
+  assert.equal(await runCli(["--", "agents", "--json", "--", "s.json", "h.json"], agents.io), 0);
+  assert.equal(typeof JSON.parse(agents.out()), "object");
+});
