@@ -246,8 +246,9 @@ export class UIMessageFold {
    * merged into in place, objects shared with the input are copied once.
    */
   #merge(base: unknown, over: unknown): unknown {
+    // as the AI SDK's updateMessageMetadata: a null / undefined update is no update
+    if (over === undefined || over === null) return base;
     if (base === undefined) return over;
-    if (over === undefined) return base;
     if (!isPlainObject(base) || !isPlainObject(over)) return over;
     let out = base;
     if (!this.#owned.has(base)) {

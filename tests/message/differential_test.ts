@@ -98,3 +98,37 @@ Deno.test("chunk validity agrees with ai's uiMessageChunkSchema (documented exce
   assert.equal(disagreements, 0);
   assert.ok(verdicts.filter(Boolean).length > 1_000, "the sample holds many valid chunks");
 });
+
+Deno.test("hand-picked edge streams: our fold equals readUIMessageStream", async () => {
+  const streams: unknown[][] = [
+    // a null metadata update is no update (ai skips messageMetadata == null)
+    [
+      { type: "start", messageId: "m", messageMetadata: { a: 1 } },
+      { type: "message-metadata", messageMetadata: null },
+      { type: "text-start", id: "t" },
+    ],
+    [
+      { type: "start", messageId: "m" },
+      { type: "message-metadata", messageMetadata: null },
+      { type: "text-start", id: "t" },
+    ],
+    [
+      { type: "start", messageId: "m", messageMetadata: { a: { b: 1 } } },
+      { type: "finish", messageMetadata: null },
+      { type: "message-metadata", messageMetadata: { a: null } },
+    ],
+    [
+      { type: "start", messageId: "m", messageMetadata: { a: 1 } },
+      { type: "start", messageMetadata: null },
+      { type: "text-start", id: "t" },
+    ],
+  ];
+  const [answers] = await askAi([{ op: "fold", streams }]) as [{ message: unknown }[]];
+  streams.forEach((s, i) => {
+    const ours = foldUIMessage(s);
+    assert.deepEqual(ours.issues, [], `stream ${i}`);
+    assert.deepEqual(json(ours.message), answers[i].message, `stream ${i}: ${JSON.stringify(s)}`);
+  });
+  assert.deepEqual(foldUIMessage(streams[0]).message.metadata, { a: 1 });
+  assert.equal(Object.hasOwn(foldUIMessage(streams[1]).message, "metadata"), false);
+});
