@@ -33,11 +33,12 @@ export interface SseMessage {
   /** All `data` field values of the block joined with LF (`"\n"`). */
   readonly data: string;
   /**
-   * The stream's last event ID at dispatch time: the most recent valid `id`
-   * value seen anywhere earlier in the stream (it persists across events,
-   * unlike {@link SseMessage.id}), or `""` if none (or the initial value given
-   * in {@link SseParserOptions.lastEventId}). This is the cursor to send back
-   * as the `Last-Event-ID` header when reconnecting.
+   * The stream's last event ID at dispatch time (WHATWG "last event ID
+   * string"): the most recent valid `id` value seen anywhere earlier in the
+   * stream (it persists across events, unlike {@link SseMessage.id}), or `""`
+   * if none (or the initial value given in {@link SseParserOptions.lastEventId}).
+   * This is the cursor to send back as the `Last-Event-ID` header when
+   * reconnecting.
    */
   readonly lastEventId: string;
 }
@@ -160,6 +161,9 @@ export class SseParser {
   #moreData: string[] | undefined;
   #eventType: string | undefined;
   #blockId: string | undefined;
+  /** WHATWG "last event ID buffer": the latest valid `id`, also inside an unfinished block. */
+  #idBuffer: string;
+  /** WHATWG "last event ID string": `#idBuffer` as of the last blank line. */
   #lastEventId: string;
   #failed: SseLimitError | undefined;
 
@@ -180,11 +184,16 @@ export class SseParser {
     this.#maxLine = checkLimit("maxLineLength", options.maxLineLength);
     this.#maxEvent = checkLimit("maxEventLength", options.maxEventLength);
     this.#lastEventId = options.lastEventId ?? "";
+    this.#idBuffer = this.#lastEventId;
   }
 
   /**
-   * The stream's current last event ID: the most recent valid `id` value
-   * seen (even in a block that dispatched nothing), else the initial one.
+   * The stream's current last event ID (WHATWG "last event ID string"): the
+   * most recent valid `id` value of a block that was ended by a blank line
+   * (even a block that dispatched nothing), else the initial one. An `id` in
+   * a block that has not ended yet (or never ends: the stream was cut, or a
+   * limit error) does not count, so this is always safe to send back as
+   * `Last-Event-ID`: the server never skips an event the client did not get.
    */
   get lastEventId(): string {
     return this.#lastEventId;
@@ -220,11 +229,11 @@ export class SseParser {
   }
 
   /**
-   * End the current stream: discard an unterminated line or event (WHATWG),
-   * and reset all per-stream state including a limit failure, so the same
-   * parser can read the next connection's stream. {@link SseParser.lastEventId}
-   * is kept, as a browser's `EventSource` keeps it across reconnections.
-   * Never throws.
+   * End the current stream: discard an unterminated line or event, with any
+   * `id` it carried (WHATWG), and reset all per-stream state including a
+   * limit failure, so the same parser can read the next connection's stream.
+   * {@link SseParser.lastEventId} is kept, as a browser's `EventSource` keeps
+   * it across reconnections. Never throws.
    */
   end(): void {
     if (this.#decoderDirty) this.#decoder!.decode();
@@ -233,6 +242,7 @@ export class SseParser {
     this.#skipLF = false;
     this.#clearPending();
     this.#resetEvent();
+    this.#idBuffer = this.#lastEventId;
     this.#failed = undefined;
   }
 
@@ -259,6 +269,7 @@ export class SseParser {
     this.#failed = error;
     this.#clearPending();
     this.#resetEvent();
+    this.#idBuffer = this.#lastEventId;
     throw error;
   }
 
@@ -324,6 +335,7 @@ export class SseParser {
           if (this.#dataLines === 0 && s.charCodeAt(lf + 1) === LF) {
             const data = s.slice(v, lf);
             if (data.length > this.#maxEvent) this.#fail("event-too-large");
+            this.#lastEventId = this.#idBuffer;
             const message: SseMessage = {
               id: this.#blockId,
               event: this.#eventType,
@@ -345,7 +357,7 @@ export class SseParser {
           const id = s.slice(s.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, lf);
           if (id.indexOf("\0") === -1) {
             this.#blockId = id;
-            this.#lastEventId = id;
+            this.#idBuffer = id;
           }
         } else if (
           s.charCodeAt(pos) === 101 && s.charCodeAt(pos + 1) === 118 &&
@@ -485,7 +497,7 @@ export class SseParser {
   #setId(value: string): void {
     if (value.indexOf("\0") !== -1) return;
     this.#blockId = value;
-    this.#lastEventId = value;
+    this.#idBuffer = value;
   }
 
   #appendData(value: string): void {
@@ -502,6 +514,7 @@ export class SseParser {
   }
 
   #dispatch(): void {
+    this.#lastEventId = this.#idBuffer;
     if (this.#dataLines === 0) {
       this.#eventType = undefined;
       this.#blockId = undefined;

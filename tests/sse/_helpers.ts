@@ -102,7 +102,8 @@ export function whatwgOracle(decodedText: string, initialLastEventId = ""): Coll
       if (/^[0-9]+$/.test(value)) out.retries.push(parseInt(value, 10));
     }
   }
-  out.lastEventId = lastEventIdBuffer;
+  // The resume cursor is the last event ID *string*: an id in the discarded tail does not count.
+  out.lastEventId = lastEventIdString;
   return out;
 }
 

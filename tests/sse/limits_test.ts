@@ -113,7 +113,9 @@ Deno.test("after a limit error the parser refuses chunks until end(), then works
   assert.throws(() => parser.feed("data: ok\n\n"), (e) => e === first);
   parser.end();
   parser.feed("data: ok\n\n");
-  assert.deepEqual(messages, [{ id: undefined, event: undefined, data: "ok", lastEventId: "1" }]);
+  // id 1 belonged to the refused event, which was never dispatched: not a cursor.
+  assert.deepEqual(messages, [{ id: undefined, event: undefined, data: "ok", lastEventId: "" }]);
+  assert.equal(parser.lastEventId, "");
 });
 
 Deno.test("SseDecoderStream errors with SseLimitError", async () => {

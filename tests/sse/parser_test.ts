@@ -152,7 +152,34 @@ Deno.test("last event id persists across events; `id` is per block", () => {
   // Initial value and getter.
   const resumed = collect(["data: x\n\nid: 9\n"], { lastEventId: "41" });
   assert.deepEqual(resumed.messages, [msg("x", { lastEventId: "41" })]);
-  assert.equal(resumed.lastEventId, "9");
+  // "id: 9" sits in a block that never ended: it is not the cursor (WHATWG).
+  assert.equal(resumed.lastEventId, "41");
+});
+
+Deno.test("the resume cursor never names an event that was not dispatched", () => {
+  // A stream cut inside event 2 (after its id line): resuming with
+  // Last-Event-ID 2 would make the server skip event 2, which the client
+  // never received. WHATWG only moves the cursor at a blank line.
+  const messages: SseMessage[] = [];
+  const parser = new SseParser({ onEvent: (m) => messages.push(m) });
+  parser.feed('id: 1\ndata: a\n\nid: 2\nevent: delta\ndata: {"partial');
+  assert.equal(parser.lastEventId, "1"); // mid-block: still the last finished block's
+  parser.end();
+  assert.equal(parser.lastEventId, "1");
+  assert.deepEqual(messages, [msg("a", { id: "1", lastEventId: "1" })]);
+  // The id of the next stream's first event is its own, not the discarded one's.
+  parser.feed("data: b\n\nid: 3\ndata: c\n\n");
+  assert.deepEqual(messages.slice(1), [
+    msg("b", { lastEventId: "1" }),
+    msg("c", { id: "3", lastEventId: "3" }),
+  ]);
+  // The same with CR line ends, byte chunks and the fast LF path.
+  for (const text of ["id: 1\r\rid: 2\rdata: x", "id: 1\n\nid: 2\ndata: x\n", "id: 1\n\nid: 2\n"]) {
+    const p = new SseParser({ onEvent: () => {} });
+    p.feed(new TextEncoder().encode(text));
+    p.end();
+    assert.equal(p.lastEventId, "1", JSON.stringify(text));
+  }
 });
 
 Deno.test("lastEventId survives end() (reconnect), per-stream state does not", () => {
