@@ -11,6 +11,7 @@ import type {
   AbortSeam,
   AdmitOutcome,
   AuthoritySeam,
+  CasOutcome,
   EffectOutcome,
   EffectRecord,
   RecoveryAction,
@@ -129,6 +130,95 @@ function describe(e: unknown): string {
   return String(e);
 }
 
+function isTurnRecord(x: unknown, turnId: string): x is TurnRecord {
+  if (typeof x !== "object" || x === null) return false;
+  const t = x as Record<string, unknown>;
+  return t.turnId === turnId && typeof t.conversationId === "string" &&
+    typeof t.status === "string" && Number.isSafeInteger(t.revision) &&
+    Array.isArray(t.effectIds);
+}
+
+function isEffectRecord(x: unknown, turnId: string, effectId: string): x is EffectRecord {
+  if (typeof x !== "object" || x === null) return false;
+  const e = x as Record<string, unknown>;
+  return e.turnId === turnId && e.effectId === effectId && typeof e.state === "string" &&
+    Number.isSafeInteger(e.revision);
+}
+
+function isOutcome(x: unknown): x is EffectOutcome {
+  if (typeof x !== "object" || x === null) return false;
+  const o = x as Record<string, unknown>;
+  return (o.ok === true && Object.hasOwn(o, "value")) ||
+    (o.ok === false && typeof o.error === "string");
+}
+
+/** Admitted without a usable stored outcome: in flight, unknown, or unreadable. */
+function unresolved(e: EffectRecord | null): boolean {
+  if (e === null || e.state === "claimed") return false;
+  return !(e.state === "completed" && isOutcome(e.outcome));
+}
+
+function malformed(what: string): never {
+  throw new TypeError(`the store returned a malformed ${what}`);
+}
+
+function checkCas<R>(
+  r: unknown,
+  valid: (x: unknown) => boolean,
+  what: string,
+): CasOutcome<R> {
+  if (typeof r !== "object" || r === null) return malformed(`${what} CAS answer`);
+  const o = r as Record<string, unknown>;
+  if (o.ok === true && valid(o.record)) return r as CasOutcome<R>;
+  if (o.ok === false && (o.current === null || valid(o.current))) return r as CasOutcome<R>;
+  return malformed(`${what} CAS answer`);
+}
+
+/**
+ * The host store as {@link TurnRecovery} sees it: every answer is checked
+ * (shape, and that a record belongs to the turn/effect asked for). A
+ * malformed answer is treated like a throw: a read becomes
+ * `store-unavailable`, a write an uncertain acknowledgement that is read
+ * back. Nothing malformed is ever trusted or returned.
+ */
+function checkedStore(store: RecoveryStore): RecoveryStore {
+  const checked: RecoveryStore = {
+    readTurn: async (turnId) => {
+      const t = await store.readTurn(turnId);
+      return t === null || isTurnRecord(t, turnId) ? t : malformed("turn record");
+    },
+    casTurn: async (turnId, expected, next) =>
+      checkCas<TurnRecord>(
+        await store.casTurn(turnId, expected, next),
+        (x) => isTurnRecord(x, turnId),
+        "turn",
+      ),
+    readEffect: async (turnId, effectId) => {
+      const e = await store.readEffect(turnId, effectId);
+      return e === null || isEffectRecord(e, turnId, effectId) ? e : malformed("effect record");
+    },
+    casEffect: async (turnId, effectId, expected, next) =>
+      checkCas<EffectRecord>(
+        await store.casEffect(turnId, effectId, expected, next),
+        (x) => isEffectRecord(x, turnId, effectId),
+        "effect",
+      ),
+  };
+  if (typeof store.admitDispatch === "function") {
+    checked.admitDispatch = async (request) => {
+      const a = await store.admitDispatch!(request);
+      if (typeof a === "object" && a !== null) {
+        if (a.admitted === true && isEffectRecord(a.record, request.turnId, request.effectId)) {
+          return a;
+        }
+        if (a.admitted === false && typeof a.reason === "string") return a;
+      }
+      return malformed("admission answer");
+    };
+  }
+  return checked;
+}
+
 let workerCounter = 0;
 
 /**
@@ -172,7 +262,7 @@ export class TurnRecovery {
 
   /** Build a worker over the host seams. Never throws. */
   constructor(options: TurnRecoveryOptions) {
-    this.#store = options.store;
+    this.#store = checkedStore(options.store);
     this.#authority = options.authority;
     this.#abort = options.abort;
     this.#profile = options.profile ?? turnRecoveryProfile;
@@ -266,17 +356,22 @@ export class TurnRecovery {
    *
    * Reads the effect: a stored outcome is returned (`reused: true`); an
    * admitted or unknown one returns `needs-reconciliation` (never
-   * redispatched). Otherwise claims it by CAS, then asks the store's
+   * redispatched), and so does any record it cannot use (a completion
+   * without a readable outcome, an unrecognised state): nothing is claimed
+   * over it. Only an absent or `claimed` record is claimed by CAS; then it
+   * asks the store's
    * admission fence, which launches `dispatch(signal)` exactly once with the
    * host execution's signal; the work is awaited outside the fence and its
-   * value stored by CAS. A rejected dispatch marks the effect `unknown` and
+   * value stored by CAS. A `launch` call after `admitDispatch` settled (or a
+   * second one) is ignored: it never dispatches. A rejected dispatch marks the effect `unknown` and
    * the turn `needs-reconciliation`.
    *
    * Refuses (typed): `invalid-request`, `unauthorized`, `unknown-turn`,
    * `unknown-effect` (an id not fixed at {@link beginTurn}, e.g.
    * model-supplied), `turn-not-running`, `admission-unavailable` (store has
    * no `admitDispatch`, no abort seam, or no execution signal), `admission-contract-violated`,
-   * `contention`, `store-unavailable`, and `checkpoint-write-failed`
+   * `contention`, `store-unavailable` (the store threw on a read or answered a
+   * malformed record, or a record of another turn/effect), and `checkpoint-write-failed`
    * (carrying the unpersisted `outcome`) when the completion write failed
    * and the read-back does not show it stored.
    */
@@ -328,17 +423,21 @@ export class TurnRecovery {
       const effRead = await this.#read(() => store.readEffect(turnId, effectId));
       if (!effRead.ok) return refuse("store-unavailable", effRead.error, at);
       const eff = effRead.value;
-      if (eff?.state === "completed" && eff.outcome) {
+      if (eff?.state === "completed" && isOutcome(eff.outcome)) {
         return ok({ status: "completed", outcome: eff.outcome, reused: true });
       }
       if (eff?.state === "admitted") {
         return ok({ status: "needs-reconciliation", reason: "admitted-elsewhere" });
       }
-      if (eff?.state === "unknown") {
+      if (eff && eff.state !== "claimed") {
+        // `unknown`, a completion without a readable outcome, or a state this
+        // version does not know: the effect may have run. Never claim over it.
         return ok({
           status: "needs-reconciliation",
           reason: "outcome-unknown",
-          detail: eff.reason,
+          detail: eff.state === "unknown"
+            ? eff.reason
+            : `stored effect state '${String(eff.state).slice(0, 64)}' has no usable outcome`,
         });
       }
       // Advisory only: the snapshot may be stale. The fence decides.
@@ -360,10 +459,14 @@ export class TurnRecovery {
         return ok({ status: "needs-reconciliation", reason: "uncertain-claim-ack" });
       }
       let launches = 0;
+      let fenceOpen = true;
       let work: Promise<unknown> | undefined;
       const launch = () => {
         launches++;
-        if (launches > 1) return; // a fence that relaunches violates its contract: never dispatch twice
+        // A fence that relaunches, or calls launch after it settled (outside
+        // the fence, possibly after a refusal or a cancel), violates its
+        // contract: never dispatch twice, never dispatch late.
+        if (launches > 1 || !fenceOpen) return;
         try {
           work = Promise.resolve(dispatch(signal));
         } catch (e) {
@@ -382,6 +485,8 @@ export class TurnRecovery {
         });
       } catch {
         admission = undefined;
+      } finally {
+        fenceOpen = false;
       }
       if (!work) {
         if (!admission) {
@@ -462,7 +567,7 @@ export class TurnRecovery {
         });
         if (r.ok) return ok({ status: "completed", outcome, reused: false });
         const cur = r.current;
-        if (cur?.state === "completed" && cur.outcome) {
+        if (cur?.state === "completed" && isOutcome(cur.outcome)) {
           return ok({
             status: "completed",
             outcome: cur.outcome,
@@ -486,7 +591,7 @@ export class TurnRecovery {
       }
       // Uncertain acknowledgement: read the stored result before returning.
       const back = await this.#read(() => store.readEffect(turnId, effectId));
-      if (back.ok && back.value?.state === "completed" && back.value.outcome) {
+      if (back.ok && back.value?.state === "completed" && isOutcome(back.value.outcome)) {
         return ok({
           status: "completed",
           outcome: back.value.outcome,
@@ -616,7 +721,7 @@ export class TurnRecovery {
     const inFlight: string[] = [];
     for (const id of committed.effectIds) {
       const e = await this.#read(() => store.readEffect(turnId, id));
-      if (e.ok && (e.value?.state === "admitted" || e.value?.state === "unknown")) {
+      if (e.ok && unresolved(e.value)) {
         inFlight.push(id);
       }
     }
@@ -677,7 +782,7 @@ export class TurnRecovery {
       const er = await this.#read(() => store.readEffect(turnId, effectId));
       if (!er.ok) return refuse("store-unavailable", er.error, at);
       const cur = er.value;
-      if (cur?.state === "completed") {
+      if (cur?.state === "completed" && isOutcome(cur.outcome)) {
         record = cur;
         break;
       }
@@ -696,7 +801,7 @@ export class TurnRecovery {
         }
       } catch (e) {
         const back = await this.#read(() => store.readEffect(turnId, effectId));
-        if (back.ok && back.value?.state === "completed") {
+        if (back.ok && back.value?.state === "completed" && isOutcome(back.value.outcome)) {
           record = back.value;
           changed = back.value.reconciled === true;
           break;
@@ -728,7 +833,7 @@ export class TurnRecovery {
     for (const id of turn.effectIds) {
       const e = await this.#read(() => this.#store.readEffect(turn.turnId, id));
       if (!e.ok) return false;
-      if (e.value?.state === "unknown" || e.value?.state === "admitted") return false;
+      if (unresolved(e.value)) return false;
     }
     return true;
   }
@@ -779,7 +884,7 @@ export class TurnRecovery {
         if (!e || e.state === "claimed") {
           pending.push(id);
           settled = true;
-        } else if (e.state === "completed") {
+        } else if (e.state === "completed" && isOutcome(e.outcome)) {
           completed.push(id);
           settled = true;
         } else if (e.state === "unknown") {

@@ -117,7 +117,10 @@ export interface AdmitRequest {
    * Starts the host execution of the effect. The fence invokes it exactly
    * once, after durably marking admission and before releasing the fence,
    * and only when admitting. It returns synchronously; the launched work is
-   * awaited by {@link TurnRecovery} outside the fence.
+   * awaited by {@link TurnRecovery} outside the fence. Calls after
+   * `admitDispatch` settled, and repeated calls, are ignored by
+   * {@link TurnRecovery} (they never dispatch) and reported as
+   * `admission-contract-violated` when it can tell.
    */
   readonly launch: () => void;
 }
@@ -206,8 +209,10 @@ export interface AbortSeam {
   signalFor(turnId: string): AbortSignal;
   /**
    * Abort the host execution of `turnId`. {@link TurnRecovery.cancel} calls
-   * it only after the cancellation CAS has committed. Errors are reported in
-   * the cancel outcome, never thrown.
+   * it only after the cancellation CAS has committed, and awaits it before
+   * answering: a hook that never settles keeps `cancel()` pending (the
+   * cancellation itself is already committed, so admissions are refused
+   * meanwhile). Errors are reported in the cancel outcome, never thrown.
    */
   abort(turnId: string, reason: string): void | Promise<void>;
 }

@@ -1,0 +1,234 @@
+// Host seams that break their contracts in ways a real adapter can: a fence
+// that calls launch after it settled, records this version cannot use, and
+// malformed answers. TurnRecovery must never dispatch because of them and
+// never throw.
+import assert from "node:assert/strict";
+import {
+  type AdmitOutcome,
+  type AdmitRequest,
+  type RecoveryStore,
+  TurnRecovery,
+} from "../../src/recovery/mod.ts";
+import { code, setup, value } from "./_helpers.ts";
+
+function withFence(
+  s: RecoveryStore,
+  admitDispatch: (r: AdmitRequest) => Promise<AdmitOutcome>,
+): RecoveryStore {
+  return {
+    readTurn: (t) => s.readTurn(t),
+    casTurn: (...a) => s.casTurn(...a),
+    readEffect: (...a) => s.readEffect(...a),
+    casEffect: (...a) => s.casEffect(...a),
+    admitDispatch,
+  };
+}
+
+const later = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
+
+Deno.test("hostile fence: launch called after a refused admission settled never dispatches", async () => {
+  const { host } = await setup();
+  let launched: (() => void) | undefined;
+  const w = new TurnRecovery({
+    ...host.seams(),
+    store: withFence(host.store, (r) => {
+      launched = r.launch;
+      return Promise.resolve({ admitted: false, reason: "turn-not-running", status: "cancelled" });
+    }),
+  });
+  let dispatched = 0;
+  const r = await w.runEffect({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    dispatch: () => ++dispatched,
+  });
+  assert.equal(code(r), "turn-not-running");
+  assert.ok(launched);
+  launched(); // the host's fence calls launch late, outside the fence
+  await later();
+  assert.equal(dispatched, 0);
+});
+
+Deno.test("hostile fence: admitted without launching, then launching late, never dispatches", async () => {
+  const { host } = await setup();
+  const s = host.store;
+  const w = new TurnRecovery({
+    ...host.seams(),
+    store: withFence(s, (r) => {
+      setTimeout(() => r.launch(), 1);
+      return Promise.resolve({ admitted: true, record: s.peekEffect(r.turnId, r.effectId)! });
+    }),
+  });
+  let dispatched = 0;
+  const r = await w.runEffect({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    dispatch: () => ++dispatched,
+  });
+  assert.equal(code(r), "admission-contract-violated");
+  await later();
+  assert.equal(dispatched, 0);
+});
+
+Deno.test("hostile fence: launch after an uncertain (thrown) admission never dispatches", async () => {
+  const { host } = await setup();
+  const w = new TurnRecovery({
+    ...host.seams(),
+    store: withFence(host.store, (r) => {
+      setTimeout(() => r.launch(), 1);
+      return Promise.reject(new Error("connection reset"));
+    }),
+  });
+  let dispatched = 0;
+  const r = value(
+    await w.runEffect({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      dispatch: () => ++dispatched,
+    }),
+  );
+  assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-admission" });
+  await later();
+  assert.equal(dispatched, 0);
+});
+
+Deno.test("stored records: a completion without an outcome, or an unknown state, is never re-run", async () => {
+  for (
+    const [draft, detail] of [
+      [{ state: "completed" }, "stored effect state 'completed' has no usable outcome"],
+      [
+        { state: "completed", outcome: { ok: "yes" } },
+        "stored effect state 'completed' has no usable outcome",
+      ],
+      [
+        { state: "done", outcome: { ok: true, value: 1 } },
+        "stored effect state 'done' has no usable outcome",
+      ],
+    ] as const
+  ) {
+    const { host, worker } = await setup();
+    const w = await host.store.casEffect("t1", "e1", 0, {
+      turnId: "t1",
+      effectId: "e1",
+      claimToken: "old-worker",
+      ...draft,
+    } as never);
+    assert.ok(w.ok);
+    let dispatched = 0;
+    const r = value(
+      await worker.runEffect({
+        turnId: "t1",
+        effectId: "e1",
+        principal: "alice",
+        dispatch: () => ++dispatched,
+      }),
+    );
+    assert.deepEqual(r, { status: "needs-reconciliation", reason: "outcome-unknown", detail });
+    assert.equal(dispatched, 0);
+    assert.equal(host.store.peekEffect("t1", "e1")?.revision, 1, "nothing claimed over it");
+    // Cancel reports it as in flight; reconcile repairs it; then it is reused.
+    const c = await worker.cancel({ turnId: "t1", principal: "alice" });
+    assert.ok(c.ok);
+    assert.deepEqual(c.value.inFlight, ["e1"]);
+    const rec = await worker.reconcile({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      outcome: { ok: true, value: "verified" },
+    });
+    assert.ok(rec.ok && rec.value.changed);
+    assert.deepEqual(host.store.peekEffect("t1", "e1")?.outcome, { ok: true, value: "verified" });
+  }
+});
+
+Deno.test("stored records: a record of another effect or turn is not trusted", async () => {
+  const { host, worker } = await setup();
+  const e2 = value(
+    await worker.runEffect({ turnId: "t1", effectId: "e2", principal: "alice", dispatch: () => 2 }),
+  );
+  assert.equal(e2.status, "completed");
+  const s = host.store;
+  // A buggy adapter answers every effect read with e2's row.
+  const crossed: RecoveryStore = {
+    ...withFence(s, (r) => s.admitDispatch(r)),
+    readEffect: (t) => s.readEffect(t, "e2"),
+  };
+  let dispatched = 0;
+  const w = new TurnRecovery({ ...host.seams(), store: crossed });
+  const r = await w.runEffect({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    dispatch: () => ++dispatched,
+  });
+  assert.equal(code(r), "store-unavailable");
+  assert.equal(dispatched, 0);
+  const other: RecoveryStore = {
+    ...withFence(s, (r) => s.admitDispatch(r)),
+    readTurn: () => s.readTurn("t1"),
+  };
+  host.grant("alice", "t9");
+  const w9 = new TurnRecovery({ ...host.seams(), store: other });
+  assert.equal(
+    code(
+      await w9.runEffect({
+        turnId: "t9",
+        effectId: "e2",
+        principal: "alice",
+        dispatch: () => ++dispatched,
+      }),
+    ),
+    "store-unavailable",
+  );
+  assert.equal(dispatched, 0);
+});
+
+Deno.test("malformed store answers become typed refusals, never exceptions", async () => {
+  const { host } = await setup();
+  const s = host.store;
+  const base = withFence(s, (r) => s.admitDispatch(r));
+  const variants: Record<string, RecoveryStore> = {
+    "turn without effectIds": {
+      ...base,
+      readTurn: () => Promise.resolve({ turnId: "t1" } as never),
+    },
+    "turn CAS answers ok without a record": {
+      ...base,
+      casTurn: () => Promise.resolve({ ok: true } as never),
+    },
+    "admission answers admitted without a record": {
+      ...base,
+      admitDispatch: (r) => {
+        r.launch();
+        return Promise.resolve({ admitted: true } as never);
+      },
+    },
+    "effect read answers a string": {
+      ...base,
+      readEffect: () => Promise.resolve("completed" as never),
+    },
+  };
+  for (const [name, store] of Object.entries(variants)) {
+    const w = new TurnRecovery({ ...host.seams(), store });
+    const calls = [
+      () => w.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: () => 1 }),
+      () => w.cancel({ turnId: "t1", principal: "alice" }),
+      () =>
+        w.reconcile({
+          turnId: "t1",
+          effectId: "e2",
+          principal: "alice",
+          outcome: { ok: true, value: 1 },
+        }),
+      () => w.resume({ turnId: "t1", principal: "alice" }),
+      () => w.inspect("t1"),
+    ];
+    for (const call of calls) {
+      const r = await call();
+      assert.equal(typeof r.ok, "boolean", name);
+    }
+  }
+});
