@@ -504,8 +504,10 @@ export function recoveryConformanceCases(
     } catch {
       threw = true;
     }
-    expect(threw, "loseNextAck('admitDispatch') must make admitDispatch reject");
+    // The invariant first: a store that retries a transaction whose ack it
+    // lost (and so resolves) must fail here for the relaunch, not for the shape.
     expect(launches === 1, `a committed admission launches exactly once, got ${launches}`);
+    expect(threw, "loseNextAck('admitDispatch') must make admitDispatch reject");
     const again = await admit(h, t, c.revision, () => launches++);
     expect(!again.admitted && launches === 1, "retrying after a lost ack must not relaunch");
   });

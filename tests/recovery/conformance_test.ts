@@ -29,7 +29,8 @@ async function failures(variant: Variant): Promise<string[]> {
     try {
       await c.run();
     } catch (e) {
-      failed.push(`${c.name} (${e instanceof ConformanceFailure ? "contract" : "crash"})`);
+      const kind = e instanceof ConformanceFailure ? "contract" : "crash";
+      failed.push(`${c.name} (${kind}: ${e instanceof Error ? e.message : String(e)})`);
     }
   }
   return failed;
@@ -44,11 +45,21 @@ Deno.test("conformance kit: every deliberately broken store fails at least one c
   const caught: Record<string, string[]> = {};
   for (const v of BROKEN_VARIANTS) caught[v] = await failures(v);
   for (const v of BROKEN_VARIANTS) assert.ok(caught[v].length > 0, `${v} passed the kit`);
-  assert.ok(caught["no-authority-recheck"].some((n) => n.includes("authority")));
-  assert.ok(caught["abort-before-cancel-commit"].some((n) => n.includes("abort hook")));
-  assert.ok(caught["blind-relaunch"].some((n) => n.includes("lost admission")));
-  assert.ok(caught["launch-before-mark"].some((n) => n.includes("concurrent admissions")));
-  assert.ok(caught["non-atomic-cas"].some((n) => n.includes("exclusive under concurrency")));
+  // Each is caught by the contract it breaks (a case name AND its violation), not by a crash.
+  const expected: Record<(typeof BROKEN_VARIANTS)[number], [string, RegExp]> = {
+    "no-authority-recheck": ["rechecks current authority", /must refuse unauthorized/],
+    "abort-before-cancel-commit": ["before the abort hook", /observe the committed cancel/],
+    "blind-relaunch": ["lost admission", /launches exactly once, got 2/],
+    "launch-before-mark": ["concurrent admissions", /expected 1 launch, got [2-9]/],
+    "non-atomic-cas": ["exclusive under concurrency", /expected 1 winner, got [2-9]/],
+  };
+  for (const v of BROKEN_VARIANTS) {
+    const [name, reason] = expected[v];
+    assert.ok(
+      caught[v].some((f) => f.includes(name) && f.includes("(contract:") && reason.test(f)),
+      `${v}: expected '${name}' to fail with ${reason}, got ${JSON.stringify(caught[v])}`,
+    );
+  }
 });
 
 Deno.test("conformance kit: optional capabilities are skipped when the host declares it lacks them", () => {

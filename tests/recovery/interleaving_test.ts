@@ -13,9 +13,21 @@ Deno.test(`interleaving: reference store keeps every invariant over ${RUNS} seed
   for (const [k, v] of Object.entries(stats)) assert.ok(v >= 50, `only ${v} occurrences of ${k}`);
 });
 
+// The invariant each broken store must trip (the stated reason, not an accident).
+const REASON: Record<(typeof BROKEN_VARIANTS)[number], RegExp> = {
+  "non-atomic-cas": /: [2-9] launches|admitted [2-9] times/,
+  "launch-before-mark": /admitted=0 but launched=1|[2-9] launches/,
+  "no-authority-recheck": /launched after authority was revoked/,
+  "abort-before-cancel-commit": /abort hook ran before the cancel committed/,
+  "blind-relaunch": /: 2 launches/,
+};
+
 for (const variant of BROKEN_VARIANTS) {
   Deno.test(`interleaving: the suite catches the broken store '${variant}'`, async () => {
     const r = await fc.check(interleavingProperty(variant), { numRuns: 3000, seed: 20261130 });
     assert.equal(r.failed, true, `${variant} was not caught in ${r.numRuns} runs`);
+    const message = r.errorInstance instanceof Error ? r.errorInstance.message : "";
+    assert.match(message, /^invariants violated: /);
+    assert.match(message, REASON[variant]);
   });
 }
