@@ -93,7 +93,9 @@ export declare namespace StandardSchemaV1 {
 /**
  * One validation issue as this package reports it: a plain, JSON-safe copy of
  * a Standard Schema issue. `path` holds property keys only (path segment
- * objects are unwrapped; symbol keys become their description string).
+ * objects are unwrapped; symbol keys become their description string,
+ * numbers other than non-negative safe integers become strings, any other
+ * key becomes `"?"`).
  */
 export interface ValidationIssue {
   /** The validator's message. */
@@ -114,6 +116,10 @@ export interface ValidationRefusal {
 
 /** The most issues {@link standardValidate} copies from one failed validation. */
 export const MAX_VALIDATION_ISSUES = 100;
+/** Longest issue message {@link standardValidate} copies, in characters (longer ones are cut). */
+export const MAX_ISSUE_MESSAGE_LENGTH = 1000;
+/** Most path segments {@link standardValidate} copies per issue (deeper paths are cut). */
+export const MAX_ISSUE_PATH_LENGTH = 64;
 
 function isObjectLike(v: unknown): v is Record<string, unknown> {
   return (typeof v === "object" && v !== null) || typeof v === "function";
@@ -122,33 +128,51 @@ function isObjectLike(v: unknown): v is Record<string, unknown> {
 /**
  * `true` when `value` looks like a Standard Schema (version 1): it has a
  * `~standard` object with `version === 1` and a `validate` function.
+ * Never throws (a throwing getter or proxy trap reads as "not a schema").
  */
 export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
-  if (!isObjectLike(value)) return false;
-  const props = (value as Record<string, unknown>)["~standard"];
-  if (!isObjectLike(props)) return false;
-  return props.version === 1 && typeof props.validate === "function";
+  try {
+    if (!isObjectLike(value)) return false;
+    const props = (value as Record<string, unknown>)["~standard"];
+    if (!isObjectLike(props)) return false;
+    return props.version === 1 && typeof props.validate === "function";
+  } catch {
+    return false;
+  }
 }
 
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max);
+}
+
+/** A path key as a string or an integer index; never throws (odd keys become `"?"`). */
 function copyKey(k: unknown): string | number {
-  if (typeof k === "number") return k;
-  if (typeof k === "symbol") return k.description ?? "";
-  return String(k);
+  if (typeof k === "number") return Number.isSafeInteger(k) && k >= 0 ? k : String(k);
+  if (typeof k === "string") return cut(k, MAX_ISSUE_MESSAGE_LENGTH);
+  if (typeof k === "symbol") return cut(k.description ?? "", MAX_ISSUE_MESSAGE_LENGTH);
+  return "?";
 }
 
 function copyIssues(issues: readonly unknown[]): ValidationIssue[] {
   const out: ValidationIssue[] = [];
-  for (const raw of issues.slice(0, MAX_VALIDATION_ISSUES)) {
+  const n = Math.min(issues.length, MAX_VALIDATION_ISSUES);
+  for (let i = 0; i < n; i++) {
+    const raw = issues[i];
     const r = isObjectLike(raw) ? raw : {};
-    const message = typeof r.message === "string" ? r.message : "invalid value";
+    const message = typeof r.message === "string"
+      ? cut(r.message, MAX_ISSUE_MESSAGE_LENGTH)
+      : "invalid value";
     const rawPath = Array.isArray(r.path) ? r.path : undefined;
     if (rawPath === undefined || rawPath.length === 0) {
       out.push({ message });
       continue;
     }
-    const path = rawPath.map((seg) =>
-      isObjectLike(seg) && Object.hasOwn(seg, "key") ? copyKey(seg.key) : copyKey(seg)
-    );
+    const path: (string | number)[] = [];
+    const m = Math.min(rawPath.length, MAX_ISSUE_PATH_LENGTH);
+    for (let j = 0; j < m; j++) {
+      const seg = rawPath[j];
+      path.push(isObjectLike(seg) && Object.hasOwn(seg, "key") ? copyKey(seg.key) : copyKey(seg));
+    }
     out.push({ message, path });
   }
   return out;
@@ -168,9 +192,13 @@ function refuse(issues: ValidationIssue[]): { ok: false; error: ValidationRefusa
  *
  * Handles validators whose `~standard.validate` returns the result directly or
  * as a Promise. Never throws and never rejects: a validator that throws or
- * rejects, an object that is not a Standard Schema, or a malformed result all
- * become an `"invalid"` refusal with one issue saying so. On success the
- * value is the schema's *output* (e.g. zod's parsed, transformed value).
+ * rejects, an object that is not a Standard Schema, or a malformed result
+ * (including one whose getters or proxy traps throw) all become an
+ * `"invalid"` refusal with one issue saying so. Issues are copied bounded:
+ * at most {@link MAX_VALIDATION_ISSUES} issues, messages cut to
+ * {@link MAX_ISSUE_MESSAGE_LENGTH} characters, paths to
+ * {@link MAX_ISSUE_PATH_LENGTH} segments. On success the value is the
+ * schema's *output* (e.g. zod's parsed, transformed value).
  *
  * @example
  * ```ts
@@ -192,9 +220,25 @@ export async function standardValidate<S extends StandardSchemaV1>(
   try {
     result = await schema["~standard"].validate(value);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    return refuse([{ message: `the validator threw: ${why}` }]);
+    return refuse([{ message: `the validator threw: ${describeError(e)}` }]);
   }
+  try {
+    return normalise(result);
+  } catch {
+    // A throwing getter or proxy trap in the result: malformed, not a crash.
+    return refuse([{ message: "the validator returned a malformed result" }]);
+  }
+}
+
+function describeError(e: unknown): string {
+  try {
+    return cut(e instanceof Error ? String(e.message) : String(e), MAX_ISSUE_MESSAGE_LENGTH);
+  } catch {
+    return "(unprintable error)";
+  }
+}
+
+function normalise<T>(result: unknown): Result<T, ValidationRefusal> {
   if (!isObjectLike(result)) {
     return refuse([{ message: "the validator returned a malformed result" }]);
   }
@@ -209,5 +253,5 @@ export async function standardValidate<S extends StandardSchemaV1>(
   if (!Object.hasOwn(result, "value")) {
     return refuse([{ message: "the validator returned neither a value nor issues" }]);
   }
-  return ok(result.value as StandardSchemaV1.InferOutput<S>);
+  return ok(result.value as T);
 }

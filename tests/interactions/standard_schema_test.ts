@@ -4,6 +4,8 @@ import fc from "fast-check";
 import type { StandardSchemaV1 as SpecSchema } from "@standard-schema/spec";
 import {
   isStandardSchema,
+  MAX_ISSUE_MESSAGE_LENGTH,
+  MAX_ISSUE_PATH_LENGTH,
   MAX_VALIDATION_ISSUES,
   type StandardSchemaV1,
   standardValidate,
@@ -135,4 +137,60 @@ Deno.test("standardValidate: property — never rejects, ok iff zod accepts", as
     ),
     { numRuns: 2000 },
   );
+});
+
+Deno.test("standardValidate: hostile results (throwing getters, odd path keys) are refused, never thrown", async () => {
+  const throwing = (what: string) => {
+    throw new Error(what);
+  };
+  const cases: [unknown, string][] = [
+    [{ issues: [{ message: "m", path: [Object.create(null)] }] }, "m"],
+    [{ issues: [{ message: "m", path: [{ key: Object.create(null) }] }] }, "m"],
+    [{
+      issues: [{
+        get message() {
+          return throwing("g1");
+        },
+      }],
+    }, "the validator returned a malformed result"],
+    [{
+      get issues() {
+        return throwing("g2");
+      },
+    }, "the validator returned a malformed result"],
+    [{
+      get value() {
+        return throwing("g3");
+      },
+    }, "the validator returned a malformed result"],
+  ];
+  for (const [result, message] of cases) {
+    const r = await standardValidate(hand(() => result), 1);
+    assert.ok(!r.ok);
+    assert.equal(r.error.issues[0].message, message);
+  }
+  const odd = await standardValidate(
+    hand(() => ({ issues: [{ message: "m", path: [Object.create(null), NaN, -1, 2] }] })),
+    1,
+  );
+  assert.ok(!odd.ok);
+  assert.deepEqual(odd.error.issues[0].path, ["?", "NaN", "-1", 2]);
+  const badSchema = {
+    get "~standard"() {
+      return throwing("std");
+    },
+  };
+  const s = await standardValidate(badSchema as unknown as StandardSchemaV1, 1);
+  assert.ok(!s.ok);
+  assert.equal(s.error.issues[0].message, "the schema is not a Standard Schema (version 1)");
+});
+
+Deno.test("standardValidate: issue messages and paths are copied bounded", async () => {
+  const r = await standardValidate(
+    hand(() => ({ issues: [{ message: "x".repeat(5_000_000), path: Array(100_000).fill("a") }] })),
+    1,
+  );
+  assert.ok(!r.ok);
+  assert.equal(r.error.issues[0].message.length, MAX_ISSUE_MESSAGE_LENGTH);
+  assert.equal(r.error.issues[0].path?.length, MAX_ISSUE_PATH_LENGTH);
 });
