@@ -11,6 +11,7 @@ import {
   type CardRefusal,
   cardRefusal,
   dateBounds,
+  own,
   sliderBounds,
 } from "./validate_card_response.ts";
 
@@ -39,10 +40,10 @@ export function cardValueSchema(
   card: OpenCardSnapshot<string>,
   custom: CustomCardValueSchemas = {},
 ): Result<z.ZodType, CardRefusal> {
-  const p = card.presentation;
+  const p = own(card, "presentation") as CardPresentation<string> | undefined;
   if (p === undefined) {
     const confirm = z.strictObject({ confirmed: z.literal(true).optional() });
-    if (card.approval !== undefined) return ok(confirm);
+    if (own(card, "approval") !== undefined) return ok(confirm);
     return ok(z.union([confirm, z.strictObject({ text: nonBlank })]));
   }
   switch (p.kind) {

@@ -8,16 +8,21 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
-import type { CardResponse, OpenCardSnapshot } from "./types.ts";
+import type { CardPresentation, CardResponse, OpenCardSnapshot } from "./types.ts";
 import {
   cardOptionIds,
   type CardRefusal,
   cardRefusal,
   type CardValidationOptions,
   dateBounds,
+  own,
   sliderBounds,
   validateCardResponse,
 } from "./validate_card_response.ts";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
 
 /** One `{ const, title }` choice of a titled MCP enum. */
 export interface ElicitationEnumChoice {
@@ -132,23 +137,42 @@ function toElicitation(
   card: OpenCardSnapshot<string>,
   options: CardValidationOptions,
 ): Result<ElicitationFormRequest, CardRefusal> {
-  if (typeof card !== "object" || card === null || typeof card.prompt !== "string") {
+  if (typeof card !== "object" || card === null || typeof own(card, "prompt") !== "string") {
     return err(cardRefusal("invalid-card", "prompt", "the card has no string prompt"));
   }
-  if (card.report !== undefined) {
+  if (own(card, "report") !== undefined) {
     return notExpressible("report", "a structured report body cannot be shown in an MCP form");
   }
-  if ((card.allowDecline ?? options.allowDeclineDefault ?? false) !== true) {
+  if ((own(card, "allowDecline") ?? options.allowDeclineDefault ?? false) !== true) {
     return notExpressible(
       "allowDecline",
       "MCP clients always offer decline, but this card does not allow it",
     );
   }
   const parts = [card.prompt];
-  if (card.approval !== undefined) {
-    parts.push([card.approval.title, ...card.approval.body].join("\n"));
+  const approval = own(card, "approval");
+  if (approval !== undefined) {
+    const title = isRecord(approval) ? own(approval, "title") : undefined;
+    const body = isRecord(approval) ? own(approval, "body") : undefined;
+    if (
+      typeof title !== "string" || !Array.isArray(body) ||
+      !body.every((line) => typeof line === "string")
+    ) {
+      return err(
+        cardRefusal(
+          "invalid-card",
+          "approval",
+          "an approval needs a string title and an array of string body lines",
+        ),
+      );
+    }
+    parts.push([title, ...body].join("\n"));
   }
-  if (card.details !== undefined && card.details !== "") parts.push(card.details);
+  const details = own(card, "details");
+  if (details !== undefined && typeof details !== "string") {
+    return err(cardRefusal("invalid-card", "details", "details must be a string"));
+  }
+  if (details !== undefined && details !== "") parts.push(details);
   const message = parts.join("\n\n");
   const request = (
     properties: Record<string, ElicitationPropertySchema>,
@@ -164,14 +188,28 @@ function toElicitation(
           : { type: "object", properties },
       },
     });
-  const p = card.presentation;
+  const p = own(card, "presentation") as CardPresentation<string> | undefined;
   if (p === undefined) return request({}, []);
-  switch (p.kind) {
+  if (!isRecord(p)) {
+    return err(cardRefusal("invalid-card", "presentation", "presentation must be an object"));
+  }
+  switch (own(p, "kind")) {
     case "radio":
     case "select":
     case "checkbox": {
       const ids = cardOptionIds(p);
       if (!ids.ok) return ids;
+      // MCP requires a string `title` for every choice: a label is mandatory here.
+      const labelless = p.options!.findIndex((o) => typeof own(o, "label") !== "string");
+      if (labelless !== -1) {
+        return err(
+          cardRefusal(
+            "invalid-card",
+            `presentation.options[${labelless}].label`,
+            "an option label must be a string (MCP choices need a title)",
+          ),
+        );
+      }
       const choices = p.options!.map((o): ElicitationEnumChoice => {
         const extra = [o.description, o.hint].filter((s): s is string =>
           typeof s === "string" && s !== ""
@@ -190,7 +228,7 @@ function toElicitation(
     case "text":
       return request(
         {
-          text: p.placeholder !== undefined && p.placeholder !== ""
+          text: typeof p.placeholder === "string" && p.placeholder !== ""
             ? { type: "string", minLength: 1, description: p.placeholder }
             : { type: "string", minLength: 1 },
         },

@@ -110,7 +110,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-function own(o: object, k: string): unknown {
+/** Read an OWN property only: a polluted `Object.prototype` never supplies a card or answer field. */
+export function own(o: object, k: string): unknown {
   return Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
 }
 
@@ -158,7 +159,7 @@ export function isIsoDate(s: unknown): s is string {
 
 /** The card's options, checked: a non-empty array of `{id: string}` with unique ids. */
 export function cardOptionIds(p: CardPresentation<string>): Result<string[], CardRefusal> {
-  const options = p.options as unknown;
+  const options = own(p, "options");
   if (!Array.isArray(options) || options.length === 0) {
     return refuse(
       "invalid-card",
@@ -195,7 +196,7 @@ export function sliderBounds(
 ): Result<{ min?: number; max?: number; step?: number }, CardRefusal> {
   const out: { min?: number; max?: number; step?: number } = {};
   for (const k of ["min", "max", "step"] as const) {
-    const v = p[k];
+    const v = own(p, k);
     if (v === undefined) continue;
     if (typeof v !== "number" || !Number.isFinite(v)) {
       return refuse("invalid-card", `presentation.${k}`, `slider ${k} must be a finite number`);
@@ -217,7 +218,7 @@ export function dateBounds(
 ): Result<{ min?: string; max?: string }, CardRefusal> {
   const out: { min?: string; max?: string } = {};
   for (const k of ["min", "max"] as const) {
-    const v = p[k];
+    const v = own(p, k);
     if (v === undefined) continue;
     if (!isIsoDate(v)) {
       return refuse(
@@ -234,17 +235,27 @@ export function dateBounds(
   return ok(out);
 }
 
-/** `true` when `value` is on the grid `base + k·step` (tolerant of float steps such as 0.1). */
+/**
+ * `true` when `value` is on the grid `base + k·step` for an integer `k`,
+ * tolerant of binary floating point (a step of 0.1 accepts
+ * `0.30000000000000004`): `value` may be off the nearest grid point by at
+ * most 1e-9 of a step, or by the rounding error of numbers of that magnitude
+ * (16 ulps of `max(|value|, |base|)`). Never more: a half step is refused at
+ * any magnitude (`1e12 + 0.5` is not on a step of 1).
+ */
 export function isOnStep(value: number, base: number, step: number): boolean {
-  const q = (value - base) / step;
-  return Math.abs(q - Math.round(q)) <= 1e-9 * Math.max(1, Math.abs(q));
+  const k = Math.round((value - base) / step);
+  if (!Number.isFinite(k)) return false;
+  const off = Math.abs(value - (base + k * step));
+  return off <= 1e-9 * step ||
+    off <= 16 * Number.EPSILON * Math.max(Math.abs(value), Math.abs(base));
 }
 
 function validateBuiltin(
   p: CardPresentation<string>,
   value: CardValue,
 ): Result<CardValue, CardRefusal> {
-  switch (p.kind) {
+  switch (own(p, "kind")) {
     case "radio":
     case "select": {
       const ids = cardOptionIds(p);
@@ -366,7 +377,7 @@ function validateConfirm(
   card: OpenCardSnapshot<string>,
   value: CardValue,
 ): Result<CardValue, CardRefusal> {
-  const isApproval = card.approval !== undefined;
+  const isApproval = own(card, "approval") !== undefined;
   if (!isApproval && Object.hasOwn(value, "text")) {
     const extra = onlyKeys(value, ["text"]);
     if (extra) return err(extra);
@@ -463,7 +474,7 @@ export function createCardValidator<X extends string = never>(
     // also resolves timeouts and run cancellation as cancel).
     if (action === "cancel") return ok({ action, correlationId });
     if (action === "decline") {
-      const allowed = card.allowDecline ?? allowDeclineDefault;
+      const allowed = own(card, "allowDecline") ?? allowDeclineDefault;
       if (allowed !== true) {
         return refuse("decline-not-allowed", "action", "this card does not allow decline");
       }
@@ -482,14 +493,15 @@ export function createCardValidator<X extends string = never>(
         configurable: true,
       });
     }
-    const p = card.presentation;
+    const p = own(card, "presentation") as CardPresentation<CardPresentationKind | X> | undefined;
     let result: Result<CardValue, CardRefusal>;
     if (p === undefined) result = validateConfirm(card, value);
     else if (!isRecord(p)) {
       return refuse("invalid-card", "presentation", "presentation must be an object");
     } else {
-      const custom = kinds.get(p.kind);
-      result = custom !== undefined && !BUILTIN.has(p.kind)
+      const kind = own(p, "kind") as string;
+      const custom = kinds.get(kind);
+      result = custom !== undefined && !BUILTIN.has(kind)
         ? custom(p, value, card)
         : validateBuiltin(p, value);
     }
@@ -519,7 +531,8 @@ const defaultValidators = new Map<boolean, CardValidator<string>>();
  *   `{ optionId }` one of the options; checkbox `{ optionIds }` non-empty,
  *   unique, all known; text `{ text }` not blank; slider `{ value }` a finite
  *   number within `min`/`max` and on `step` counted from `min` (float steps
- *   such as 0.1 are compared with a 1e-9 relative tolerance); date
+ *   such as 0.1 are compared with a tolerance of 1e-9 of a step or the
+ *   rounding error of the values' magnitude — never half a step); date
  *   `{ date }` a real `YYYY-MM-DD` date within `min`/`max`. Any other key is
  *   `unexpected-field`.
  * - Presentation-less ("confirm") cards — plain prompt, approval, report-only:

@@ -364,3 +364,34 @@ Deno.test("property: every expressible card maps to a request valid under the MC
     { numRuns: 2_000 },
   );
 });
+
+Deno.test("regression: cardToElicitation refuses what would break MCP's schema (titles, approval, details)", () => {
+  const code = (c: unknown) => {
+    const r = cardToElicitation(c as OpenCardSnapshot);
+    return r.ok ? "ok" : `${r.error.code} ${r.error.field}`;
+  };
+  // MCP's TitledSingleSelect / TitledMultiSelect require `title: string` on every choice.
+  for (const kind of ["radio", "select", "checkbox"] as const) {
+    assert.equal(
+      code(card({ kind, options: [{ id: "a", label: "A" }, { id: "b" }] as never })),
+      "invalid-card presentation.options[1].label",
+    );
+  }
+  assert.equal(
+    code(card(undefined, { approval: { title: 5, question: "q", body: "zz" } as never })),
+    "invalid-card approval",
+  );
+  assert.equal(code(card(undefined, { details: 42 as never })), "invalid-card details");
+  assert.equal(code(card({ kind: "text", placeholder: 7 as never })), "ok");
+  const text = cardToElicitation(card({ kind: "text", placeholder: 7 as never }));
+  assert.deepEqual(text.ok && text.value.params.requestedSchema.properties, {
+    text: { type: "string", minLength: 1 },
+  });
+  // A polluted prototype does not make a card expressible.
+  const inherited = Object.assign(Object.create({ allowDecline: true }), {
+    correlationId: "c1",
+    createdAt: 0,
+    prompt: "Proceed?",
+  });
+  assert.equal(code(inherited), "not-expressible allowDecline");
+});

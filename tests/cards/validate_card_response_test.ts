@@ -332,3 +332,32 @@ Deno.test("OpenCardSnapshotSchema: shapes, custom kinds via createCardSchemas", 
   assert.ok(CardResponseSchema.safeParse({ action: "decline", correlationId: "c" }).success);
   assert.ok(!CardResponseSchema.safeParse({ action: "submit", correlationId: "c" }).success);
 });
+
+Deno.test("regression: slider step tolerance never accepts half a step at large magnitudes", () => {
+  const c = card({ kind: "slider", min: 0, step: 1 });
+  assert.equal(validateCardResponse(c, submit({ value: 1e12 })).ok, true);
+  for (const value of [1e9 + 0.5, 1e12 + 0.5, 123_456_789.25]) {
+    const r = validateCardResponse(c, submit({ value }));
+    assert.equal(r.ok, false, `${value} must be off-step`);
+    assert.equal(!r.ok && r.error.code, "off-step");
+  }
+  // Float grids still accept the binary-rounded grid points, small and large.
+  const tenth = card({ kind: "slider", min: 0, max: 1e9, step: 0.1 });
+  for (const value of [0.30000000000000004, 0.7000000000000001, 123_456_789.1]) {
+    assert.equal(validateCardResponse(tenth, submit({ value })).ok, true, `${value} is on step`);
+  }
+  assert.equal(validateCardResponse(tenth, submit({ value: 123_456_789.15 })).ok, false);
+});
+
+Deno.test("regression: card fields are read as own properties (a polluted prototype grants nothing)", () => {
+  const inherited = Object.assign(
+    Object.create({ allowDecline: true, presentation: { kind: "text" } }),
+    { correlationId: "c1", createdAt: 0, prompt: "Proceed?" },
+  ) as OpenCardSnapshot;
+  const decline = validateCardResponse(inherited, { action: "decline", correlationId: "c1" });
+  assert.equal(!decline.ok && decline.error.code, "decline-not-allowed");
+  // The inherited text presentation is ignored: this is a confirm card.
+  assert.equal(validateCardResponse(inherited, submit({ confirmed: true })).ok, true);
+  const slider = card(Object.assign(Object.create({ step: 5 }), { kind: "slider", min: 0 }));
+  assert.equal(validateCardResponse(slider, submit({ value: 3 })).ok, true);
+});
