@@ -119,7 +119,8 @@ function rosterIdsByName(
  *    incarnation's row), else the newest spawn's agent id, else `name:<name>`,
  *    so a respawned name never takes its predecessor's id.
  * 2. `spawned` edges: `agent_spawned` rows whose `(from, child)` pair is a
- *    final tree edge (a superseded parent's spawn is not counted).
+ *    final tree edge (a superseded parent's spawn is not counted; a repeated
+ *    spawn row, same agent id, counts once).
  * 3. `message` edges: `message`, `question`, `answer`, `notice`,
  *    `approval_request` (not `broadcast`, not `resolution`) to a peer
  *    `meta.target` that differs from the sender, both names tree nodes, each
@@ -199,12 +200,15 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
   const messages = tally("message");
   // msgId → recipients already tallied (a string for one, a Set beyond).
   const seen = new Map<string, string | Set<string>>();
+  // Spawn rows already tallied, by agent id: a repeated spawn row is the same spawn.
+  const spawnIds = new Set<string>();
   for (const event of events) {
     if (event.kind === "agent_spawned") {
       const child = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
       // (from, child) is a final tree edge iff child's parent in the layout is `from`.
       const node = layout.byName.get(child);
-      if (node !== undefined && node.parent === event.from) {
+      if (node !== undefined && node.parent === event.from && !spawnIds.has(event.msgId)) {
+        spawnIds.add(event.msgId);
         spawned.add(event.from, child, event.at);
       }
       continue;

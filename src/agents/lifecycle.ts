@@ -86,6 +86,9 @@ function subjectOf(event: BrokerEvent): string {
  *    `exited` (`failed` when `meta.failed === 'true'`; a finite
  *    `Number(meta.cost_usd)` becomes `exitCostUsd`), retired → `retired`,
  *    which is final.
+ * 4. A lifecycle row identical to one already applied (same kind, msgId,
+ *    actor, time and target: overlapping windows concatenated) is skipped,
+ *    as a repeated spawn row is.
  *
  * Malformed rows are skipped and counted. Linear time.
  */
@@ -99,6 +102,8 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
   const records = new Map<string, AgentRecord>();
   const newest = new Map<string, AgentRecord>();
   const orphanNames = new Set<string>();
+  // Lifecycle rows already applied, by content (kind, msgId, actor, time, target).
+  const applied = new Set<string>();
   for (const event of events) {
     if (event.kind === "agent_spawned") {
       const name = metaOf(event, "target") ?? metaOf(event, "name") ?? "";
@@ -124,6 +129,16 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
     }
     const subject = subjectOf(event);
     const transition = TRANSITIONS.get(event.kind);
+    if (transition !== undefined) {
+      // The same lifecycle row twice (a client concatenating overlapping
+      // windows) is one row: applied again after a respawn it would end the
+      // newest incarnation with its predecessor's exit.
+      const key = `${event.kind}\u0000${event.msgId}\u0000${event.from}\u0000${event.at}\u0000${
+        metaOf(event, "target") ?? ""
+      }`;
+      if (applied.has(key)) continue;
+      applied.add(key);
+    }
     const record = newest.get(subject);
     if (record === undefined) {
       if (transition !== undefined && subject !== "") orphanNames.add(subject);

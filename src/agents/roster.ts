@@ -184,6 +184,24 @@ export function countUnknownKinds(events: readonly BrokerEvent[]): number {
 }
 
 /**
+ * Make roster ids unique. Presence rows keep the spec's ids, then the newest
+ * incarnations' history rows; a superseded incarnation (or any later row)
+ * whose id is already taken — a respawn that resumed the same Claude
+ * session, two spawns of a name in the same millisecond — gets
+ * `#<agentId>` appended (agent ids are unique per record). Mutates `past`.
+ */
+function uniqueIds(live: readonly AgentRosterEntry[], past: AgentRosterEntry[]): void {
+  const used = new Set<string>();
+  for (const row of live) used.add(row.id);
+  const claim = (row: AgentRosterEntry) => {
+    if (used.has(row.id) && row.agentId !== null) row.id = `${row.id}#${row.agentId}`;
+    used.add(row.id);
+  };
+  for (const row of past) if (row.supersededBy === null) claim(row);
+  for (const row of past) if (row.supersededBy !== null) claim(row);
+}
+
+/**
  * Fold presence and history into roster rows (spec agents.md §4).
  *
  * - One presence row per valid session, in input order, joined to the
@@ -192,6 +210,10 @@ export function countUnknownKinds(events: readonly BrokerEvent[]): number {
  *   names not live, and every superseded incarnation (respawns keep their own
  *   state, cost and session) — sorted by `lastEventAt` descending (stable).
  *   A history `live` lifecycle shows as `detached` (no socket).
+ * - Ids are unique: a superseded incarnation whose id (same Claude session
+ *   id, or same `<name>@<spawnedAt>`) is already taken by another row gets
+ *   `#<agentId>` appended, so a respawned name never shares its
+ *   predecessor's id.
  * - `retired` is final; `reconnecting` = uptime < {@link RECONNECT_WINDOW_MS}.
  * - `history` is the window seen; `diagnostics` counts skipped rows and names
  *   whose spawn row likely aged out (full window and lifecycle rows without a
@@ -318,6 +340,8 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
         supersededBy: record.supersededBy,
       } satisfies AgentRosterEntry;
     });
+
+  uniqueIds(live, past);
 
   const diagnostics: FoldDiagnostics = {
     malformedEvents,

@@ -178,11 +178,13 @@ export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
 /**
  * Glow of a node at `now` (epoch ms), in [0, 1]: 0 without activity; 1 for
  * activity in the future (negative age); else `max(0, 1 − age / 6000)` —
- * 1 at the event, 0.5 after 3 s, 0 from 6 s on.
+ * 1 at the event, 0.5 after 3 s, 0 from 6 s on. A `NaN` time, or an
+ * activity at `+Infinity`, gives 0 (never `NaN`).
  */
 export function glowStrength(activity: NodeActivity | undefined, now: number): number {
   if (!activity || typeof activity.at !== "number") return 0;
   const age = now - activity.at;
+  if (Number.isNaN(age) || activity.at === Infinity) return 0; // no meaningful age
   if (age < 0) return 1;
   return Math.max(0, 1 - age / GLOW_DURATION_MS);
 }

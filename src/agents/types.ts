@@ -233,7 +233,11 @@ export const spawnRowStatus: z.ZodType<SpawnRowStatus> = z.enum([
 
 /** One roster row. Every field is always present (`null` where unknown). */
 export interface AgentRosterEntry {
-  /** Stable id: the Claude session id, else `<name>@<registeredAt or spawnedAt>`. */
+  /**
+   * Stable id, unique within a snapshot: the Claude session id, else
+   * `<name>@<registeredAt or spawnedAt>`; a superseded incarnation whose id
+   * another row already has gets `#<agentId>` appended.
+   */
   id: string;
   /** How `id` was made. */
   idSource: AgentIdSource;

@@ -1,0 +1,126 @@
+/**
+ * Regressions found in review: overlapping history windows concatenated by a
+ * client (duplicate rows), respawns that resume the same Claude session or
+ * land in the same millisecond (roster ids must stay unique), and glow on
+ * non-finite times.
+ */
+import assert from "node:assert/strict";
+import {
+  type BrokerEvent,
+  type BrokerSession,
+  foldAgentGraph,
+  foldRoster,
+  glowStrength,
+} from "../../agents.ts";
+
+const ev = (
+  kind: string,
+  from: string,
+  at: number,
+  meta: Record<string, string> = {},
+  msgId = `${kind}-${at}`,
+  text = "",
+): BrokerEvent => ({ msgId, kind, from, text, at, meta });
+const spawn = (id: string, from: string, name: string, at: number, meta = {}) =>
+  ev("agent_spawned", from, at, { target: name, ...meta }, id);
+const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
+  name,
+  workingOn: "",
+  cwd: "/w",
+  status: "working",
+  idleMs: 0,
+  registeredAt: 500,
+  ...extra,
+});
+const fold = (events: BrokerEvent[], sessions: BrokerSession[] = []) => {
+  const roster = foldRoster({
+    sessions,
+    brokerUptimeMs: 60_000,
+    events,
+    historyLimit: 1000,
+    now: 10_000,
+  });
+  const graph = foldAgentGraph({ events, historyLimit: 1000, now: 10_000, roster: roster.agents });
+  return { roster, graph };
+};
+
+Deno.test("duplicate rows (two overlapping windows concatenated) change nothing but the row count", () => {
+  const window = [
+    spawn("A", "coord", "w1", 1000, { session_id: "sA" }),
+    ev("agent_exited", "w1", 2000, { cost_usd: "1.25", code: "0" }, "e1"),
+    spawn("B", "coord", "w1", 3000),
+    ev("agent_attached", "w1", 3100, {}, "t1"),
+    ev("message", "coord", 3200, { target: "w1" }, "m1"),
+  ];
+  const once = fold(window);
+  const twice = fold([...window, ...window]);
+  const rows = (r: typeof once) =>
+    r.roster.agents.map((a) => [a.agentId, a.state, a.costUsd, a.costSource, a.lastEventAt]);
+  assert.deepEqual(rows(once), [
+    ["B", "detached", null, null, 3100],
+    ["A", "exited", 1.25, "exit-report", 2000],
+  ]);
+  // Before the fix the repeated exit row joined the newest incarnation B:
+  // B showed `exited` with A's $1.25.
+  assert.deepEqual(rows(twice), rows(once));
+  // A repeated spawn row is the same spawn: the spawned edge counts it once,
+  // as message edges count a repeated (msgId, recipient) once.
+  const counts = (r: typeof once) => r.graph.edges.map((e) => [e.kind, e.count]);
+  assert.deepEqual(counts(once), [["spawned", 2], ["message", 1]]);
+  assert.deepEqual(counts(twice), counts(once));
+});
+
+Deno.test("a repeated lifecycle row is applied once; a different row with the same msgId still applies", () => {
+  const agent = fold([
+    spawn("A", "c", "w", 1),
+    ev("agent_exited", "w", 2, { cost_usd: "2" }, "x"),
+    ev("agent_resumed", "human", 3, { target: "w" }, "x"),
+    ev("agent_exited", "w", 2, { cost_usd: "2" }, "x"),
+  ]).roster.agents[0];
+  // The resume (same msgId, other kind) applies; the repeated exit row must
+  // not end the resumed agent again (history shows a live lifecycle as detached).
+  assert.equal(agent.state, "detached");
+  assert.equal(agent.costUsd, 2);
+  assert.equal(agent.lastEventAt, 3);
+});
+
+Deno.test("roster ids stay unique when a respawn resumes the same Claude session", () => {
+  const { roster, graph } = fold(
+    [
+      spawn("G1", "c", "w", 1, { session_id: "S" }),
+      ev("agent_exited", "w", 2, { cost_usd: "1" }),
+      spawn("G2", "c", "w", 3, { session_id: "S" }),
+    ],
+    [session("w", { observed: { claudeSessionId: "S" } })],
+  );
+  const ids = roster.agents.map((a) => a.id);
+  assert.equal(new Set(ids).size, ids.length, `duplicate roster ids: ${ids}`);
+  const [live, earlier] = roster.agents;
+  assert.equal(live.id, "S"); // the presence row keeps the spec's id
+  assert.equal(live.agentId, "G2");
+  assert.equal(earlier.agentId, "G1");
+  assert.equal(earlier.id, "S#G1");
+  assert.equal(earlier.idSource, "claudeSessionId");
+  assert.equal(earlier.claudeSessionId, "S");
+  // The node for `w` is the newest incarnation's row, never its predecessor's.
+  const node = graph.nodes.find((n) => n.name === "w")!;
+  assert.equal(node.id, "S");
+  assert.notEqual(node.id, earlier.id);
+});
+
+Deno.test("roster ids stay unique for two spawns of a name in the same millisecond", () => {
+  const { roster } = fold([spawn("H1", "c", "w", 7), spawn("H2", "c", "w", 7)]);
+  assert.deepEqual(roster.agents.map((a) => [a.agentId, a.id]), [["H1", "w@7#H1"], [
+    "H2",
+    "w@7",
+  ]]);
+});
+
+Deno.test("glowStrength stays in [0, 1] for non-finite times", () => {
+  const at = (n: number) => ({ category: "message" as const, at: n });
+  assert.equal(glowStrength(at(0), Number.NaN), 0);
+  assert.equal(glowStrength(at(Number.NaN), 0), 0);
+  assert.equal(glowStrength(at(0), Number.POSITIVE_INFINITY), 0);
+  assert.equal(glowStrength(at(Number.POSITIVE_INFINITY), 0), 0);
+  assert.equal(glowStrength(at(0), 3000), 0.5);
+});
