@@ -226,12 +226,25 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  * ```
  */
 export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRefusal> {
-  const r = ChatMessageSchema.safeParse(value);
-  if (r.success) return ok(r.data);
+  try {
+    const r = ChatMessageSchema.safeParse(value);
+    if (r.success) return ok(r.data);
+    return err({
+      code: "invalid-message",
+      message: "not a valid chat message",
+      issues: toIssues(r.error),
+    });
+  } catch {
+    return unreadable();
+  }
+}
+
+/** Only reachable through hostile objects (throwing getters, revoked proxies). */
+function unreadable(): Result<never, MessageRefusal> {
   return err({
     code: "invalid-message",
-    message: "not a valid chat message",
-    issues: toIssues(r.error),
+    message: "not a valid chat message: reading it threw",
+    issues: [{ path: [], message: "reading the value threw" }],
   });
 }
 
@@ -251,6 +264,14 @@ export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRef
 export function parseInboundChatMessage(
   value: unknown,
 ): Result<InboundChatMessage, MessageRefusal> {
+  try {
+    return parseInbound(value);
+  } catch {
+    return unreadable();
+  }
+}
+
+function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal> {
   if (value !== null && typeof value === "object") {
     if (Object.hasOwn(value, "provenance")) {
       return err({

@@ -304,15 +304,53 @@ export function dataPart(
 // ---------------------------------------------------------------------------
 // Zod schemas
 
-const jsonValue: z.ZodType<JsonValue> = z.lazy(() =>
-  z.union([
-    z.null(),
-    z.string(),
-    z.number().check(z.refine(Number.isFinite, "number must be finite")),
-    z.boolean(),
-    z.array(jsonValue),
-    z.record(z.string(), jsonValue.optional()),
-  ])
+/**
+ * True when `root` is a JSON value (null, string, finite number, boolean,
+ * array of JSON values, object whose defined values are JSON values).
+ * Iterative, so any nesting depth is checked without recursion (a recursive
+ * schema overflows the stack on deeply nested untrusted input); an object
+ * seen before is skipped, as in `ai@7`'s JSON value check.
+ */
+function isJsonValue(root: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null) continue;
+    switch (typeof v) {
+      case "string":
+      case "boolean":
+        continue;
+      case "number":
+        if (Number.isFinite(v)) continue;
+        return false;
+      case "object": {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        if (Array.isArray(v)) {
+          for (let i = 0; i < v.length; i++) {
+            const x: unknown = v[i];
+            if (x === undefined) return false;
+            stack.push(x);
+          }
+        } else {
+          for (const k of Object.keys(v)) {
+            const x = (v as Record<string, unknown>)[k];
+            if (x !== undefined) stack.push(x);
+          }
+        }
+        continue;
+      }
+      default:
+        return false;
+    }
+  }
+  return true;
+}
+
+const jsonValue: z.ZodType<JsonValue> = z.custom<JsonValue>(
+  (v) => v !== undefined && isJsonValue(v),
+  "expected a JSON value (null, string, finite number, boolean, array or object)",
 );
 
 /** {@link ProviderMetadata}: a record of records of JSON values. */

@@ -164,3 +164,51 @@ Deno.test("toUIMessage drops the envelope; fromUIMessage ignores smuggled envelo
   assert.deepEqual(back, { ...m, provenance: { authored: "agent" } });
   assert.deepEqual(toUIMessage(back), ui);
 });
+
+Deno.test("parsers never throw on deep nesting or hostile objects", () => {
+  let deep: unknown = 1;
+  for (let i = 0; i < 100_000; i++) deep = { a: [deep] };
+  const nested = (extra: Record<string, unknown>) => ({ ...base, parts: [{ ...extra }] });
+  // provider / tool metadata are JSON-value checked: checked iteratively, any depth
+  const withPm = nested({ type: "text", text: "x", providerMetadata: { p: { deep } } });
+  const r1 = parseChatMessage(withPm);
+  assert.ok(r1.ok);
+  const withTm = nested({
+    type: "tool-x",
+    toolCallId: "c",
+    state: "input-available",
+    input: {},
+    toolMetadata: { deep },
+  });
+  assert.ok(parseChatMessage(withTm).ok);
+  // a non-finite number at the bottom is still found
+  let bad: unknown = NaN;
+  for (let i = 0; i < 100_000; i++) bad = [bad];
+  const r2 = parseChatMessage(
+    nested({ type: "text", text: "x", providerMetadata: { p: { bad } } }),
+  );
+  assert.ok(!r2.ok && r2.error.code === "invalid-message");
+  // hostile objects: a refusal, not an exception
+  const getter = Object.defineProperty({ ...base }, "parts", {
+    enumerable: true,
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const r3 = parseChatMessage(getter);
+  assert.ok(!r3.ok && r3.error.code === "invalid-message");
+  const { provenance: _p, ...body } = base;
+  const r5 = parseInboundChatMessage(
+    Object.defineProperty({ ...body }, "parts", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    }),
+  );
+  assert.ok(!r5.ok && r5.error.code === "invalid-message");
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.ok(!parseChatMessage(revoked.proxy).ok);
+  assert.ok(!parseInboundChatMessage(revoked.proxy).ok);
+});
