@@ -50,8 +50,9 @@ export interface LegacyUpgradeContext {
   /**
    * Allocate the next envelope's `eventId` (non-empty) and `seq` (positive
    * integer, per turn, no gaps). Called only once a frame is accepted, so a
-   * refused frame never consumes a `seq`. A throw or a malformed value is
-   * refused as `invalid-allocation`.
+   * refused frame never consumes a `seq`. A throw, a malformed value, or a
+   * `seq` not greater than the last one allocated through this same context
+   * object (a duplicate or a step back) is refused as `invalid-allocation`.
    */
   allocate(): { eventId: string; seq: number };
   /**
@@ -76,13 +77,18 @@ export interface LegacyUpgradeContext {
   retryAfterMs?: number;
   /** Stable machine-readable code for upgraded errors, e.g. `legacy_error`. */
   errorCode?: string;
-  /** Epoch milliseconds to stamp as the envelope's `at` (optional). */
+  /**
+   * Epoch milliseconds to stamp as the envelope's `at` (optional). Anything
+   * but a finite number ≥ 0 is refused as `invalid-context`.
+   */
   at?: number;
   /** Decode options (the `data` length bound). */
   decode?: LegacyDecodeOptions;
 }
 
 const toolCounters = new WeakMap<object, { call: number; result: number }>();
+/** The last `seq` accepted from each context object's `allocate()`. */
+const lastSeqs = new WeakMap<object, number>();
 
 function refuse(code: LegacyRefusalCode, message: string, type?: string) {
   const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
@@ -106,6 +112,7 @@ function nextIndex(ctx: object, kind: "call" | "result"): number {
 
 function resolveCallId(
   ctx: LegacyUpgradeContext,
+  host: CheckedContext,
   frame: LegacyChatFrame,
   kind: "call" | "result",
   name: string,
@@ -120,13 +127,14 @@ function resolveCallId(
       "stable mapping for it; a call id is never invented",
     type: wire,
   };
-  if (typeof ctx.callIdFor !== "function") return missing;
+  const callIdFor = host.callIdFor;
+  if (typeof callIdFor !== "function") return missing;
   let mapped: unknown;
   try {
     const tool: LegacyToolFrame = frame.id === undefined
       ? { kind, name, dialect: frame.dialect }
       : { kind, name, frameId: frame.id, dialect: frame.dialect };
-    mapped = ctx.callIdFor(tool, index);
+    mapped = callIdFor.call(ctx, tool, index);
   } catch {
     return {
       code: "invalid-context",
@@ -158,6 +166,7 @@ function toUsage(u: ChatUsage | undefined): ChatUsage | undefined {
 function toV1(
   frame: LegacyChatFrame,
   ctx: LegacyUpgradeContext,
+  host: CheckedContext,
 ): { event: ChatEventV1 } | { refusal: LegacyRefusal } {
   const e = frame.event;
   const wire = frame.wireType;
@@ -167,14 +176,14 @@ function toV1(
     case "delta":
       return { event: { type: "delta", text: e.text } };
     case "tool_call": {
-      const callId = resolveCallId(ctx, frame, "call", e.name, e.callId);
+      const callId = resolveCallId(ctx, host, frame, "call", e.name, e.callId);
       if (typeof callId !== "string") return { refusal: callId };
       const out: ChatEventV1 = { type: "tool_call", callId, name: e.name };
       if (e.input !== undefined) out.input = e.input;
       return { event: out };
     }
     case "tool_result": {
-      const callId = resolveCallId(ctx, frame, "result", e.name, e.callId);
+      const callId = resolveCallId(ctx, host, frame, "result", e.name, e.callId);
       if (typeof callId !== "string") return { refusal: callId };
       if (typeof e.ok !== "boolean") {
         return {
@@ -182,7 +191,8 @@ function toV1(
             code: "unknown-result-status",
             message:
               `the \`tool_result\` for ${clip(e.name)} does not say whether the tool succeeded ` +
-              "(`ok` is absent); it is never assumed to be a success",
+              "(`ok` is absent or not a boolean; v0 keeps only `true` or `false`, not e.g. " +
+              'the string "true"); it is never assumed to be a success',
             type: wire,
           },
         };
@@ -229,7 +239,7 @@ function toV1(
       return { event: out };
     }
     case "error": {
-      if (typeof ctx.retryable !== "boolean") {
+      if (typeof host.retryable !== "boolean") {
         return {
           refusal: {
             code: "missing-retry-permission",
@@ -239,13 +249,11 @@ function toV1(
           },
         };
       }
-      const out: ChatEventV1 = { type: "error", message: e.message, retryable: ctx.retryable };
-      if (nonEmpty(ctx.errorCode)) out.code = ctx.errorCode;
-      if (
-        ctx.retryable && typeof ctx.retryAfterMs === "number" &&
-        Number.isFinite(ctx.retryAfterMs) && ctx.retryAfterMs >= 0
-      ) {
-        out.retryAfterMs = ctx.retryAfterMs;
+      const out: ChatEventV1 = { type: "error", message: e.message, retryable: host.retryable };
+      if (nonEmpty(host.errorCode)) out.code = host.errorCode;
+      const after = host.retryAfterMs;
+      if (host.retryable && typeof after === "number" && Number.isFinite(after) && after >= 0) {
+        out.retryAfterMs = after;
       }
       return { event: out };
     }
@@ -268,11 +276,15 @@ function toV1(
  *   the host handles those itself;
  * - `missing-call-identity`: a tool frame without `callId` and without a
  *   host mapping (never invented);
- * - `unknown-result-status`: a `tool_result` whose `ok` is absent (never
- *   fabricated as a success);
+ * - `unknown-result-status`: a `tool_result` whose `ok` is absent or not a
+ *   boolean, e.g. the string `"true"` (never fabricated as a success);
  * - `missing-retry-permission`: an `error` while `ctx.retryable` is not a
  *   boolean;
- * - `invalid-context` / `invalid-allocation`: bad ids from the host;
+ * - `invalid-context`: bad ids or a bad `at` from the host, a context
+ *   field that cannot be read (a throwing getter), or a `callIdFor` that
+ *   throws or returns anything but `undefined` or a non-empty string;
+ * - `invalid-allocation`: `allocate()` threw, returned a malformed value, or
+ *   a `seq` not greater than the last one it gave on this context;
  * - `invalid-event`: the upgraded event would break the v1 contract (checked
  *   with `parseChatEnvelope`, e.g. a legacy card without `createdAt`).
  *
@@ -301,7 +313,7 @@ export function upgradeLegacyChatFrame(
 ): Result<ChatEventEnvelope, LegacyRefusal> {
   const host = checkContext(ctx);
   if ("code" in host) return err(host);
-  const decoded = decodeLegacyChatFrame(frame, host.dialect as LegacyDialect, ctx.decode);
+  const decoded = decodeLegacyChatFrame(frame, host.dialect as LegacyDialect, host.decode);
   if (!decoded.ok) return decoded;
   return upgradeChecked(decoded.value, ctx, host);
 }
@@ -340,19 +352,35 @@ export function upgradeDecodedLegacyChatFrame(
   }
 }
 
+/** The host context's fields, each read exactly once (a throwing getter is refused, not thrown). */
 interface CheckedContext {
   dialect: unknown;
   conversationId: string;
   turnId: string;
   allocate: () => unknown;
+  callIdFor: unknown;
+  retryable: unknown;
+  retryAfterMs: unknown;
+  errorCode: unknown;
+  at: unknown;
+  decode: LegacyDecodeOptions | undefined;
 }
 
 function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal {
   const bad = (message: string): LegacyRefusal => ({ code: "invalid-context", message });
   if (typeof ctx !== "object" || ctx === null) return bad("the upgrade context is not an object");
   let dialect: unknown, conversationId: unknown, turnId: unknown, allocate: unknown;
+  let callIdFor: unknown, retryable: unknown, retryAfterMs: unknown, errorCode: unknown;
+  let at: unknown, decode: unknown;
   try {
-    ({ dialect, conversationId, turnId, allocate } = ctx);
+    ({ dialect, conversationId, turnId, allocate, callIdFor, retryable, retryAfterMs, errorCode } =
+      ctx);
+    ({ at, decode } = ctx);
+    // The decode bound is read here too, so a throwing getter inside it is a refusal.
+    if (typeof decode === "object" && decode !== null) {
+      const maxDataLength = (decode as LegacyDecodeOptions).maxDataLength;
+      decode = maxDataLength === undefined ? {} : { maxDataLength };
+    } else decode = undefined;
   } catch {
     return bad("the upgrade context's fields could not be read");
   }
@@ -360,7 +388,21 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
     return bad("the host must supply non-empty `conversationId` and `turnId`");
   }
   if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
-  return { dialect, conversationId, turnId, allocate: allocate as () => unknown };
+  if (at !== undefined && !(typeof at === "number" && Number.isFinite(at) && at >= 0)) {
+    return bad("`at` must be epoch milliseconds (a finite number ≥ 0) when given");
+  }
+  return {
+    dialect,
+    conversationId,
+    turnId,
+    allocate: allocate as () => unknown,
+    callIdFor,
+    retryable,
+    retryAfterMs,
+    errorCode,
+    at,
+    decode: decode as LegacyDecodeOptions | undefined,
+  };
 }
 
 function upgradeChecked(
@@ -379,7 +421,7 @@ function upgradeChecked(
       d.type,
     );
   }
-  const converted = toV1(d, ctx);
+  const converted = toV1(d, ctx, host);
   if ("refusal" in converted) return err(converted.refusal);
   const event = converted.event;
   // The result must satisfy the v1 contract (e.g. a card's `createdAt`), which
@@ -399,24 +441,33 @@ function upgradeChecked(
       d.wireType,
     );
   }
-  let id: unknown;
+  let eventId: unknown, seq: unknown;
   try {
-    id = (allocate as () => unknown).call(ctx);
+    const id: unknown = (allocate as () => unknown).call(ctx);
+    if (typeof id === "object" && id !== null) {
+      ({ eventId, seq } = id as Record<string, unknown>);
+    }
   } catch {
-    return refuse("invalid-allocation", "the host's allocate() threw");
+    return refuse(
+      "invalid-allocation",
+      "the host's allocate() threw (or its result could not be read)",
+    );
   }
-  const eventId = typeof id === "object" && id !== null
-    ? (id as Record<string, unknown>).eventId
-    : undefined;
-  const seq = typeof id === "object" && id !== null
-    ? (id as Record<string, unknown>).seq
-    : undefined;
   if (!nonEmpty(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     return refuse(
       "invalid-allocation",
       "allocate() must return a non-empty `eventId` and a positive integer `seq`",
     );
   }
+  const lastSeq = lastSeqs.get(ctx);
+  if (lastSeq !== undefined && seq <= lastSeq) {
+    return refuse(
+      "invalid-allocation",
+      `allocate() returned seq ${seq} after seq ${lastSeq} on this context: a turn's seq only ` +
+        "grows (a duplicate or a step back would be refused by every v1 fold)",
+    );
+  }
+  lastSeqs.set(ctx, seq);
   const envelope: ChatEventEnvelope = {
     schemaVersion: 1,
     conversationId,
@@ -425,6 +476,6 @@ function upgradeChecked(
     seq,
     event,
   };
-  if (typeof ctx.at === "number" && Number.isFinite(ctx.at)) envelope.at = ctx.at;
+  if (typeof host.at === "number") envelope.at = host.at;
   return ok(envelope);
 }

@@ -232,3 +232,107 @@ Deno.test("upgradeDecodedLegacyChatFrame: decode once, upgrade chat frames, refu
   }
   assert.equal(ctx.calls(), 1);
 });
+
+Deno.test("a context whose getters throw is refused, never thrown (callIdFor, retryable, at, decode, allocate's result)", () => {
+  const throwing = (key: string) => {
+    const ctx = host("scout", { retryable: false }) as unknown as Record<string, unknown>;
+    Object.defineProperty(ctx, key, {
+      get() {
+        throw new Error(`getter ${key}`);
+      },
+    });
+    return ctx as unknown as LegacyUpgradeContext;
+  };
+  const tool = frame({ type: "tool_start", tool: "search" }, "4");
+  const error = frame({ type: "error", message: "boom" }, "5");
+  for (const key of ["callIdFor", "retryable", "retryAfterMs", "errorCode", "at", "decode"]) {
+    for (const f of [tool, error]) {
+      const r = upgradeLegacyChatFrame(f, throwing(key));
+      assert.equal(!r.ok && r.error.code, "invalid-context", key);
+      const d = decodeLegacyChatFrame(f, "scout");
+      assert.ok(d.ok && d.value.kind === "chat");
+      const u = upgradeDecodedLegacyChatFrame(d.value, throwing(key));
+      assert.equal(!u.ok && u.error.code, "invalid-context", key);
+    }
+  }
+  const badDecode = host("scout", {
+    decode: {
+      get maxDataLength(): number {
+        throw new Error("bound");
+      },
+    },
+  });
+  assert.equal(
+    (() => {
+      const r = upgradeLegacyChatFrame(frame({ type: "token", content: "x" }), badDecode);
+      return !r.ok && r.error.code;
+    })(),
+    "invalid-context",
+  );
+  const unreadable = host("scout", {
+    allocate: () =>
+      new Proxy({}, {
+        get() {
+          throw new Error("proxy");
+        },
+      }) as { eventId: string; seq: number },
+  });
+  const r = upgradeLegacyChatFrame(frame({ type: "token", content: "x" }), unreadable);
+  assert.equal(!r.ok && r.error.code, "invalid-allocation");
+});
+
+Deno.test("allocate() returning a duplicate or decreasing seq on the same context → invalid-allocation", () => {
+  const token = (n: number) => frame({ type: "token", content: `t${n}` }, String(n));
+  const seqs = [1, 2, 2, 1, 3, 7, 7];
+  let i = 0;
+  const ctx = host("scout", { allocate: () => ({ eventId: `e${i}`, seq: seqs[i++] }) });
+  const got = seqs.map((_, n) => {
+    const r = upgradeLegacyChatFrame(token(n + 1), ctx);
+    return r.ok ? r.value.seq : r.error.code;
+  });
+  // a gap (3 → 7) is the host's business (it may emit its own v1 events in between)
+  assert.deepEqual(got, [
+    1,
+    2,
+    "invalid-allocation",
+    "invalid-allocation",
+    3,
+    7,
+    "invalid-allocation",
+  ]);
+  const r = upgradeLegacyChatFrame(
+    token(9),
+    host("scout", { allocate: () => ({ eventId: "x", seq: 1 }) }),
+  );
+  assert.ok(r.ok, "a fresh context starts over");
+  const msg = (() => {
+    let k = 0;
+    const c = host("scout", { allocate: () => ({ eventId: `e${k}`, seq: [5, 4][k++] }) });
+    upgradeLegacyChatFrame(token(1), c);
+    const again = upgradeLegacyChatFrame(token(2), c);
+    return again.ok ? "" : again.error.message;
+  })();
+  assert.match(msg, /seq 4 after seq 5/);
+});
+
+Deno.test("ctx.at must be epoch ms: a negative or non-finite `at` is refused, never stamped on an envelope", () => {
+  const f = frame({ type: "token", content: "x" });
+  for (const at of [-1, NaN, Infinity, "2026-01-01"]) {
+    const r = upgradeLegacyChatFrame(f, host("scout", { at: at as number }));
+    assert.equal(!r.ok && r.error.code, "invalid-context", String(at));
+  }
+  const ok = upgradeLegacyChatFrame(f, host("scout", { at: 1767225600000 }));
+  assert.ok(ok.ok);
+  assert.equal(ok.value.at, 1767225600000);
+});
+
+Deno.test('tool_result with ok "true" (a string) is unknown-result-status, and the message says why', () => {
+  for (const ok of ["true", 1, null]) {
+    const r = upgradeLegacyChatFrame(
+      { event: "tool_result", data: JSON.stringify({ name: "s", callId: "k", ok }) },
+      host("papercup"),
+    );
+    assert.equal(!r.ok && r.error.code, "unknown-result-status", String(ok));
+    assert.match(!r.ok ? r.error.message : "", /not a boolean/);
+  }
+});
