@@ -3,17 +3,59 @@
  * helper that runs any Standard Schema validator (zod 4, valibot, arktype, ...)
  * and normalises its sync or async result into a {@link Result}.
  *
- * The `StandardSchemaV1` types below are copied from the Standard Schema
- * specification, `@standard-schema/spec` 1.1.0
+ * The `StandardTypedV1` and `StandardSchemaV1` types below are copied from the
+ * Standard Schema specification, `@standard-schema/spec` 1.1.0
  * (https://github.com/standard-schema/standard-schema, https://standardschema.dev),
- * MIT License, Copyright (c) 2024 Colin McDonnell. They are vendored so that
- * this package has no validator dependency; they are structurally identical
- * to the published interface, so any conforming schema (for example a zod 4
- * schema, as it is) is assignable to them.
+ * `dist/index.d.ts`, MIT License, Copyright (c) 2024 Colin McDonnell. They
+ * are vendored so that this package has no validator dependency. The
+ * declarations are the published ones member for member (`Props` and `Types`
+ * extend the `StandardTypedV1` ones, `InferInput` / `InferOutput` accept any
+ * `StandardTypedV1`); only the `export` keywords and the JSDoc on the
+ * namespaces and on `Options` are ours. `StandardJSONSchemaV1` from the same
+ * file is not vendored. Any conforming schema (for example a zod 4 schema, as
+ * it is) is assignable to them.
  *
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+
+/**
+ * The Standard Typed interface. This is a base type extended by other specs.
+ * (Vendored from `@standard-schema/spec` 1.1.0, MIT, Copyright (c) 2024 Colin
+ * McDonnell.)
+ */
+export interface StandardTypedV1<Input = unknown, Output = Input> {
+  /** The Standard properties. */
+  readonly "~standard": StandardTypedV1.Props<Input, Output>;
+}
+
+/** Types belonging to {@link StandardTypedV1} (vendored, see the module docs). */
+export declare namespace StandardTypedV1 {
+  /** The Standard Typed properties interface. */
+  export interface Props<Input = unknown, Output = Input> {
+    /** The version number of the standard. */
+    readonly version: 1;
+    /** The vendor name of the schema library. */
+    readonly vendor: string;
+    /** Inferred types associated with the schema. */
+    readonly types?: Types<Input, Output> | undefined;
+  }
+  /** The Standard Typed types interface. */
+  export interface Types<Input = unknown, Output = Input> {
+    /** The input type of the schema. */
+    readonly input: Input;
+    /** The output type of the schema. */
+    readonly output: Output;
+  }
+  /** Infers the input type of a Standard Typed. */
+  export type InferInput<Schema extends StandardTypedV1> = NonNullable<
+    Schema["~standard"]["types"]
+  >["input"];
+  /** Infers the output type of a Standard Typed. */
+  export type InferOutput<Schema extends StandardTypedV1> = NonNullable<
+    Schema["~standard"]["types"]
+  >["output"];
+}
 
 /**
  * The Standard Schema interface (vendored from `@standard-schema/spec` 1.1.0,
@@ -29,18 +71,13 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 /** Types belonging to {@link StandardSchemaV1} (vendored, see the module docs). */
 export declare namespace StandardSchemaV1 {
   /** The Standard Schema properties interface. */
-  export interface Props<Input = unknown, Output = Input> {
-    /** The version number of the standard. */
-    readonly version: 1;
-    /** The vendor name of the schema library. */
-    readonly vendor: string;
+  export interface Props<Input = unknown, Output = Input>
+    extends StandardTypedV1.Props<Input, Output> {
     /** Validates unknown input values. */
     readonly validate: (
       value: unknown,
       options?: StandardSchemaV1.Options | undefined,
     ) => Result<Output> | Promise<Result<Output>>;
-    /** Inferred types associated with the schema. */
-    readonly types?: Types<Input, Output> | undefined;
   }
   /** The result interface of the validate function. */
   export type Result<Output> = SuccessResult<Output> | FailureResult;
@@ -74,20 +111,12 @@ export declare namespace StandardSchemaV1 {
     readonly key: PropertyKey;
   }
   /** The Standard types interface. */
-  export interface Types<Input = unknown, Output = Input> {
-    /** The input type of the schema. */
-    readonly input: Input;
-    /** The output type of the schema. */
-    readonly output: Output;
-  }
-  /** Infers the input type of a Standard Schema. */
-  export type InferInput<Schema extends StandardSchemaV1> = NonNullable<
-    Schema["~standard"]["types"]
-  >["input"];
-  /** Infers the output type of a Standard Schema. */
-  export type InferOutput<Schema extends StandardSchemaV1> = NonNullable<
-    Schema["~standard"]["types"]
-  >["output"];
+  export interface Types<Input = unknown, Output = Input>
+    extends StandardTypedV1.Types<Input, Output> {}
+  /** Infers the input type of a Standard. */
+  export type InferInput<Schema extends StandardTypedV1> = StandardTypedV1.InferInput<Schema>;
+  /** Infers the output type of a Standard. */
+  export type InferOutput<Schema extends StandardTypedV1> = StandardTypedV1.InferOutput<Schema>;
 }
 
 /**
