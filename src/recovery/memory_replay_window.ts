@@ -43,6 +43,8 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
    * nothing) unless `envelope.seq === latest + 1`.
    */
   append(envelope: ChatEventEnvelope): boolean {
+    if (typeof envelope !== "object" || envelope === null) return false;
+    if (typeof envelope.turnId !== "string") return false;
     const b = this.#buf(envelope.turnId);
     if (envelope.seq !== b.latest + 1) return false;
     b.frames.push(envelope);
@@ -53,8 +55,12 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
     return true;
   }
 
-  /** Drop retained frames with `seq < seq` (retention moving forward). */
+  /**
+   * Drop retained frames with `seq < seq` (retention moving forward). A `seq`
+   * that is not a safe integer is ignored (the window is left unchanged).
+   */
   trimBefore(turnId: string, seq: number): void {
+    if (!Number.isSafeInteger(seq)) return;
     const b = this.#buf(turnId);
     const target = Math.min(seq, b.latest + 1);
     if (target <= b.low) return;

@@ -118,8 +118,14 @@ export function checkReplayCursor(afterSeq: number, bounds: ReplayBounds): Repla
   if (typeof bounds !== "object" || bounds === null) {
     return { code: "invalid-window", message: "window bounds are malformed" };
   }
-  const low = bounds.lowestRetainedSeq;
-  const latest = bounds?.latestSeq;
+  let low: unknown;
+  let latest: unknown;
+  try {
+    low = bounds.lowestRetainedSeq;
+    latest = bounds.latestSeq;
+  } catch {
+    return { code: "invalid-window", message: "window bounds could not be read" };
+  }
   if (!isSeq(low) || !isSeq(latest) || low < 1 || low > latest + 1) {
     return { code: "invalid-window", message: "window bounds are malformed" };
   }
@@ -160,12 +166,35 @@ export function validateReplay(input: {
   const maxFrames = maxFramesOf(input?.maxFrames);
   const bad = checkReplayCursor(afterSeq, bounds);
   if (bad) return err(bad);
-  if (!Array.isArray(frames)) {
+  try {
+    return validateFrames(conversationId, turnId, afterSeq, bounds, frames, maxFrames);
+  } catch {
+    // A getter or proxy in the seam's answer threw: refuse, never propagate.
+    return err({
+      code: "invalid-window",
+      message: "the seam's frames could not be read",
+      afterSeq,
+    });
+  }
+}
+
+function validateFrames(
+  conversationId: string,
+  turnId: string,
+  afterSeq: number,
+  bounds: ReplayBounds,
+  answer: readonly ChatEventEnvelope[],
+  maxFrames: number,
+): Result<ReplayBatch, ReplayError> {
+  if (!Array.isArray(answer)) {
     return err({ code: "invalid-window", message: "the seam did not return an array" });
   }
-  if (frames.length > maxFrames) {
+  if (answer.length > maxFrames) {
     return err({ code: "window-too-large", message: `more than ${maxFrames} frames`, afterSeq });
   }
+  // Validate and return a private copy: the seam may hand out (and later
+  // mutate, e.g. trim) its own buffer.
+  const frames: ChatEventEnvelope[] = Array.prototype.slice.call(answer);
   const ids = new Set<string>();
   for (let i = 0; i < frames.length; i++) {
     const f = frames[i] as unknown as Record<string, unknown> | null;
@@ -224,7 +253,9 @@ export function validateReplay(input: {
 /**
  * Replay a turn after `afterSeq` (the `seq` of the client's last received
  * frame; the host maps `Last-Event-ID` to it, 0 = from the start): read the
- * bounds, check the cursor, read the suffix, validate it. The suffix is read
+ * bounds, check the cursor, read the suffix, validate it. When the suffix
+ * has a gap, the bounds are read once more: a cursor that retention passed
+ * in the meantime is reported as `stale-cursor`. The suffix is read
  * only after the cursor is known valid, and at most `maxFrames` (default
  * {@link DEFAULT_MAX_REPLAY_FRAMES}) are accepted.
  *
@@ -278,5 +309,17 @@ export async function replayAfter(
   } catch (e) {
     return err({ code: "replay-unavailable", message: `readAfter failed: ${String(e)}` });
   }
-  return validateReplay({ conversationId, turnId, afterSeq, bounds, frames, maxFrames });
+  const checked = validateReplay({ conversationId, turnId, afterSeq, bounds, frames, maxFrames });
+  if (!checked.ok && checked.error.code === "gap") {
+    // Retention may have moved between `bounds` and `readAfter`: if the
+    // cursor is now below the window, that is a stale cursor, not a gap.
+    try {
+      const now = await seam.bounds(turnId);
+      const stale = checkReplayCursor(afterSeq, now);
+      if (stale?.code === "stale-cursor") return err(stale);
+    } catch {
+      // keep the gap
+    }
+  }
+  return checked;
 }

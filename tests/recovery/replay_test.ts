@@ -281,3 +281,76 @@ Deno.test("replay: arbitrary inputs never throw (property)", async () => {
     { numRuns: 10_000, seed: 11 },
   );
 });
+
+Deno.test("replay: retention moving between bounds and readAfter is a stale cursor, not a gap", async () => {
+  const w = windowOf(10);
+  const seam: ReplayWindowSeam = {
+    bounds: (t) => w.bounds(t),
+    readAfter: (t, a) => {
+      w.trimBefore(t, 8); // retention runs between the two reads
+      return w.readAfter(t, a);
+    },
+  };
+  const r = await replayAfter(seam, req(3));
+  assert.ok(!r.ok);
+  assert.deepEqual(
+    { code: r.error.code, low: r.error.lowestRetainedSeq, after: r.error.afterSeq },
+    { code: "stale-cursor", low: 8, after: 3 },
+  );
+  // A real gap (the window still claims to retain the cursor) stays a gap.
+  const holey: ReplayWindowSeam = {
+    bounds: () => ({ lowestRetainedSeq: 1, latestSeq: 4 }),
+    readAfter: () => [env(1), env(3), env(4)],
+  };
+  const g = await replayAfter(holey, req(0));
+  assert.ok(!g.ok && g.error.code === "gap");
+});
+
+Deno.test("replay: the batch is a private copy; unreadable seam answers are typed refusals", async () => {
+  const internal = [env(1), env(2), env(3)];
+  const aliasing: ReplayWindowSeam = {
+    bounds: () => ({ lowestRetainedSeq: 1, latestSeq: 3 }),
+    readAfter: () => internal, // hands out its own buffer
+  };
+  const r = await replayAfter(aliasing, req(0));
+  internal.splice(0, 2); // the host trims its buffer afterwards
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.frames.map((f) => f.seq), [1, 2, 3]);
+  const throwingBounds: ReplayWindowSeam = {
+    bounds: () => ({
+      get lowestRetainedSeq(): number {
+        throw new Error("getter");
+      },
+      latestSeq: 3,
+    }),
+    readAfter: () => [],
+  };
+  const b = await replayAfter(throwingBounds, req(0));
+  assert.ok(!b.ok && b.error.code === "invalid-window");
+  const arr = [env(1)];
+  Object.defineProperty(arr, 1, {
+    get() {
+      throw new Error("element");
+    },
+    enumerable: true,
+  });
+  const throwingFrames: ReplayWindowSeam = {
+    bounds: () => ({ lowestRetainedSeq: 1, latestSeq: 2 }),
+    readAfter: () => arr,
+  };
+  const f = await replayAfter(throwingFrames, req(0));
+  assert.ok(!f.ok && f.error.code === "invalid-window");
+});
+
+Deno.test("MemoryReplayWindow: non-integer trims are ignored and garbage appends refused", async () => {
+  const w = windowOf(3);
+  for (const bad of [Number.NaN, 2.5, Infinity, "2" as unknown as number]) {
+    w.trimBefore("t", bad);
+    assert.deepEqual(w.bounds("t"), { lowestRetainedSeq: 1, latestSeq: 3 });
+  }
+  const r = await replayAfter(w, req(1));
+  assert.ok(r.ok && r.value.frames.length === 2);
+  assert.equal(w.append(null as never), false);
+  assert.equal(w.append({ seq: 4 } as never), false);
+  assert.equal(w.append(env(4)), true);
+});
