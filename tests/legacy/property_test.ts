@@ -7,6 +7,7 @@ import {
   upgradeLegacyChatFrame,
 } from "../../src/legacy/mod.ts";
 import type { ChatEventEnvelope } from "../../src/v1/types.ts";
+import { validEnvelope } from "../v1/_arbitraries.ts";
 
 const TYPES = [
   "token",
@@ -140,10 +141,12 @@ Deno.test("upgradeLegacyChatFrame never throws, never invents call ids, allocate
 });
 
 Deno.test("encodeLegacyChatFrame never throws on arbitrary envelopes", () => {
+  let encoded = 0;
   fc.assert(
     fc.property(
       fc.oneof(
         fc.anything(),
+        validEnvelope, // so the encoding path itself runs, not only the envelope check
         fc.record({
           seq: fc.integer(),
           eventId: fc.string(),
@@ -154,9 +157,88 @@ Deno.test("encodeLegacyChatFrame never throws on arbitrary envelopes", () => {
       (e, v) => {
         const r = encodeLegacyChatFrame(e as ChatEventEnvelope, v as "scout" | "papercup");
         assert.equal(typeof r.ok, "boolean");
+        if (r.ok) encoded++;
         assert.ok(pristine());
       },
     ),
     { numRuns: 5_000 },
   );
+  assert.ok(encoded > 500, `only ${encoded} envelopes were encoded`);
+});
+
+type Ev = Record<string, unknown>;
+
+/**
+ * What a legacy vocabulary keeps of a v1 event (encodeLegacyChatFrame's
+ * JSDoc): `null` when it has no representation at all.
+ */
+function legacyView(e: Ev, vocab: "scout" | "papercup"): Ev | null {
+  const pick = (keys: string[]) => {
+    const out: Ev = {};
+    for (const k of ["type", ...keys]) if (e[k] !== undefined) out[k] = e[k];
+    return out;
+  };
+  const none = vocab === "scout"
+    ? ["reasoning", "tool_progress", "turn_status", "tool_result", "provenance"]
+    : ["reasoning", "tool_progress", "turn_status"];
+  if (none.includes(e.type as string)) return null;
+  switch (e.type) {
+    case "tool_call":
+      return pick(vocab === "scout" ? ["callId", "name"] : ["callId", "name", "input"]);
+    case "tool_result":
+      return pick(["callId", "name", "ok", "summary"]); // no output / blocks
+    case "provenance":
+      return pick(["engine", "model", "accountRoute"]); // no provider
+    case "card_closed":
+      return pick(["correlationId"]); // no resolution
+    case "error":
+      return pick(["message", "retryable"]); // retryable comes back from the host
+    case "done": {
+      if (vocab === "papercup") return pick(["stopReason", "usage"]);
+      const out: Ev = { type: "done" };
+      const u = e.usage as Ev | undefined;
+      const kept: Ev = {};
+      for (const k of ["totalTokens", "costUsd"]) if (u?.[k] !== undefined) kept[k] = u[k];
+      if (Object.keys(kept).length > 0) out.usage = kept;
+      return out;
+    }
+    default:
+      return { ...e };
+  }
+}
+
+Deno.test("round trip (property): upgrade(decode(encode(x))) gives x back minus what the vocabulary cannot say", () => {
+  let roundTrips = 0;
+  fc.assert(
+    fc.property(validEnvelope, fc.constantFrom("scout", "papercup"), (envelope, vocab) => {
+      const env = envelope as unknown as ChatEventEnvelope;
+      const event = envelope.event as Ev;
+      const expected = legacyView(event, vocab);
+      const enc = encodeLegacyChatFrame(env, vocab);
+      if (expected === null) {
+        assert.equal(!enc.ok && enc.error.code, "unsupported-event");
+        assert.equal(!enc.ok && enc.error.type, event.type);
+        return;
+      }
+      assert.ok(enc.ok, !enc.ok ? enc.error.message : "");
+      assert.equal(enc.value.id, vocab === "scout" ? String(env.seq) : env.eventId);
+      assert.equal(enc.value.event, vocab === "scout" ? undefined : event.type);
+      const decoded = decodeLegacyChatFrame(enc.value, vocab);
+      assert.ok(decoded.ok && decoded.value.kind === "chat", JSON.stringify(decoded));
+      let allocated = 0;
+      const up = upgradeLegacyChatFrame(enc.value, {
+        dialect: vocab,
+        conversationId: env.conversationId,
+        turnId: env.turnId,
+        retryable: event.retryable as boolean | undefined,
+        allocate: () => ({ eventId: env.eventId, seq: env.seq + allocated++ }),
+      });
+      assert.ok(up.ok, !up.ok ? up.error.message : "");
+      assert.deepEqual(up.value.event, JSON.parse(JSON.stringify(expected)));
+      assert.equal(up.value.seq, env.seq);
+      roundTrips++;
+    }),
+    { numRuns: 3_000 },
+  );
+  assert.ok(roundTrips > 1_000, `only ${roundTrips} round trips ran`);
 });
