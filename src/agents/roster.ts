@@ -184,21 +184,24 @@ export function countUnknownKinds(events: readonly BrokerEvent[]): number {
 }
 
 /**
- * Make roster ids unique. Presence rows keep the spec's ids, then the newest
- * incarnations' history rows; a superseded incarnation (or any later row)
- * whose id is already taken — a respawn that resumed the same Claude
- * session, two spawns of a name in the same millisecond — gets
- * `#<agentId>` appended (agent ids are unique per record). Mutates `past`.
+ * Make roster ids unique. Presence rows claim their ids first (in session
+ * order), then the newest incarnations' history rows, then superseded
+ * ones; a row whose id is already taken — a respawn that resumed the same
+ * Claude session, two spawns of a name in the same millisecond — gets
+ * `#<agentId>` appended (`#<name>` for a presence row; agent ids and live
+ * names are unique). Mutates the rows.
  */
-function uniqueIds(live: readonly AgentRosterEntry[], past: AgentRosterEntry[]): void {
+function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
   const used = new Set<string>();
-  for (const row of live) used.add(row.id);
-  const claim = (row: AgentRosterEntry) => {
-    if (used.has(row.id) && row.agentId !== null) row.id = `${row.id}#${row.agentId}`;
+  const claim = (row: AgentRosterEntry, suffix: string) => {
+    if (used.has(row.id)) row.id = `${row.id}#${suffix}`;
+    for (let n = 2; used.has(row.id); n++) row.id = `${row.id}#${n}`;
     used.add(row.id);
   };
-  for (const row of past) if (row.supersededBy === null) claim(row);
-  for (const row of past) if (row.supersededBy !== null) claim(row);
+  // Two live connections claiming one Claude session: the later one gets `#<name>`.
+  for (const row of live) claim(row, row.name);
+  for (const row of past) if (row.supersededBy === null) claim(row, row.agentId ?? row.name);
+  for (const row of past) if (row.supersededBy !== null) claim(row, row.agentId ?? row.name);
 }
 
 /**

@@ -5,6 +5,8 @@
  * non-finite times.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import {
   type BrokerEvent,
   type BrokerSession,
@@ -123,4 +125,33 @@ Deno.test("glowStrength stays in [0, 1] for non-finite times", () => {
   assert.equal(glowStrength(at(0), Number.POSITIVE_INFINITY), 0);
   assert.equal(glowStrength(at(Number.POSITIVE_INFINITY), 0), 0);
   assert.equal(glowStrength(at(0), 3000), 0.5);
+});
+
+Deno.test("property: roster ids are unique and every graph node id is a roster id or its own", () => {
+  let runsWithClash = 0;
+  fc.assert(
+    fc.property(
+      fc.oneof(historyArb, lifecycleArb),
+      fc.subarray(["w1", "w2", "w3", "coord"]),
+      fc.constantFrom("s1", "s2", undefined),
+      (events, liveNames, sid) => {
+        const sessions = liveNames.map((name) =>
+          session(name, sid === undefined ? {} : { observed: { claudeSessionId: sid } })
+        );
+        const { roster, graph } = fold(events, sessions);
+        const ids = roster.agents.map((a) => a.id);
+        assert.equal(new Set(ids).size, ids.length, `duplicate roster ids: ${ids}`);
+        const naive = new Set<string>();
+        for (const a of roster.agents) {
+          const base = a.id.split("#")[0];
+          if (naive.has(base)) runsWithClash++;
+          naive.add(base);
+        }
+        const nodeIds = graph.nodes.map((n) => n.id);
+        assert.equal(new Set(nodeIds).size, nodeIds.length, `duplicate node ids: ${nodeIds}`);
+      },
+    ),
+    { numRuns: 1500 },
+  );
+  assert.ok(runsWithClash > 100, `only ${runsWithClash} runs had an id clash to resolve`);
 });
