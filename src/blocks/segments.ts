@@ -8,7 +8,11 @@ import type { AskBlock, ReportBlock } from "./types.ts";
 
 /** Why a tagged block was not turned into a structured segment. */
 export type InvalidBlockReason =
-  /** The text ended before the close tag (and within the size bound). */
+  /**
+   * The text ended before a close tag of that name (and within the size
+   * bound): `raw` is the opening tag alone, and the text after it is scanned
+   * as usual.
+   */
   | "unclosed"
   /** No close tag within {@link MAX_BLOCK_BODY_LENGTH} characters of the body. */
   | "too-large"
@@ -50,7 +54,9 @@ export interface AskSegment {
 /**
  * A tag that could not be read. `raw` is the source text it covers: the whole
  * `<tag>…</tag>` for `empty-body` / `malformed-json` / `invalid-block`; the
- * opening tag plus everything after it for `unclosed`; the opening tag plus
+ * opening tag alone for `unclosed` (what follows is text and blocks again,
+ * just as {@link parseReportTag} still finds a `<report>` after a stray
+ * `<ask>`); the opening tag plus
  * the first `MAX_BLOCK_BODY_LENGTH + closeTag.length` body characters for
  * `too-large` (scanning resumes right after). Nothing of the input is lost:
  * concatenating every segment's `text` / `raw` gives the input back.

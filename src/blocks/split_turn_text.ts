@@ -21,8 +21,9 @@ import type { TurnTextSegment } from "./segments.ts";
  * `options.maxBlockBodyLength`), else the block is
  * `invalid` / `too-large` and scanning resumes after the opening tag plus
  * `MAX_BLOCK_BODY_LENGTH + closeTag.length` characters. An opening tag whose
- * close never comes is `invalid` / `unclosed` and covers the rest of the text.
- * A stray close tag is plain text.
+ * close never comes is `invalid` / `unclosed` with `raw` the opening tag
+ * alone; the text after it is split as usual, so a stray `<ask>` in prose
+ * never hides a later `<report>` block. A stray close tag is plain text.
  *
  * Output is in normal form (see {@link normalizeSegments}): no empty or
  * adjacent text segments; concatenating `text`/`raw` gives `text` back; every

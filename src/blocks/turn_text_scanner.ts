@@ -92,6 +92,13 @@ export class TurnTextScanner {
   #carry = "";
   #block: OpenBlock | null = null;
   #ended = false;
+  /**
+   * Tag names found unclosed at the end of the turn: no close tag of that
+   * name follows, so each later opening tag of that name is unclosed too.
+   */
+  readonly #unclosed = new Set<BlockTagName>();
+  /** The body of an unclosed block, scanned again as text by `end()`. */
+  #rescan = "";
 
   /**
    * Create a scanner with an empty buffer.
@@ -119,7 +126,9 @@ export class TurnTextScanner {
 
   /**
    * Finish the turn: returns the remaining segments. A held-back tag
-   * fragment becomes text; an open block becomes `invalid` (`unclosed`).
+   * fragment becomes text; an open block's opening tag becomes `invalid`
+   * (`unclosed`) and the text held after it is scanned again, so blocks that
+   * followed a stray opening tag are still found.
    */
   end(): TurnTextSegment[] {
     const out: TurnTextSegment[] = [];
@@ -139,7 +148,13 @@ export class TurnTextScanner {
     for (;;) {
       if (this.#block !== null) {
         i = this.#blockStep(s, i, final, out);
-        if (i < 0) return;
+        if (i === RESCAN) {
+          // The turn ended inside a block that never closed: only its opening
+          // tag is invalid; what followed it is text and blocks again.
+          s = this.#rescan;
+          this.#rescan = "";
+          i = 0;
+        } else if (i < 0) return;
       }
       // Text mode.
       const textStart = i;
@@ -177,6 +192,11 @@ export class TurnTextScanner {
           return;
         }
         const openLen = OPEN_TAG[m].length;
+        if (this.#unclosed.has(m)) {
+          out.push({ kind: "invalid", tag: m, raw: s.slice(j, j + openLen), reason: "unclosed" });
+          i = j + openLen;
+          break;
+        }
         this.#block = {
           name: m,
           openRaw: s.slice(j, j + openLen),
@@ -192,8 +212,8 @@ export class TurnTextScanner {
 
   /**
    * Consume block body from `s` at `i`. Returns the index where text mode
-   * resumes, or -1 when all of `s` was consumed (block still open or closed
-   * at the end).
+   * resumes, -1 when all of `s` was consumed (block still open), or
+   * {@link RESCAN} at the end of the turn for a block that never closed.
    */
   #blockStep(s: string, i: number, final: boolean, out: TurnTextSegment[]): number {
     const b = this.#block!;
@@ -233,7 +253,12 @@ export class TurnTextScanner {
       this.#invalid("too-large", b.openRaw + b.parts.join(""), out);
       return i + n;
     }
-    if (final) this.#invalid("unclosed", b.openRaw + b.parts.join(""), out);
+    if (final) {
+      this.#rescan = b.parts.join("");
+      this.#unclosed.add(b.name);
+      this.#invalid("unclosed", b.openRaw, out);
+      return RESCAN;
+    }
     return -1;
   }
 
@@ -277,6 +302,9 @@ export class TurnTextScanner {
 }
 
 /** Whether a close tag (`</…`) could start inside `tail` and continue in the next chunk. */
+/** {@link TurnTextScanner}'s block step result: scan the unclosed body again as text. */
+const RESCAN = -2;
+
 function mayStartCloseTag(tail: string): boolean {
   for (let p = tail.indexOf("<"); p !== -1; p = tail.indexOf("<", p + 1)) {
     if (p === tail.length - 1 || tail.charCodeAt(p + 1) === 0x2f) return true;

@@ -38,9 +38,10 @@ export function referenceSplit(text: string, max = Infinity): TurnTextSegment[] 
       continue;
     }
     if (c === -1) {
-      out.push({ kind: "invalid", tag: name, raw: text.slice(j), reason: "unclosed" });
-      pos = text.length;
-      break;
+      // Unclosed: the opening tag alone; the text after it is split again.
+      out.push({ kind: "invalid", tag: name, raw: text.slice(j, bodyStart), reason: "unclosed" });
+      pos = bodyStart;
+      continue;
     }
     const end = c + name.length + 3;
     const raw = text.slice(j, end);

@@ -40,9 +40,39 @@ Deno.test("splitTurnText: invalid reasons", () => {
       { kind: "text", text: "b" },
       { kind: "invalid", tag: "report", raw: "<report>{x</report>", reason: "malformed-json" },
       { kind: "invalid", tag: "ask", raw: "<ask>[1]</ask>", reason: "invalid-block" },
-      { kind: "invalid", tag: "ask", raw: '<ask>{"question":1', reason: "unclosed" },
+      { kind: "invalid", tag: "ask", raw: "<ask>", reason: "unclosed" },
+      { kind: "text", text: '{"question":1' },
     ],
   );
+});
+
+Deno.test("regression: a stray opening tag never hides the blocks after it", () => {
+  const report = '<report>{"plans":[{"title":"t"}]}</report>';
+  const text = `Use the <ask> tag like this: ${report} and <ASK>${
+    ASK.slice(5, -6)
+  } <report>{ <ask>`;
+  const segs = splitTurnText(text);
+  assert.deepStrictEqual(segs, [
+    { kind: "text", text: "Use the " },
+    { kind: "invalid", tag: "ask", raw: "<ask>", reason: "unclosed" },
+    { kind: "text", text: " tag like this: " },
+    { kind: "report", block: { plans: [{ title: "t" }] }, raw: report },
+    { kind: "text", text: " and " },
+    { kind: "invalid", tag: "ask", raw: "<ASK>", reason: "unclosed" },
+    { kind: "text", text: ASK.slice(5, -6) + " " },
+    { kind: "invalid", tag: "report", raw: "<report>", reason: "unclosed" },
+    { kind: "text", text: "{ " },
+    { kind: "invalid", tag: "ask", raw: "<ask>", reason: "unclosed" },
+  ]);
+  assert.equal(segmentsToText(segs), text);
+  // Streaming gives the same segments, one character at a time too.
+  assert.deepStrictEqual(normalizeSegments(scanChunks([...text])), segs);
+  // And the stray tag's text is released at the end of the turn, not before.
+  const s = new TurnTextScanner();
+  assert.deepStrictEqual(s.push(`Use the <ask> tag like this: ${report}`), [
+    { kind: "text", text: "Use the " },
+  ]);
+  assert.deepStrictEqual(normalizeSegments(s.end()), segs.slice(1, 4));
 });
 
 Deno.test("splitTurnText: tag edge cases", () => {
@@ -307,6 +337,7 @@ Deno.test("splitTurnText: a folded assistant turn (golden fixtures/blocks/split_
     "invalid",
     "text",
     "invalid",
+    "text",
   ]);
   assert.equal(segmentsToText(segs), turn);
   await assertGolden("blocks/split_turn_text.json", { turn, segments: segs });
