@@ -8,10 +8,12 @@
  *
  * @module
  */
+import { z } from "zod";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { type EnvelopeIssue, parseChatEnvelope } from "./parse.ts";
 import { isTurnStatus, nextTurnStatus } from "./lifecycle.ts";
+import { GroundedBlockSchema } from "./schemas.ts";
 import type {
   CardResolution,
   ChatEventEnvelope,
@@ -140,6 +142,109 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+function isNonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0;
+}
+
+function isFiniteNonNeg(v: unknown): v is number {
+  return typeof v === "number" && v >= 0 && v !== Infinity;
+}
+
+const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
+  "submitted",
+  "declined",
+  "cancelled",
+  "expired",
+  "interrupted",
+]);
+
+/** A fresh, validated tool call state, or the path suffix of its first bad field. */
+function readSavedTool(v: unknown, lastSeq: number): ToolCallStateV1 | string {
+  if (!isObj(v)) return "";
+  const { callId, name, status, startedSeq, finishedSeq } = v;
+  if (!isNonEmpty(callId)) return ".callId";
+  if (!isNonEmpty(name)) return ".name";
+  if (status !== "running" && status !== "ok" && status !== "error") return ".status";
+  const isSeq = (n: unknown) =>
+    typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && n <= lastSeq;
+  if (!isSeq(startedSeq)) return ".startedSeq";
+  const t: ToolCallStateV1 = { callId, name, status, startedSeq: startedSeq as number };
+  if (status === "running" ? finishedSeq !== undefined : !isSeq(finishedSeq)) {
+    return ".finishedSeq";
+  }
+  if (v.input !== undefined) t.input = v.input;
+  if (v.progress !== undefined) {
+    const p = v.progress;
+    if (typeof p !== "number" || !(p >= 0 && p <= 1)) return ".progress";
+    t.progress = p;
+  }
+  if (v.progressMessage !== undefined) {
+    if (typeof v.progressMessage !== "string") return ".progressMessage";
+    t.progressMessage = v.progressMessage;
+  }
+  if (v.summary !== undefined) {
+    if (typeof v.summary !== "string") return ".summary";
+    t.summary = v.summary;
+  }
+  if (v.output !== undefined) t.output = v.output;
+  if (v.blocks !== undefined) {
+    const b = z.array(GroundedBlockSchema).safeParse(v.blocks);
+    if (!b.success) return ".blocks";
+    t.blocks = b.data;
+  }
+  if (finishedSeq !== undefined) t.finishedSeq = finishedSeq as number;
+  return t;
+}
+
+function readSavedProvenance(v: unknown): ProviderProvenance | null {
+  if (!isObj(v) || !isNonEmpty(v.engine) || !isNonEmpty(v.model)) return null;
+  const p: ProviderProvenance = { engine: v.engine, model: v.model };
+  if (v.provider !== undefined) {
+    if (typeof v.provider !== "string") return null;
+    p.provider = v.provider;
+  }
+  if (v.accountRoute !== undefined) {
+    if (typeof v.accountRoute !== "string" && v.accountRoute !== null) return null;
+    p.accountRoute = v.accountRoute;
+  }
+  return p;
+}
+
+function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } | null {
+  if (!isObj(v)) return null;
+  const d: { stopReason?: string; usage?: ChatUsage } = {};
+  if (v.stopReason !== undefined) {
+    if (typeof v.stopReason !== "string") return null;
+    d.stopReason = v.stopReason;
+  }
+  if (v.usage !== undefined) {
+    const u = v.usage;
+    if (!isObj(u)) return null;
+    const usage: ChatUsage = {};
+    for (const k of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
+      if (u[k] === undefined) continue;
+      if (!isFiniteNonNeg(u[k])) return null;
+      usage[k] = u[k];
+    }
+    d.usage = usage;
+  }
+  return d;
+}
+
+function readSavedError(v: unknown): ChatStateV1["error"] | null {
+  if (!isObj(v) || typeof v.message !== "string" || typeof v.retryable !== "boolean") return null;
+  const e: NonNullable<ChatStateV1["error"]> = { message: v.message, retryable: v.retryable };
+  if (v.code !== undefined) {
+    if (typeof v.code !== "string") return null;
+    e.code = v.code;
+  }
+  if (v.retryAfterMs !== undefined) {
+    if (!isFiniteNonNeg(v.retryAfterMs) || !v.retryable) return null;
+    e.retryAfterMs = v.retryAfterMs;
+  }
+  return e;
+}
+
 /**
  * Incremental fold of one turn's envelopes into {@link ChatStateV1}.
  *
@@ -190,78 +295,157 @@ export class ChatStateFolder {
 
   /**
    * Resume from a saved {@link ChatStateV1} (e.g. persisted after
-   * `state()`), checking its structure first. The next accepted `seq` is
+   * `state()`), validating it first. The next accepted `seq` is
    * `lastSeq + 1`. Only `lastEventId` is remembered of the applied event ids,
    * so a re-sent older event is reported as `reordered`, not `duplicate`.
+   *
+   * A saved state is refused (`invalid-state`, naming the first offending
+   * field in `path`) unless it is one the fold could have produced:
+   * - every field has its {@link ChatStateV1} type, with the same
+   *   constraints as the events it folds (non-empty ids, `progress` 0..1,
+   *   a boolean `error.retryable`, known card resolutions, finite usage…);
+   *   an optional field that is present must be valid (never silently dropped);
+   * - tool `callId`s and open card `correlationId`s are unique, `startedSeq`
+   *   / `finishedSeq` are within `1..lastSeq`, and a tool has a
+   *   `finishedSeq` exactly when it is no longer `running`;
+   * - `lastEventId` is `null` exactly when `lastSeq` is 0;
+   * - the status agrees with the rest: `awaiting-input` has open cards,
+   *   `running` and `completed` have none; `done` is present exactly when
+   *   `completed`, `error` exactly when `failed`.
+   *
+   * The folder keeps fresh copies of the saved state's structure (opaque
+   * data such as tool `input`/`output`, cards and `state.snapshot` is kept
+   * by reference, as in {@link ChatStateFolder.push}). Never throws.
    */
   static from(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
+    try {
+      return ChatStateFolder.#fromUnsafe(state);
+    } catch {
+      // Only reachable through hostile objects (throwing getters, revoked proxies).
+      return err({
+        code: "invalid-state",
+        message: "saved state: reading it threw",
+        path: "",
+      });
+    }
+  }
+
+  static #fromUnsafe(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
     const bad = (path: string, what: string) =>
       err({ code: "invalid-state" as const, message: `saved state: ${path} ${what}`, path });
     if (!isObj(state)) return bad("", "must be an object");
     const s = state as unknown as Record<string, unknown>;
     if (s.schemaVersion !== 1) return bad("schemaVersion", "must be 1");
-    if (typeof s.conversationId !== "string" || s.conversationId === "") {
-      return bad("conversationId", "must be a non-empty string");
-    }
-    if (typeof s.turnId !== "string" || s.turnId === "") {
-      return bad("turnId", "must be a non-empty string");
-    }
+    if (!isNonEmpty(s.conversationId)) return bad("conversationId", "must be a non-empty string");
+    if (!isNonEmpty(s.turnId)) return bad("turnId", "must be a non-empty string");
     if (!isTurnStatus(s.status)) return bad("status", "must be a turn status");
-    if (typeof s.lastSeq !== "number" || !Number.isSafeInteger(s.lastSeq) || s.lastSeq < 0) {
+    const lastSeq = s.lastSeq;
+    if (typeof lastSeq !== "number" || !Number.isSafeInteger(lastSeq) || lastSeq < 0) {
       return bad("lastSeq", "must be a non-negative integer");
     }
-    if (s.lastEventId !== null && typeof s.lastEventId !== "string") {
-      return bad("lastEventId", "must be a string or null");
+    if (lastSeq === 0 ? s.lastEventId !== null : !isNonEmpty(s.lastEventId)) {
+      return bad(
+        "lastEventId",
+        lastSeq === 0 ? "must be null when lastSeq is 0" : "must be a non-empty string",
+      );
     }
     if (typeof s.text !== "string") return bad("text", "must be a string");
     if (typeof s.reasoning !== "string") return bad("reasoning", "must be a string");
     if (!Array.isArray(s.tools)) return bad("tools", "must be an array");
     if (!Array.isArray(s.openCards)) return bad("openCards", "must be an array");
     if (!Array.isArray(s.closedCards)) return bad("closedCards", "must be an array");
+    const status = s.status;
     const f = new ChatStateFolder(s.conversationId, s.turnId);
-    f.#status = s.status;
-    f.#lastSeq = s.lastSeq;
+    f.#status = status;
+    f.#lastSeq = lastSeq;
     f.#lastEventId = s.lastEventId as string | null;
     if (f.#lastEventId !== null) f.#ids.push(f.#lastEventId);
     if (s.text !== "") f.#text.push(s.text);
     if (s.reasoning !== "") f.#reasoning.push(s.reasoning);
     for (let i = 0; i < s.tools.length; i++) {
-      const t = s.tools[i] as ToolCallStateV1;
-      if (!isObj(t) || typeof t.callId !== "string" || typeof t.name !== "string") {
-        return bad(`tools.${i}`, "must be a tool call state");
-      }
-      if (t.status !== "running" && t.status !== "ok" && t.status !== "error") {
-        return bad(`tools.${i}.status`, "must be running, ok or error");
-      }
+      const t = readSavedTool(s.tools[i], lastSeq);
+      if (typeof t === "string") return bad(`tools.${i}${t}`, "is not a valid tool call state");
       if (f.#toolIndex.has(t.callId)) return bad(`tools.${i}.callId`, "is repeated");
-      const c = copyTool(t);
-      f.#tools.push(c);
-      f.#toolIndex.set(c.callId, c);
+      f.#tools.push(t);
+      f.#toolIndex.set(t.callId, t);
     }
     for (let i = 0; i < s.openCards.length; i++) {
-      const c = s.openCards[i] as OpenCardSnapshot;
-      if (!isObj(c) || typeof c.correlationId !== "string") {
-        return bad(`openCards.${i}`, "must be a card");
+      const c = s.openCards[i];
+      if (
+        !isObj(c) || !isNonEmpty(c.correlationId) || typeof c.prompt !== "string" ||
+        typeof c.createdAt !== "number" || !Number.isFinite(c.createdAt)
+      ) {
+        return bad(`openCards.${i}`, "must be a card (correlationId, prompt, createdAt)");
       }
-      f.#openCards.set(c.correlationId, c);
+      if (f.#openCards.has(c.correlationId)) {
+        return bad(`openCards.${i}.correlationId`, "is repeated");
+      }
+      f.#openCards.set(c.correlationId, c as unknown as OpenCardSnapshot);
     }
     for (let i = 0; i < s.closedCards.length; i++) {
-      const c = s.closedCards[i] as Closed;
-      if (!isObj(c) || typeof c.correlationId !== "string") {
+      const c = s.closedCards[i];
+      if (!isObj(c) || !isNonEmpty(c.correlationId)) {
         return bad(`closedCards.${i}`, "must be a closed card");
       }
+      const resolution = c.resolution;
+      if (resolution !== undefined && !RESOLUTIONS.has(resolution as string)) {
+        return bad(`closedCards.${i}.resolution`, "must be a card resolution");
+      }
       f.#closedCards.push(
-        c.resolution === undefined
+        resolution === undefined
           ? { correlationId: c.correlationId }
-          : { correlationId: c.correlationId, resolution: c.resolution },
+          : { correlationId: c.correlationId, resolution: resolution as CardResolution },
       );
     }
-    if (typeof s.sessionId === "string") f.#sessionId = s.sessionId;
-    if (isObj(s.provenance)) f.#provenance = { ...(s.provenance as unknown as ProviderProvenance) };
-    if (isObj(s.state)) f.#state = s.state as { version: number; snapshot: unknown };
-    if (isObj(s.done)) f.#done = s.done as { stopReason?: string };
-    if (isObj(s.error)) f.#error = s.error as ChatStateV1["error"];
-    if (typeof s.statusReason === "string") f.#statusReason = s.statusReason;
+    if (s.sessionId !== undefined) {
+      if (!isNonEmpty(s.sessionId)) return bad("sessionId", "must be a non-empty string");
+      f.#sessionId = s.sessionId;
+    }
+    if (s.provenance !== undefined) {
+      const p = readSavedProvenance(s.provenance);
+      if (p === null) return bad("provenance", "must be a provider provenance");
+      f.#provenance = p;
+    }
+    if (s.state !== undefined) {
+      const st = s.state;
+      if (
+        !isObj(st) || typeof st.version !== "number" || !Number.isSafeInteger(st.version) ||
+        st.version < 0
+      ) {
+        return bad("state", "must be { version: non-negative integer, snapshot }");
+      }
+      f.#state = { version: st.version, snapshot: st.snapshot };
+    }
+    if (s.done !== undefined) {
+      const d = readSavedDone(s.done);
+      if (d === null) return bad("done", "must be { stopReason?: string, usage?: usage }");
+      f.#done = d;
+    }
+    if (s.error !== undefined) {
+      const e = readSavedError(s.error);
+      if (e === null) {
+        return bad("error", "must be { message, code?, retryable: boolean, retryAfterMs? }");
+      }
+      f.#error = e;
+    }
+    if (s.statusReason !== undefined) {
+      if (typeof s.statusReason !== "string") return bad("statusReason", "must be a string");
+      f.#statusReason = s.statusReason;
+    }
+    // The status must agree with what the fold would have produced.
+    const open = f.#openCards.size;
+    if (status === "awaiting-input" && open === 0) {
+      return bad("status", "is awaiting-input but no card is open");
+    }
+    if ((status === "running" || status === "completed") && open > 0) {
+      return bad("status", `is ${status} but cards are open`);
+    }
+    if ((status === "completed") !== (f.#done !== undefined)) {
+      return bad("done", status === "completed" ? "is missing" : "is only allowed when completed");
+    }
+    if ((status === "failed") !== (f.#error !== undefined)) {
+      return bad("error", status === "failed" ? "is missing" : "is only allowed when failed");
+    }
     return ok(f);
   }
 

@@ -4,11 +4,12 @@ import { assertGolden, readFixture } from "../_helpers/golden.ts";
 import {
   type ChatEventV1,
   ChatStateFolder,
+  type ChatStateV1,
   createChatState,
   foldChatState,
   foldChatStateStrict,
 } from "../../src/v1/mod.ts";
-import { nearEnvelope } from "./_arbitraries.ts";
+import { nearEnvelope, tricky, validEvent } from "./_arbitraries.ts";
 
 const C = "c1", T = "t1";
 let n = 0;
@@ -356,6 +357,127 @@ Deno.test("resume: ChatStateFolder.from(state) continues where the saved state s
     -1,
     "invalid-state",
   ]);
+});
+
+Deno.test("resume: a tampered saved state is refused, naming the field", () => {
+  const card = (id: string) => ({ correlationId: id, prompt: "?", createdAt: 1 });
+  const s0 = { ...createChatState(C, T), lastSeq: 2, lastEventId: "e2" };
+  const tool = { callId: "k", name: "n", status: "running", startedSeq: 1 };
+  const cases: [unknown, string][] = [
+    // structure the fold never produces: refusing beats silent loss or fabrication
+    [
+      { ...s0, status: "awaiting-input", openCards: [card("a"), card("a")] },
+      "openCards.1.correlationId",
+    ],
+    [{ ...s0, openCards: [{ correlationId: "a" }] }, "openCards.0"],
+    [{ ...s0, tools: [{ ...tool, startedSeq: undefined }] }, "tools.0.startedSeq"],
+    [{ ...s0, tools: [{ ...tool, startedSeq: 3 }] }, "tools.0.startedSeq"],
+    [{ ...s0, tools: [{ ...tool, callId: "" }] }, "tools.0.callId"],
+    [{ ...s0, tools: [{ ...tool, status: "ok" }] }, "tools.0.finishedSeq"],
+    [{ ...s0, tools: [{ ...tool, finishedSeq: 2 }] }, "tools.0.finishedSeq"],
+    [{ ...s0, tools: [{ ...tool, progress: 2 }] }, "tools.0.progress"],
+    [{ ...s0, tools: [{ ...tool, blocks: [{ id: "b" }] }] }, "tools.0.blocks"],
+    [{ ...s0, tools: [tool, tool] }, "tools.1.callId"],
+    [
+      { ...s0, closedCards: [{ correlationId: "a", resolution: "bogus" }] },
+      "closedCards.0.resolution",
+    ],
+    [{ ...s0, sessionId: 5 }, "sessionId"],
+    [{ ...s0, provenance: { engine: 1, model: null } }, "provenance"],
+    [{ ...s0, state: { version: -1, snapshot: null } }, "state"],
+    [{ ...s0, statusReason: 5 }, "statusReason"],
+    [{ ...s0, lastSeq: 0, lastEventId: "e9" }, "lastEventId"],
+    [{ ...s0, lastEventId: null }, "lastEventId"],
+    // a failed turn whose error has no explicit retry permission: a client would guess
+    [{ ...s0, status: "failed", error: { message: "x" } }, "error"],
+    [
+      { ...s0, status: "failed", error: { message: "x", retryable: false, retryAfterMs: 5 } },
+      "error",
+    ],
+    [{ ...s0, status: "failed" }, "error"],
+    [{ ...s0, error: { message: "x", retryable: true } }, "error"],
+    [{ ...s0, status: "completed" }, "done"],
+    [{ ...s0, done: {} }, "done"],
+    [{ ...s0, status: "completed", done: { usage: { costUsd: -1 } } }, "done"],
+    // status vs open cards: running with a card open would let `done` complete it
+    [{ ...s0, openCards: [card("a")] }, "status"],
+    [{ ...s0, status: "completed", done: {}, openCards: [card("a")] }, "status"],
+    [{ ...s0, status: "awaiting-input" }, "status"],
+  ];
+  for (const [bad, path] of cases) {
+    const r = ChatStateFolder.from(bad as ChatStateV1);
+    assert.deepEqual(
+      !r.ok && [r.error.code, r.error.path],
+      ["invalid-state", path],
+      JSON.stringify(bad),
+    );
+  }
+  // hostile objects are refused, not thrown
+  const throwing = {
+    ...s0,
+    get tools() {
+      throw new Error("boom");
+    },
+  };
+  assert.equal(code(ChatStateFolder.from(throwing as unknown as ChatStateV1)), "invalid-state");
+  // the states the fold can reach are accepted (running with a paused card, failed with one open…)
+  const ok = [
+    {
+      ...s0,
+      status: "failed",
+      error: { message: "x", retryable: true, retryAfterMs: 5 },
+      openCards: [card("a")],
+    },
+    { ...s0, status: "interrupted", openCards: [card("a")] },
+    { ...s0, status: "completed", done: { usage: { costUsd: 0.5 } } },
+    { ...s0, tools: [{ ...tool, status: "error", finishedSeq: 2, progress: 1 }] },
+  ];
+  for (const good of ok) {
+    assert.ok(ChatStateFolder.from(good as ChatStateV1).ok, JSON.stringify(good));
+  }
+});
+
+Deno.test("property: every state the fold reaches resumes to the same folder (also through JSON)", () => {
+  const seen = { open: 0, tools: 0, terminal: 0, paused: 0 };
+  fc.assert(
+    fc.property(fc.array(validEvent, { maxLength: 30 }), fc.nat({ max: 30 }), (events, cut) => {
+      const folder = new ChatStateFolder(C, T);
+      const feed = (f: ChatStateFolder, e: Record<string, unknown>) =>
+        f.push(env(f.lastSeq + 1, e, { eventId: `x${f.lastSeq + 1}` }));
+      for (const e of events.slice(0, cut)) feed(folder, e);
+      const saved = folder.state();
+      if (saved.openCards.length > 0) seen.open++;
+      if (saved.tools.length > 0) seen.tools++;
+      if (["completed", "failed", "cancelled"].includes(saved.status)) seen.terminal++;
+      if (["interrupted", "needs-reconciliation"].includes(saved.status)) seen.paused++;
+      const direct = ChatStateFolder.from(saved);
+      const viaJson = ChatStateFolder.from(JSON.parse(JSON.stringify(saved)));
+      assert.ok(direct.ok, JSON.stringify(direct));
+      assert.ok(viaJson.ok, JSON.stringify(viaJson));
+      assert.deepEqual(direct.value.state(), saved);
+      // the resumed folder accepts and refuses exactly what the original does
+      for (const e of events.slice(cut)) {
+        const a = feed(folder, e), b = feed(direct.value, e);
+        assert.equal(code(b), code(a));
+      }
+      assert.deepEqual(direct.value.state(), folder.state());
+    }),
+    { numRuns: 2_000 },
+  );
+  for (const [k, v] of Object.entries(seen)) assert.ok(v >= 20, `only ${v} runs reached ${k}`);
+});
+
+Deno.test("property: ChatStateFolder.from never throws on near-states", () => {
+  const saved = { ...createChatState(C, T), lastSeq: 1, lastEventId: "e1" };
+  const keys = Object.keys(saved).concat(["tools", "openCards", "done", "error", "provenance"]);
+  fc.assert(
+    fc.property(fc.constantFrom(...keys), fc.oneof(tricky, fc.jsonValue()), (key, value) => {
+      const r = ChatStateFolder.from({ ...saved, [key]: value } as unknown as ChatStateV1);
+      if (r.ok) JSON.stringify(r.value.state());
+      else assert.equal(r.error.code, "invalid-state");
+    }),
+    { numRuns: 10_000 },
+  );
 });
 
 Deno.test("foldChatState: ids inferred from the first valid envelope, or given", () => {
