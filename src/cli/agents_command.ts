@@ -133,6 +133,7 @@ function duration(ms: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
+  if (h >= 48) return `${Math.floor(h / 24)}d ${h % 24}h`;
   return h > 0 ? `${h}h ${m}m ${sec}s` : m > 0 ? `${m}m ${sec}s` : `${(ms / 1000).toFixed(1)} s`;
 }
 
@@ -140,6 +141,12 @@ function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => "  " + r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd())
     .join("\n");
+}
+
+/** How long before `now` a time was: `4.0 s ago`, `1h 2m 3s ago`, `in 2.0 s` (clock skew), `-`. */
+function ago(at: number | null, now: number): string {
+  if (at === null || !Number.isFinite(at) || !Number.isFinite(now)) return "-";
+  return at <= now ? `${duration(now - at)} ago` : `in ${duration(at - now)}`;
 }
 
 function renderRoster(snap: AgentRosterSnapshot): string {
@@ -151,6 +158,7 @@ function renderRoster(snap: AgentRosterSnapshot): string {
     "SPAWNED BY",
     "SEAT",
     "TASK",
+    "LAST EVENT",
     "COST USD",
     "ID",
   ];
@@ -162,6 +170,7 @@ function renderRoster(snap: AgentRosterSnapshot): string {
     safe(a.spawnedBy ?? "-"),
     safe(a.seat ?? "-"),
     safe(a.taskId ?? "-"),
+    ago(a.lastEventAt, snap.generatedAt),
     a.costUsd === null ? "-" : `${a.costUsd.toFixed(2)} (${a.costSource})`,
     safe(a.id),
   ]);
@@ -169,10 +178,15 @@ function renderRoster(snap: AgentRosterSnapshot): string {
   return table([head, ...rows]);
 }
 
-function renderTree(history: Parameters<typeof layoutSpawnTree>[0], graph: AgentGraph): string {
+function renderTree(
+  history: Parameters<typeof layoutSpawnTree>[0],
+  graph: AgentGraph,
+  roster: AgentRosterSnapshot,
+): string {
   const layout = layoutSpawnTree(history);
   if (layout.nodes.length === 0) return "  (empty: no names in the history window)";
   const nodeInfo = new Map(graph.nodes.map((n) => [n.name, n]));
+  const stateOf = new Map(roster.agents.map((a) => [a.id, a.state]));
   const kids = new Map<string | null, string[]>();
   for (const n of layout.nodes) {
     const key = n.parent !== null && layout.byName.has(n.parent) ? n.parent : null;
@@ -189,6 +203,9 @@ function renderTree(history: Parameters<typeof layoutSpawnTree>[0], graph: Agent
   const label = (name: string) => {
     const info = nodeInfo.get(name);
     const bits: string[] = [];
+    // The state of the row the node joins (live session, else newest incarnation).
+    const state = info?.rosterId != null ? stateOf.get(info.rosterId) : undefined;
+    if (state !== undefined) bits.push(state);
     if (info?.spawnRow === "likely-aged-out") bits.push("spawn row aged out");
     if (info?.activity) bits.push(`${info.activity.category} @ ${iso(info.activity.at)}`);
     return safe(name) + (bits.length ? `  [${bits.join("; ")}]` : "");
@@ -345,7 +362,7 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
       ` · as of ${iso(now)}`,
   );
   lines.push("", `Roster (${roster.agents.length}):`, renderRoster(roster));
-  lines.push("", "Spawn tree:", renderTree(history.value.events, graph));
+  lines.push("", "Spawn tree:", renderTree(history.value.events, graph, roster));
   lines.push("", `Edges (${graph.edges.length}):`, renderEdges(graph));
   const notes: string[] = [];
   if (roster.reconnecting) {

@@ -48,6 +48,18 @@ Deno.test("text output names the roster rows and draws the tree", async () => {
   assert.match(text, / {2}coord .*\n {2}├─ w2 .*\n {2}└─ w3 .*\n {5}└─ w1 /);
 });
 
+Deno.test("text output says how long ago each row last did anything, and each tree node's state", async () => {
+  const { io, out } = memoryIo(await sampleFiles(3));
+  await runAgentsCommand(["s.json", "h.json", "--now=7000"], io);
+  const text = out.join("");
+  assert.match(text, /LAST EVENT/);
+  assert.match(text, / {2}w3 +retired .* 1\.9 s ago /); // retired at 5000, late detach at 5100
+  assert.match(text, / {2}w1 \(earlier\) +exited .* 5\.0 s ago /);
+  assert.match(text, /└─ w3 {2}\[retired; thinking @/);
+  assert.match(text, /└─ w1 {2}\[spawning; thinking @/);
+  assert.match(text, /├─ w2 {2}\[failed; thinking @/);
+});
+
 Deno.test("--json prints roster, graph and the parse report", async () => {
   const { io, out } = memoryIo(await sampleFiles(1));
   const code = await runAgentsCommand(["s.json", "h.json", "--json", "--now", "1767225500000"], io);
