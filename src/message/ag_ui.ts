@@ -10,6 +10,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1 } from "../v1/types.ts";
+import { parseChatEnvelope } from "../v1/parse.ts";
 
 /** An AG-UI event as produced here: `type` plus the fields of that event. */
 export type AgUiEvent =
@@ -51,10 +52,6 @@ export interface AgUiRefusal {
   readonly message: string;
 }
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 function stringify(v: unknown): string {
   if (typeof v === "string") return v;
   try {
@@ -79,6 +76,11 @@ function stringify(v: unknown): string {
  * event type; `done` → `RUN_FINISHED` (result `{stopReason, usage}`);
  * `error` → `RUN_ERROR`; `turn_status: cancelled` → `RUN_FINISHED` with
  * outcome `cancelled`. Empty deltas emit nothing (AG-UI forbids them).
+ *
+ * Each envelope is validated with the v1 parser (`parseChatEnvelope`) before
+ * anything is emitted; an invalid one (including an unknown event type), an
+ * envelope of another turn or conversation, a non-increasing `seq`, or
+ * anything after the run ended is refused and changes nothing.
  *
  * @example
  * ```ts
@@ -118,18 +120,22 @@ export class V1ToAgUi {
 
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
-    if (
-      !isObj(envelope) || envelope.schemaVersion !== 1 || typeof envelope.turnId !== "string" ||
-      typeof envelope.conversationId !== "string" || typeof envelope.seq !== "number" ||
-      !Number.isInteger(envelope.seq) || envelope.seq < 1 || !isObj(envelope.event) ||
-      typeof envelope.event.type !== "string"
-    ) {
-      return err({ code: "invalid-envelope", message: "not a v1 envelope" });
-    }
-    const env = envelope as unknown as ChatEventEnvelope;
+    // validate fully before any state changes: a refused first envelope must
+    // not consume the run start
+    const parsed = parseChatEnvelope(envelope);
+    if (!parsed.ok) return err({ code: "invalid-envelope", message: parsed.error.message });
+    const env = parsed.value;
     if (this.#ended) return err({ code: "after-terminal", message: "the run already ended" });
-    if (this.#runId !== undefined && env.turnId !== this.#runId) {
-      return err({ code: "other-turn", message: `envelope of turn ${env.turnId}` });
+    if (
+      this.#runId !== undefined &&
+      (env.turnId !== this.#runId || env.conversationId !== this.#threadId)
+    ) {
+      return err({
+        code: "other-turn",
+        message: `envelope of turn ${JSON.stringify(env.turnId.slice(0, 64))} in conversation ${
+          JSON.stringify(env.conversationId.slice(0, 64))
+        }`,
+      });
     }
     if (env.seq <= this.#lastSeq) {
       return err({ code: "out-of-order", message: `seq ${env.seq} after ${this.#lastSeq}` });

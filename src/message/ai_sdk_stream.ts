@@ -11,6 +11,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
+import { parseChatEnvelope } from "../v1/parse.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 
 /** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
@@ -36,64 +37,6 @@ const FINISH = new Set([
   "interrupted",
   "other",
 ]);
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-function nonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0;
-}
-
-/** Minimal structural check of a v1 envelope (the full schema lives in `src/v1`). */
-function checkEnvelope(v: unknown): string | null {
-  if (!isObj(v)) return "envelope is not an object";
-  if (v.schemaVersion !== 1) return "schemaVersion is not 1";
-  if (!nonEmpty(v.conversationId) || !nonEmpty(v.turnId) || !nonEmpty(v.eventId)) {
-    return "conversationId, turnId and eventId must be non-empty strings";
-  }
-  if (typeof v.seq !== "number" || !Number.isInteger(v.seq) || v.seq < 1) {
-    return "seq must be a positive integer";
-  }
-  const e = v.event;
-  if (!isObj(e) || typeof e.type !== "string") return "event has no type";
-  const need = (k: string, kind: "string" | "boolean" | "number") => {
-    const t = typeof e[k];
-    return t === kind ? null : `${e.type} event needs ${kind} ${k}`;
-  };
-  switch (e.type) {
-    case "delta":
-    case "reasoning":
-      return need("text", "string");
-    case "tool_call":
-      return need("callId", "string") ?? need("name", "string");
-    case "tool_result":
-      return need("callId", "string") ?? need("name", "string") ?? need("ok", "boolean");
-    case "tool_progress":
-      return need("callId", "string");
-    case "error":
-      return need("message", "string") ?? need("retryable", "boolean");
-    case "session":
-      return need("sessionId", "string");
-    case "provenance":
-      return need("engine", "string") ?? need("model", "string");
-    case "card":
-      return isObj(e.card) && typeof e.card.correlationId === "string"
-        ? null
-        : "card event needs card";
-    case "card_closed":
-      return need("correlationId", "string");
-    case "state":
-      return need("version", "number");
-    case "navigate":
-      return need("href", "string");
-    case "turn_status":
-      return need("status", "string");
-    case "done":
-      return null;
-    default:
-      return `unknown v1 event type ${JSON.stringify(String(e.type).slice(0, 40))}`;
-  }
-}
 
 function toolOutput(e: ToolResultEventV1): unknown {
   if (e.output !== undefined) return e.output;
@@ -124,8 +67,9 @@ function toolOutput(e: ToolResultEventV1): unknown {
  * `done` → `finish-step` + `finish` (`finishReason` = `stopReason` when it is
  * an AI SDK reason, else `stop`; usage as `messageMetadata.usage`).
  *
- * Envelopes of another turn, non-increasing `seq`, or anything after a
- * terminal event are refused (nothing emitted).
+ * Each envelope is validated with the v1 parser (`parseChatEnvelope`); an
+ * invalid one, an envelope of another turn or conversation, a non-increasing
+ * `seq`, or anything after a terminal event is refused (nothing emitted).
  *
  * @example
  * ```ts
@@ -143,6 +87,7 @@ function toolOutput(e: ToolResultEventV1): unknown {
 export class V1ToUIMessageChunks {
   #messageId: string | undefined;
   #turnId: string | undefined;
+  #conversationId: string | undefined;
   #lastSeq = 0;
   #started = false;
   #ended = false;
@@ -175,19 +120,28 @@ export class V1ToUIMessageChunks {
 
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
-    const why = checkEnvelope(envelope);
-    if (why !== null) return err({ code: "invalid-envelope", message: why });
-    const env = envelope as ChatEventEnvelope;
+    const parsed = parseChatEnvelope(envelope);
+    if (!parsed.ok) return err({ code: "invalid-envelope", message: parsed.error.message });
+    const env = parsed.value;
     if (this.#ended) {
       return err({ code: "after-terminal", message: "the turn already ended" });
     }
-    if (this.#turnId !== undefined && env.turnId !== this.#turnId) {
-      return err({ code: "other-turn", message: `envelope of turn ${env.turnId}` });
+    if (
+      this.#turnId !== undefined &&
+      (env.turnId !== this.#turnId || env.conversationId !== this.#conversationId)
+    ) {
+      return err({
+        code: "other-turn",
+        message: `envelope of turn ${JSON.stringify(env.turnId.slice(0, 64))} in conversation ${
+          JSON.stringify(env.conversationId.slice(0, 64))
+        }`,
+      });
     }
     if (env.seq <= this.#lastSeq) {
       return err({ code: "out-of-order", message: `seq ${env.seq} after ${this.#lastSeq}` });
     }
     this.#turnId = env.turnId;
+    this.#conversationId = env.conversationId;
     this.#lastSeq = env.seq;
     const out: UIMessageChunk[] = [];
     if (!this.#started) {

@@ -111,3 +111,44 @@ Deno.test("v1 → AG-UI mapping details", () => {
   assert.ok(!junk.ok && junk.error.code === "invalid-envelope");
   assert.ok(!a.push(null).ok);
 });
+
+Deno.test("v1 → AG-UI: refused envelopes change nothing; other conversations and unknown events are refused", async () => {
+  const env = (seq: number, event: unknown, extra: Record<string, unknown> = {}) => ({
+    schemaVersion: 1,
+    conversationId: "c",
+    turnId: "t",
+    eventId: `e${seq}`,
+    seq,
+    event,
+    ...extra,
+  });
+  // an invalid first envelope must not consume RUN_STARTED
+  const badFirst = v1ToAgUiEvents([
+    env(1, { type: "delta", text: 5 }),
+    env(2, { type: "delta", text: "hi" }),
+    env(3, { type: "done" }),
+  ]);
+  assert.deepEqual(badFirst.refused.map((r) => [r.index, r.error.code]), [[0, "invalid-envelope"]]);
+  assert.equal(badFirst.events[0].type, "RUN_STARTED");
+  assert.equal((await verify(badFirst.events)).error, undefined);
+  const mixed = v1ToAgUiEvents([
+    env(1, { type: "delta", text: "a" }),
+    env(2, { type: "delta", text: "b" }, { conversationId: "other" }),
+    env(3, { type: "teleport", where: 1 }),
+    env(4, { type: "state", version: 1 }), // snapshot key missing: not v1
+    env(5, { type: "done" }),
+  ]);
+  assert.deepEqual(mixed.refused.map((r) => [r.index, r.error.code]), [
+    [1, "other-turn"],
+    [2, "invalid-envelope"],
+    [3, "invalid-envelope"],
+  ]);
+  assert.deepEqual(
+    mixed.events.filter((e) => e.type === "TEXT_MESSAGE_CONTENT").map((e) =>
+      (e as { delta: string }).delta
+    ),
+    ["a"],
+  );
+  for (const e of mixed.events) assert.ok(EventSchemas.safeParse(e).success, JSON.stringify(e));
+  assert.equal((await verify(mixed.events)).error, undefined);
+});

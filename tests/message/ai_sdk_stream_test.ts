@@ -99,6 +99,10 @@ Deno.test("v1 → chunks refuses bad, foreign, out-of-order and post-terminal en
   assert.ok(!dup.ok && dup.error.code === "out-of-order");
   const other = a.push({ ...turn[1], turnId: "other" });
   assert.ok(!other.ok && other.error.code === "other-turn");
+  const otherConversation = a.push({ ...turn[1], conversationId: "elsewhere" });
+  assert.ok(!otherConversation.ok && otherConversation.error.code === "other-turn");
+  const notV1 = a.push({ ...turn[1], event: { type: "state", version: 1 } }); // no snapshot key
+  assert.ok(!notV1.ok && notV1.error.code === "invalid-envelope");
   const bad = a.push({ ...turn[1], event: { type: "delta" } });
   assert.ok(!bad.ok && bad.error.code === "invalid-envelope");
   const unknown = a.push({ ...turn[1], event: { type: "teleport" } });
