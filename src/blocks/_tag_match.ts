@@ -46,9 +46,14 @@ export function matchAt(s: string, at: number, word: string): number {
 /**
  * Index of the first case-insensitive occurrence of the lower-case literal
  * `word` (which starts with `<`) in `s` at or after `from` whose start is
- * `<= lastStart`, or -1. Linear: `indexOf('<')` hops plus O(|word|) checks.
+ * `<= lastStart`, or -1. Linear: `indexOf('<')` hops plus O(|word|) checks,
+ * never reading past `lastStart + word.length`.
  */
 export function findTag(s: string, word: string, from: number, lastStart = Infinity): number {
+  // Never search past the last place a match could end: an unbounded
+  // indexOf would scan to the end of the input for every too-large block.
+  const end = lastStart + word.length;
+  if (end < s.length) s = s.slice(0, Math.max(0, end));
   const second = word.charCodeAt(1);
   if (second === 0x2f) {
     // Close tag: "</" has no case variants, so let indexOf find it directly.

@@ -386,3 +386,26 @@ Deno.test("scanner: an emoji split across deltas is never emitted in halves", ()
     "a lone high surrogate at the end is kept",
   );
 });
+
+Deno.test("regression: too-large blocks never search the rest of the input for their close tag", () => {
+  // Count the characters String.prototype.indexOf examines: linear work means
+  // a bounded number of passes over the input, whatever the number of blocks.
+  const unit = "<ask>" + "x".repeat(MAX_BLOCK_BODY_LENGTH + 100);
+  const text = unit.repeat(24);
+  const original = String.prototype.indexOf;
+  let scanned = 0;
+  String.prototype.indexOf = function (this: string, search: string, from = 0) {
+    const r = original.call(this, search, from);
+    scanned += (r === -1 ? this.length : r) - Math.max(0, from);
+    return r;
+  };
+  let segs: TurnTextSegment[];
+  try {
+    segs = splitTurnText(text);
+  } finally {
+    String.prototype.indexOf = original;
+  }
+  assert.equal(segs.filter((s) => s.kind === "invalid").length, 24);
+  assert.equal(segmentsToText(segs), text);
+  assert.ok(scanned <= 3 * text.length, `indexOf examined ${scanned} for ${text.length}`);
+});
