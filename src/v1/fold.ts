@@ -506,9 +506,14 @@ export class ChatStateFolder {
       const base: Record<string, unknown> = { code: e.code, message: e.message };
       if ("issues" in e) base.issues = e.issues;
       if ("received" in e) base.received = e.received;
-      if (isObj(value)) {
-        if (typeof value.seq === "number") base.seq = value.seq;
-        if (typeof value.eventId === "string") base.eventId = value.eventId;
+      try {
+        if (isObj(value)) {
+          const seq = value.seq, eventId = value.eventId;
+          if (typeof seq === "number") base.seq = seq;
+          if (typeof eventId === "string") base.eventId = eventId;
+        }
+      } catch {
+        // A hostile value (throwing getter, revoked proxy): its position is unknown.
       }
       return err(base as unknown as ChatFoldRefusal);
     }
@@ -814,6 +819,17 @@ export interface FoldChatStateReport {
   readonly applied: number;
 }
 
+const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
+
+function isIterable(v: unknown): v is Iterable<unknown> {
+  try {
+    return v !== null && v !== undefined &&
+      typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  } catch {
+    return false;
+  }
+}
+
 function makeFolder(
   options: FoldChatStateOptions | undefined,
 ): Result<ChatStateFolder | null, InvalidStateRefusal> {
@@ -840,8 +856,10 @@ function inferFolder(
  * Fold a whole stream, collecting **every** refusal with its position: for
  * inspectors and CLIs. Refused envelopes are skipped (state unchanged);
  * with `resyncOnGap` a gap is reported once and the fold goes on. Never
- * throws (an invalid `from` state gives `state: null` and one `invalid-state`
- * refusal at index -1).
+ * throws on bad data (an invalid `from` state gives `state: null` and one
+ * `invalid-state` refusal at index -1; `envelopes` that is not iterable, one
+ * `invalid-envelope` refusal at index -1); an exception thrown by the
+ * caller's own iterator propagates.
  *
  * @example
  * ```ts
@@ -856,6 +874,13 @@ export function foldChatState(
   envelopes: Iterable<unknown>,
   options?: FoldChatStateOptions,
 ): FoldChatStateReport {
+  if (!isIterable(envelopes)) {
+    return {
+      state: null,
+      refusals: [{ index: -1, error: { code: "invalid-envelope", message: NOT_ITERABLE } }],
+      applied: 0,
+    };
+  }
   const made = makeFolder(options);
   let folder = made.ok ? made.value : null;
   if (!made.ok) {
@@ -888,12 +913,17 @@ export function foldChatState(
 /**
  * Fold a whole stream strictly: the first refusal stops the fold and is
  * returned with its index. For consumers that must not render a turn with
- * problems. An empty stream with no `from`/ids is refused `invalid-envelope`.
+ * problems. An empty stream with no `from`/ids is refused `invalid-envelope`
+ * (index 0), `envelopes` that is not iterable too (index -1), an invalid
+ * `from` state `invalid-state` (index -1).
  */
 export function foldChatStateStrict(
   envelopes: Iterable<unknown>,
   options?: Omit<FoldChatStateOptions, "resyncOnGap">,
 ): Result<ChatStateV1, ChatFoldRefusal & { readonly index: number }> {
+  if (!isIterable(envelopes)) {
+    return err({ code: "invalid-envelope", message: NOT_ITERABLE, index: -1 });
+  }
   const made = makeFolder(options);
   if (!made.ok) {
     return err({ code: "invalid-state", message: made.error.message, index: -1 });

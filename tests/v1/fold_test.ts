@@ -480,6 +480,44 @@ Deno.test("property: ChatStateFolder.from never throws on near-states", () => {
   );
 });
 
+Deno.test("hostile values: push, foldChatState and foldChatStateStrict refuse, never throw", () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const hostile: unknown[] = [
+    {
+      schemaVersion: 1,
+      get seq() {
+        throw new Error("boom");
+      },
+    },
+    {
+      schemaVersion: 1,
+      seq: 1,
+      get eventId() {
+        throw new Error("boom");
+      },
+    },
+    revoked.proxy,
+  ];
+  for (const value of hostile) {
+    const r = new ChatStateFolder(C, T).push(value);
+    assert.equal(code(r), "invalid-envelope");
+  }
+  assert.deepEqual(foldChatState(hostile, { conversationId: C, turnId: T }).applied, 0);
+  for (const notIterable of [null, undefined, 5, {}]) {
+    const rep = foldChatState(notIterable as unknown as unknown[]);
+    assert.deepEqual([rep.state, rep.refusals.map((r) => [r.index, r.error.code])], [null, [[
+      -1,
+      "invalid-envelope",
+    ]]]);
+    const strict = foldChatStateStrict(notIterable as unknown as unknown[]);
+    assert.deepEqual(!strict.ok && [strict.error.code, strict.error.index], [
+      "invalid-envelope",
+      -1,
+    ]);
+  }
+});
+
 Deno.test("foldChatState: ids inferred from the first valid envelope, or given", () => {
   const a = env(1, { type: "delta", text: "x" });
   assert.equal(foldChatState([null, a]).state!.text, "x");
