@@ -10,7 +10,7 @@
  */
 import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
 import { err, ok, type Result } from "../result.ts";
-import { AUTHORITY_FIELDS, effectiveStatus, sameSchema } from "./fence.ts";
+import { AUTHORITY_FIELDS, effectiveStatus, sameAuthority, sameSchema } from "./fence.ts";
 import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
 import { standardValidate, type ValidationIssue } from "./standard_schema.ts";
 import type {
@@ -175,6 +175,84 @@ function copyAuthority(a: InteractionAuthority): InteractionAuthority {
   };
 }
 
+const STATUSES: readonly string[] = ["pending", "submitted", "declined", "cancelled"];
+const FENCE_CODES: readonly string[] = [
+  "not-found",
+  "unauthorized",
+  "resolved",
+  "cancelled",
+  "expired",
+  "schema-changed",
+  "stale-revision",
+];
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
+}
+
+/**
+ * Does a store-returned value look like the version-1 record `id`? A store
+ * that breaks its contract (returns garbage) must not crash the resolver or
+ * make it report a fabricated state.
+ */
+function looksLikeRecord(v: unknown, id: string): v is InteractionRecordV1 {
+  if (!isObj(v) || v.v !== 1 || v.id !== id) return false;
+  if (!Number.isSafeInteger(v.revision) || (v.revision as number) < 1) return false;
+  if (typeof v.status !== "string" || !STATUSES.includes(v.status)) return false;
+  if (!validAuthority(v.authority) || !validSchemaRef(v.schema)) return false;
+  if (!isObj(v.card) || !isObj(v.metadata) || typeof v.createdAt !== "number") return false;
+  if (v.expiresAt !== null && typeof v.expiresAt !== "number") return false;
+  const s = v.submission;
+  if (v.status === "pending") return s === undefined;
+  return isObj(s) && typeof s.submissionId === "string";
+}
+
+/** A well-formed `StoreRead` for `id` and `caller`, or `null` (a contract breach). */
+function checkedRead(r: unknown, id: string, caller: InteractionAuthority): StoreRead | null {
+  if (!isObj(r)) return null;
+  if (r.ok === false) {
+    return r.code === "not-found" || r.code === "unauthorized" ? { ok: false, code: r.code } : null;
+  }
+  if (r.ok !== true || typeof r.now !== "number" || !Number.isFinite(r.now)) return null;
+  if (!looksLikeRecord(r.record, id)) return null;
+  // Defence in depth: a record bound to another authority is never shown.
+  if (!sameAuthority(r.record.authority, caller)) return { ok: false, code: "unauthorized" };
+  return { ok: true, record: r.record, now: r.now };
+}
+
+/**
+ * A well-formed fence refusal whose typed refusal can be built without
+ * inventing anything, or `null`.
+ */
+function checkedFence(o: unknown, id: string): FenceRefusal | null {
+  if (!isObj(o) || o.ok !== false || !isObj(o.error)) return null;
+  const e = o.error;
+  if (typeof e.code !== "string" || !FENCE_CODES.includes(e.code)) return null;
+  if (e.code === "not-found" || e.code === "unauthorized") {
+    return { code: e.code, message: String(e.message ?? "") };
+  }
+  const current = e.current;
+  if (!looksLikeRecord(current, id)) return null;
+  const fits = e.code === "resolved"
+    ? current.status === "submitted" || current.status === "declined"
+    : e.code === "cancelled"
+    ? current.status === "cancelled"
+    : e.code === "expired"
+    ? current.status === "pending" && typeof current.expiresAt === "number"
+    : current.status === "pending";
+  return fits ? { code: e.code as FenceStateCode, message: "", current } : null;
+}
+
+type FenceStateCode = "resolved" | "cancelled" | "expired" | "schema-changed" | "stale-revision";
+
+/** Order-insensitive equality of two metadata maps (a database may reorder keys). */
+function sameMetadata(a: Readonly<Record<string, string>>, b: unknown): boolean {
+  if (!isObj(b)) return false;
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
+}
+
 function invalidRequest(message: string): { ok: false; error: InteractionRefusal } {
   return err({ code: "invalid-request", message });
 }
@@ -236,7 +314,7 @@ function fenceToRefusal(
       return {
         code: "expired",
         message: "the interaction expired",
-        expiresAt: f.current.expiresAt ?? 0,
+        expiresAt: f.current.expiresAt as number,
       };
     case "schema-changed":
       return {
@@ -279,7 +357,14 @@ function stateRefusal(record: InteractionRecordV1, now: number): InteractionRefu
  * Every method returns a {@link Result}; none throws for bad input or store
  * faults: a store that throws on a write yields exactly one read and then
  * the recovered outcome or `needs-reconciliation`; a store that throws on a
- * read (or `create`) yields `store-unavailable`.
+ * read (or `create`) yields `store-unavailable`. A store that breaks its
+ * contract is handled the same way, never trusted: a `transact` that calls
+ * back twice (the second call is answered with a read-only decision, so it
+ * cannot write) or not at all, or answers with anything but a well-formed
+ * result, counts as an uncertain write; a malformed `read` or `create`
+ * answer counts as a failure; a read that returns a record bound to another
+ * authority is `unauthorized`. A committed result reports the record and
+ * transition this worker's callback decided, not what the store echoes.
  *
  * @example
  * ```ts
@@ -361,13 +446,19 @@ export class InteractionResolver {
         : null,
       metadata,
     };
-    let created;
+    let created: unknown;
     try {
       created = await this.#store.create(record);
     } catch {
       return err(unavailable());
     }
-    if (!created.ok) return err(created.error);
+    // A malformed answer is a store fault: whether it inserted is unknown, as
+    // after a throw (retrying `open` with the same id then tells).
+    if (!isObj(created)) return err(unavailable());
+    if (created.ok === false && isObj(created.error) && created.error.code === "already-exists") {
+      return err({ code: "already-exists", message: `interaction ${id} already exists` });
+    }
+    if (created.ok !== true || !looksLikeRecord(created.value, id)) return err(unavailable());
     return ok({ record: created.value, snapshot: snapshotOf(created.value) });
   }
 
@@ -556,9 +647,10 @@ export class InteractionResolver {
     return Object.fromEntries(out);
   }
 
+  /** The store's read, or `null` when it threw or answered outside its contract. */
   async #safeRead(id: string, caller: InteractionAuthority): Promise<StoreRead | null> {
     try {
-      return await this.#store.read(id, caller);
+      return checkedRead(await this.#store.read(id, caller), id, caller);
     } catch {
       return null;
     }
@@ -658,7 +750,7 @@ export class InteractionResolver {
     if (record.revision !== from.revision + 1) return false;
     if (intent.kind === "schema") return sameSchema(record.schema, intent.schema);
     const want = this.#mergeMetadata(from.metadata, intent.patch);
-    return want !== null && JSON.stringify(want) === JSON.stringify(record.metadata);
+    return want !== null && sameMetadata(want, record.metadata);
   }
 
   async #commit(
@@ -670,37 +762,20 @@ export class InteractionResolver {
     const expectedRevision = validatedAgainst.revision;
     const expectedSchema = validatedAgainst.schema;
     type R = InteractionRefusal | null;
+    // What the one callback invocation decided. The store must call back
+    // exactly once; a second invocation is refused a write (never a second
+    // advance) and, like no invocation at all, makes the outcome uncertain.
+    let calls = 0;
+    let decided: TransactDecision<R> | undefined;
     const decide = (
       current: InteractionRecordV1,
       ctx: { now: number },
     ): TransactDecision<R> => {
-      // Defence in depth: the store fenced all of this already.
-      const late = stateRefusal(current, ctx.now);
-      if (late !== null) return { kind: "read", result: late };
-      if (!sameSchema(current.schema, expectedSchema)) {
-        return {
-          kind: "read",
-          result: fenceToRefusal(
-            { code: "schema-changed", message: "", current },
-            expectedRevision,
-            expectedSchema,
-          ),
-        };
-      }
-      if (current.revision !== expectedRevision) {
-        return {
-          kind: "read",
-          result: fenceToRefusal(
-            { code: "stale-revision", message: "", current },
-            expectedRevision,
-            expectedSchema,
-          ),
-        };
-      }
-      const next = this.#next(current, intent, ctx.now);
-      return { kind: "write", next, transition: transitionFor(next), result: null };
+      if (++calls > 1) return { kind: "read", result: null };
+      decided = this.#decide(current, ctx, intent, expectedRevision, expectedSchema);
+      return decided;
     };
-    let outcome;
+    let outcome: unknown;
     try {
       outcome = await this.#store.transact(
         { id, caller, expectedRevision, expectedSchema },
@@ -709,13 +784,52 @@ export class InteractionResolver {
     } catch {
       return this.#reconcile(id, caller, validatedAgainst, intent);
     }
-    if (!outcome.ok) return err(fenceToRefusal(outcome.error, expectedRevision, expectedSchema));
-    if (outcome.value.result !== null) return err(outcome.value.result);
-    return ok({
-      outcome: "committed",
-      record: outcome.value.record,
-      transition: outcome.value.transition,
-    });
+    if (calls === 0) {
+      const fence = checkedFence(outcome, id);
+      if (fence !== null) return err(fenceToRefusal(fence, expectedRevision, expectedSchema));
+    }
+    // Anything but "called back once, then acknowledged": the store broke its
+    // contract and this worker cannot know what was stored. One read decides.
+    if (calls !== 1 || decided === undefined || !isObj(outcome) || outcome.ok !== true) {
+      return this.#reconcile(id, caller, validatedAgainst, intent);
+    }
+    if (decided.kind === "read") return err(decided.result as InteractionRefusal);
+    return ok({ outcome: "committed", record: decided.next, transition: decided.transition });
+  }
+
+  /** The callback's decision for `intent` on the fenced `current` record. */
+  #decide(
+    current: InteractionRecordV1,
+    ctx: { now: number },
+    intent: Intent,
+    expectedRevision: number,
+    expectedSchema: SchemaRef,
+  ): TransactDecision<InteractionRefusal | null> {
+    // Defence in depth: the store fenced all of this already.
+    const late = stateRefusal(current, ctx.now);
+    if (late !== null) return { kind: "read", result: late };
+    if (!sameSchema(current.schema, expectedSchema)) {
+      return {
+        kind: "read",
+        result: fenceToRefusal(
+          { code: "schema-changed", message: "", current },
+          expectedRevision,
+          expectedSchema,
+        ),
+      };
+    }
+    if (current.revision !== expectedRevision) {
+      return {
+        kind: "read",
+        result: fenceToRefusal(
+          { code: "stale-revision", message: "", current },
+          expectedRevision,
+          expectedSchema,
+        ),
+      };
+    }
+    const next = this.#next(current, intent, ctx.now);
+    return { kind: "write", next, transition: transitionFor(next), result: null };
   }
 
   /** Uncertain acknowledgement: exactly one read, never a retried write. */

@@ -170,9 +170,10 @@ export interface UnknownSchemaRefusal extends Refusal<"unknown-schema"> {
   readonly schema: SchemaRef;
 }
 /**
- * The store's acknowledgement was lost and the one follow-up read did not
- * show this submission: the outcome is unknown to this worker. The host must
- * reconcile (e.g. via `./recovery`); nothing was retried.
+ * The store's acknowledgement was lost (or `transact` broke its contract:
+ * called back twice or never, or answered malformed) and the one follow-up
+ * read did not show this submission: the outcome is unknown to this worker.
+ * The host must reconcile (e.g. via `./recovery`); nothing was retried.
  */
 export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliation"> {
   /** The submission whose fate is unknown. */
