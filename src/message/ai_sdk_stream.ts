@@ -358,7 +358,9 @@ export interface ChunksToV1Options {
  * `tool-input-error` → `tool_result` with `ok: false` and `summary` =
  * `errorText` (a `tool_call` first when none was sent); `tool-output-denied`
  * → `tool_result ok: false`, summary `denied`; `error` → `error`
- * (`retryable: false`); `finish` → `done` (`stopReason` = `finishReason`);
+ * (`retryable: false`: a UI chunk carries no retry permission, so none is
+ * granted; the `finish` the AI SDK sends after it is expected and ignored);
+ * `finish` → `done` (`stopReason` = `finishReason`);
  * `abort` → `turn_status cancelled`. Structural chunks (`start`, steps,
  * `*-start` / `*-end`, `tool-input-start` / `-delta`) map to nothing.
  * Chunks with no v1 event (sources, files, data, metadata, approvals,
@@ -378,9 +380,10 @@ export interface ChunksToV1Options {
 export class UIMessageChunksToV1 {
   #seq = 0;
   #ended = false;
+  #endedByError = false;
   #index = 0;
   #tools = new Map<string, { name: string; called: boolean }>();
-  /** Problems found, each with its path (at most 20). */
+  /** Problems found, each with its chunk index (at most 1 000 kept). */
   readonly issues: ChunkIssue[] = [];
 
   /** Create an adapter (see the class documentation for the mapping). */
@@ -426,7 +429,9 @@ export class UIMessageChunksToV1 {
     }
     const c = value as UIMessageChunk;
     if (this.#ended) {
-      if (c.type !== "finish-step") this.#issue("orphan-chunk", `${c.type} after the turn ended`);
+      // the AI SDK closes an errored stream with finish-step + finish (finishReason "error")
+      const closing = c.type === "finish-step" || (c.type === "finish" && this.#endedByError);
+      if (!closing) this.#issue("orphan-chunk", `${c.type} after the turn ended`);
       return;
     }
     switch (c.type) {
@@ -500,6 +505,7 @@ export class UIMessageChunksToV1 {
       case "error":
         out.push(this.#env({ type: "error", message: c.errorText, retryable: false }));
         this.#ended = true;
+        this.#endedByError = true;
         return;
       case "finish": {
         const ev: ChatEventV1 = { type: "done" };
@@ -534,7 +540,7 @@ export class UIMessageChunksToV1 {
 export interface ChunksToV1Result {
   /** The v1 envelopes, `seq` 1, 2, 3, … */
   envelopes: ChatEventEnvelope[];
-  /** Problems found, each with its path (at most 20). */
+  /** Problems found, each with its chunk index (at most 1 000 kept). */
   issues: ChunkIssue[];
 }
 

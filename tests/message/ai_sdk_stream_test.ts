@@ -193,3 +193,24 @@ Deno.test("chunks → v1: preliminary outputs, unknown tools and post-finish chu
     [6, "invalid-chunk"],
   ]);
 });
+
+Deno.test("chunks → v1: an errored AI SDK stream (error, finish-step, finish) maps cleanly", () => {
+  // streamText closes a failed step with finish-step + finish (finishReason "error")
+  const { envelopes, issues } = uiMessageChunksToV1([
+    { type: "start", messageId: "m" },
+    { type: "start-step" },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "Hel" },
+    { type: "error", errorText: "provider overloaded" },
+    { type: "finish-step" },
+    { type: "finish", finishReason: "error" },
+    { type: "text-delta", id: "t", delta: "late" },
+  ], allocator());
+  assert.deepEqual(envelopes.map((e) => e.event), [
+    { type: "delta", text: "Hel" },
+    { type: "error", message: "provider overloaded", retryable: false },
+  ]);
+  assert.deepEqual(envelopes.map((e) => parseChatEnvelope(e).ok), [true, true]);
+  // only the content after the end is reported, not the AI SDK's own closing finish
+  assert.deepEqual(issues.map((i) => [i.index, i.code]), [[7, "orphan-chunk"]]);
+});
