@@ -102,6 +102,16 @@ function maxFramesOf(n: unknown): number {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_MAX_REPLAY_FRAMES;
 }
 
+/** Text of a thrown value, at most 1000 chars; never throws. */
+function describe(e: unknown): string {
+  try {
+    const text = e instanceof Error ? e.message : String(e);
+    return typeof text === "string" ? text.slice(0, 1000) : "unprintable error";
+  } catch {
+    return "unprintable error";
+  }
+}
+
 function isSeq(n: unknown): n is number {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 }
@@ -292,7 +302,7 @@ export async function replayAfter(
   try {
     bounds = await seam.bounds(turnId);
   } catch (e) {
-    return err({ code: "replay-unavailable", message: `bounds failed: ${String(e)}` });
+    return err({ code: "replay-unavailable", message: `bounds failed: ${describe(e)}` });
   }
   const bad = checkReplayCursor(afterSeq, bounds);
   if (bad) return err(bad);
@@ -307,7 +317,7 @@ export async function replayAfter(
   try {
     frames = await seam.readAfter(turnId, afterSeq);
   } catch (e) {
-    return err({ code: "replay-unavailable", message: `readAfter failed: ${String(e)}` });
+    return err({ code: "replay-unavailable", message: `readAfter failed: ${describe(e)}` });
   }
   const checked = validateReplay({ conversationId, turnId, afterSeq, bounds, frames, maxFrames });
   if (!checked.ok && checked.error.code === "gap") {

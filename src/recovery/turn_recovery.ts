@@ -125,9 +125,17 @@ function validId(id: unknown): id is string {
   return typeof id === "string" && id.length > 0 && id.length <= MAX_RECOVERY_ID_LENGTH;
 }
 
+/** Longest error text copied from a seam or a dispatch into a refusal or a result. */
+const MAX_DETAIL_LENGTH = 1000;
+
+/** Text of a thrown value; never throws (null-prototype objects, throwing getters). */
 function describe(e: unknown): string {
-  if (e instanceof Error) return e.message;
-  return String(e);
+  try {
+    const text = e instanceof Error ? e.message : String(e);
+    return typeof text === "string" ? text.slice(0, MAX_DETAIL_LENGTH) : "unprintable error";
+  } catch {
+    return "unprintable error";
+  }
 }
 
 function isTurnRecord(x: unknown, turnId: string): x is TurnRecord {

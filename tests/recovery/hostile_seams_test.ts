@@ -232,3 +232,40 @@ Deno.test("malformed store answers become typed refusals, never exceptions", asy
     }
   }
 });
+
+Deno.test("unprintable errors (null-prototype objects, throwing message getters) never escape", async () => {
+  const { host, worker } = await setup();
+  const r = value(
+    await worker.runEffect({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      dispatch: () => Promise.reject(Object.create(null)),
+    }),
+  );
+  assert.deepEqual(r, {
+    status: "needs-reconciliation",
+    reason: "dispatch-error",
+    detail: "unprintable error",
+  });
+  assert.equal(host.store.peekEffect("t1", "e1")?.state, "unknown");
+  const evil = new Error("x");
+  Object.defineProperty(evil, "message", {
+    get() {
+      throw new Error("getter");
+    },
+  });
+  const huge = new Error("y".repeat(1_000_000));
+  for (const thrown of [Object.create(null), evil, huge]) {
+    const w = new TurnRecovery({
+      ...host.seams(),
+      store: {
+        ...withFence(host.store, (x) => host.store.admitDispatch(x)),
+        readTurn: () => Promise.reject(thrown),
+      },
+    });
+    const c = await w.cancel({ turnId: "t1", principal: "alice" });
+    assert.equal(code(c), "store-unavailable");
+    assert.ok(!c.ok && c.error.message.length <= 1000);
+  }
+});

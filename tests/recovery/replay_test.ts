@@ -354,3 +354,18 @@ Deno.test("MemoryReplayWindow: non-integer trims are ignored and garbage appends
   assert.equal(w.append({ seq: 4 } as never), false);
   assert.equal(w.append(env(4)), true);
 });
+
+Deno.test("replay: a seam throwing an unprintable value is replay-unavailable", async () => {
+  const seam: ReplayWindowSeam = {
+    bounds: () => {
+      throw Object.create(null);
+    },
+    readAfter: () => [],
+  };
+  const r = await replayAfter(seam, req(0));
+  assert.ok(!r.ok);
+  assert.deepEqual(r.error, {
+    code: "replay-unavailable",
+    message: "bounds failed: unprintable error",
+  });
+});
