@@ -83,6 +83,8 @@ const nasty = fc.oneof(
     '"',
     "\\",
     "\u0000",
+    "\uD800",
+    "\uDC00",
   ),
 );
 const text = fc.array(nasty, { maxLength: 4 }).map((a) => a.join(""));
@@ -116,10 +118,17 @@ const reportInput = fc.record({
 }, { requiredKeys: ["plans"] });
 
 Deno.test("property: parseAskTag(serializeAskTag(b)) deep-equals b for every valid block (10^4 runs)", () => {
+  // The generator must really produce the hard cases; count them.
+  const hits = { closeTag: 0, u2028: 0, emoji: 0, loneSurrogate: 0 };
   fc.assert(
     fc.property(askInput, text, text, (raw, before, after) => {
       const b = parseAskBlock(raw);
       if (b === null) return;
+      const json = JSON.stringify(b);
+      if (/<\/ask>/i.test(b.question)) hits.closeTag++;
+      if (json.includes("\u2028")) hits.u2028++;
+      if (json.includes("\u{1F600}")) hits.emoji++;
+      if (/\\ud[89a-f]/i.test(json)) hits.loneSurrogate++;
       const tag = serializeAskTag(b);
       assert.deepStrictEqual(parseAskTag(tag), b);
       // Also found by the splitter inside arbitrary text (which contains no other open tag).
@@ -131,6 +140,7 @@ Deno.test("property: parseAskTag(serializeAskTag(b)) deep-equals b for every val
     }),
     { numRuns: 10_000 },
   );
+  for (const [k, n] of Object.entries(hits)) assert.ok(n >= 100, `only ${n} blocks with ${k}`);
 });
 
 Deno.test("property: parseReportTag(serializeReportTag(b)) deep-equals b for every valid block (10^4 runs)", () => {
