@@ -13,17 +13,21 @@ import { SseEncodeError } from "./errors.ts";
  * - `id`: optional. Put the host's resume cursor here: clients send the last
  *   one they saw back as the `Last-Event-ID` header when reconnecting (and
  *   {@link SseMessage.lastEventId} exposes it). Must not contain CR, LF or
- *   NUL. `""` writes an empty `id:` line, which resets the client's cursor.
+ *   NUL, nor a lone UTF-16 surrogate (the UTF-8 stream would carry U+FFFD,
+ *   so the client's `Last-Event-ID` would not match the host's id). `""`
+ *   writes an empty `id:` line, which resets the client's cursor.
  * - `event`: optional event type; omitted when `undefined` or `""` (both mean
  *   "message" to a browser, and `undefined` to {@link SseParser}). Any other
  *   name, `"message"` included, is written as given (the legacy
  *   `@papercusp/sse` producer also dropped `"message"`; a browser sees no
  *   difference, {@link SseParser} reports `"message"` instead of
- *   `undefined`). Must not contain CR or LF.
+ *   `undefined`). Must not contain CR or LF, nor a lone surrogate.
  * - `data`: any string; written as one `data:` line per line of the string.
  *   CRLF and lone CR are line breaks too, so the decoder gives the data back
  *   with every CRLF / CR normalised to LF. Everything else round-trips
- *   exactly (leading spaces, `:`, NUL, JSON, unicode).
+ *   exactly (leading spaces, `:`, NUL, JSON, unicode), except that a lone
+ *   UTF-16 surrogate becomes U+FFFD once encoded as UTF-8 (`JSON.stringify`
+ *   escapes lone surrogates, so JSON data is safe).
  * - `retry`: optional reconnection time in milliseconds, a non-negative safe
  *   integer.
  */
@@ -40,6 +44,8 @@ export interface SseFrameInput {
 
 const CR_LF_NUL = /[\r\n\0]/;
 const CR_LF = /[\r\n]/;
+/** A UTF-16 surrogate without its partner: UTF-8 turns it into U+FFFD. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LINE_BREAK = /\r\n|\r|\n/;
 
 function field(name: string, value: string): string {
@@ -62,9 +68,9 @@ function lines(name: string, value: string): string {
  * @param frame the event (see {@link SseFrameInput})
  * @returns the frame text (LF line endings)
  * @throws {SseEncodeError} `invalid-frame` (not an object), `invalid-id`
- *   (not a string, or contains CR/LF/NUL), `invalid-event` (not a string, or
- *   contains CR/LF), `invalid-data` (not a string), `invalid-retry` (not a
- *   non-negative safe integer)
+ *   (not a string, or contains CR/LF/NUL or a lone surrogate), `invalid-event`
+ *   (not a string, or contains CR/LF or a lone surrogate), `invalid-data`
+ *   (not a string), `invalid-retry` (not a non-negative safe integer)
  *
  * @example
  * ```ts
@@ -86,6 +92,12 @@ export function encodeSseFrame(frame: SseFrameInput): string {
     if (CR_LF_NUL.test(id)) {
       throw new SseEncodeError("invalid-id", "SSE id must not contain CR, LF or NUL");
     }
+    if (LONE_SURROGATE.test(id)) {
+      throw new SseEncodeError(
+        "invalid-id",
+        "SSE id must not contain a lone surrogate (it would reach the client as U+FFFD)",
+      );
+    }
     out = field("id", id);
   }
   if (event !== undefined) {
@@ -94,6 +106,12 @@ export function encodeSseFrame(frame: SseFrameInput): string {
     }
     if (CR_LF.test(event)) {
       throw new SseEncodeError("invalid-event", "SSE event must not contain CR or LF");
+    }
+    if (LONE_SURROGATE.test(event)) {
+      throw new SseEncodeError(
+        "invalid-event",
+        "SSE event must not contain a lone surrogate (it would reach the client as U+FFFD)",
+      );
     }
     if (event !== "") out += "event: " + event + "\n";
   }

@@ -69,6 +69,11 @@ Deno.test("encodeSseFrame: refuses what the format cannot carry with SseEncodeEr
     [{ data: "x", event: "a\nb" }, "invalid-event"],
     [{ data: "x", event: "a\rb" }, "invalid-event"],
     [{ data: "x", event: 1 }, "invalid-event"],
+    // A lone surrogate reaches the client as U+FFFD: the cursor would not match.
+    [{ data: "x", id: "e-\ud800" }, "invalid-id"],
+    [{ data: "x", id: "\udc00e" }, "invalid-id"],
+    [{ data: "x", id: "\udc00\ud800" }, "invalid-id"],
+    [{ data: "x", event: "delta\ud83d" }, "invalid-event"],
     [{}, "invalid-data"],
     [{ data: 5 }, "invalid-data"],
     [{ data: "x", retry: -1 }, "invalid-retry"],
@@ -84,6 +89,11 @@ Deno.test("encodeSseFrame: refuses what the format cannot carry with SseEncodeEr
       JSON.stringify(frame),
     );
   }
+  // Surrogate pairs are fine.
+  assert.equal(
+    encodeSseFrame({ id: "😀", event: "😀", data: "x" }),
+    "id: 😀\nevent: 😀\ndata: x\n\n",
+  );
   // NUL is fine in event and data.
   assert.equal(encodeSseFrame({ event: "a\0", data: "\0" }), "event: a\0\ndata: \0\n\n");
 });
