@@ -122,7 +122,10 @@ export async function runScenario(
       if (e.kind === "commit-turn" && e.record.status === "cancelled" && cancelTick === undefined) {
         cancelTick = e.tick;
         stats.cancelCommitted++;
-        for (const id of effectIds) if (admits.get(id)) stats.inFlightAtCancel++;
+        // In flight = admitted and not yet completed when the cancel commits.
+        for (const id of effectIds) {
+          if (store.peekEffect(TURN, id)?.state === "admitted") stats.inFlightAtCancel++;
+        }
       }
       if (
         e.kind === "commit-effect" && e.record.state === "completed" && cancelTick !== undefined
