@@ -7,7 +7,7 @@
 import { metaOf, validEvents } from "./_rows.ts";
 import { layoutOf } from "./layout.ts";
 import { lifecycleOf } from "./lifecycle.ts";
-import { agedOutFacts, countUnknownKinds, windowOf } from "./roster.ts";
+import { agedOutFacts, countOutOfOrder, countUnknownKinds, windowOf } from "./roster.ts";
 import { isPeerName, nodeActivityOf } from "./spawn_tree.ts";
 import type {
   AgentGraph,
@@ -243,6 +243,7 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
       malformedEvents: malformed,
       malformedSessions: 0,
       unknownKinds: countUnknownKinds(events),
+      outOfOrderRows: countOutOfOrder(events),
       historyFull: aged.full,
       spawnRowsLikelyAgedOut: [...new Set(agedOut)].sort(),
     },

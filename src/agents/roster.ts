@@ -183,6 +183,13 @@ export function countUnknownKinds(events: readonly BrokerEvent[]): number {
   return unknown;
 }
 
+/** @internal Count rows whose `at` is earlier than the previous row's (input not oldest first). */
+export function countOutOfOrder(events: readonly BrokerEvent[]): number {
+  let count = 0;
+  for (let i = 1; i < events.length; i++) if (events[i].at < events[i - 1].at) count++;
+  return count;
+}
+
 /**
  * Make roster ids unique. Presence rows claim their ids first (in session
  * order), then the newest incarnations' history rows, then superseded
@@ -218,6 +225,8 @@ function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
  *   `#<agentId>` appended, so a respawned name never shares its
  *   predecessor's id.
  * - `retired` is final; `reconnecting` = uptime < {@link RECONNECT_WINDOW_MS}.
+ * - Rows are walked in the given order (the broker's: oldest first);
+ *   `diagnostics.outOfOrderRows` counts rows older than their predecessor.
  * - `history` is the window seen; `diagnostics` counts skipped rows and names
  *   whose spawn row likely aged out (full window and lifecycle rows without a
  *   spawn row, or a live session that registered before the oldest row with
@@ -350,6 +359,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     malformedEvents,
     malformedSessions,
     unknownKinds: countUnknownKinds(events),
+    outOfOrderRows: countOutOfOrder(events),
     historyFull: aged.full,
     spawnRowsLikelyAgedOut: [...agedOut].sort(),
   };

@@ -357,6 +357,14 @@ export interface FoldDiagnostics {
   malformedSessions: number;
   /** Valid rows whose kind is not one of {@link EVENT_KINDS} (read for names/activity only). */
   unknownKinds: number;
+  /**
+   * Valid rows whose `at` is earlier than the previous valid row's. The
+   * broker returns oldest first, so this is 0 unless the input was reordered
+   * (e.g. newest first) or the broker clock stepped back; the folds still
+   * walk the given order (spawn/exit/retire order, last spawn wins), so a
+   * non-zero count means the lifecycle may be wrong.
+   */
+  outOfOrderRows: number;
   /** `events ≥ limit`: older rows exist that the window does not show. */
   historyFull: boolean;
   /** Names whose spawn row likely aged out of the window (sorted ascending). */
@@ -367,6 +375,7 @@ export const foldDiagnostics: z.ZodType<FoldDiagnostics> = z.object({
   malformedEvents: z.number().int().min(0),
   malformedSessions: z.number().int().min(0),
   unknownKinds: z.number().int().min(0),
+  outOfOrderRows: z.number().int().min(0),
   historyFull: z.boolean(),
   spawnRowsLikelyAgedOut: z.array(z.string()),
 });

@@ -380,6 +380,11 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
       }`,
     );
   }
+  if (roster.diagnostics.outOfOrderRows > 0) {
+    notes.push(
+      `  ${roster.diagnostics.outOfOrderRows} row(s) older than the row before them: the history is not oldest first, so states, respawns and the tree may be wrong`,
+    );
+  }
   if (roster.diagnostics.unknownKinds > 0) {
     notes.push(`  ${roster.diagnostics.unknownKinds} row(s) of unknown kinds ignored`);
   }

@@ -7,6 +7,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { historyArb, lifecycleArb } from "./_arbitrary.ts";
+import { loadSample } from "./_samples.ts";
+import { runAgentsCommand } from "../../src/cli/agents_command.ts";
 import {
   type BrokerEvent,
   type BrokerSession,
@@ -154,4 +156,34 @@ Deno.test("property: roster ids are unique and every graph node id is a roster i
     { numRuns: 1500 },
   );
   assert.ok(runsWithClash > 100, `only ${runsWithClash} runs had an id clash to resolve`);
+});
+
+Deno.test("a history handed over newest first is reported, not folded silently", async () => {
+  const sample = await loadSample(3);
+  const inOrder = fold(sample.events);
+  assert.equal(inOrder.roster.diagnostics.outOfOrderRows, 0);
+  assert.equal(inOrder.graph.diagnostics.outOfOrderRows, 0);
+  const reversed = fold([...sample.events].reverse());
+  // 10 rows, strictly increasing times: every row after the first is older.
+  assert.equal(reversed.roster.diagnostics.outOfOrderRows, 9);
+  assert.equal(reversed.graph.diagnostics.outOfOrderRows, 9);
+  // Equal times are in order (ties are not counted).
+  assert.equal(
+    fold([spawn("A", "c", "w", 5), ev("agent_attached", "w", 5)]).roster.diagnostics
+      .outOfOrderRows,
+    0,
+  );
+  const out: string[] = [];
+  const files: Record<string, string> = {
+    "s.json": JSON.stringify({ sessions: [], brokerUptimeMs: 86_400_000 }),
+    "h.json": JSON.stringify({ items: [...sample.events].reverse() }),
+  };
+  await runAgentsCommand(["s.json", "h.json", "--now=7000"], {
+    readText: (p) => Promise.resolve(files[p]),
+    write: (s) => void out.push(s),
+  });
+  assert.match(
+    out.join(""),
+    /9 row\(s\) older than the row before them: the history is not oldest first/,
+  );
 });

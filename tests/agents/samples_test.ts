@@ -135,6 +135,7 @@ Deno.test("sample 1: roster rows in session order with every spec field", async 
     malformedEvents: 0,
     malformedSessions: 0,
     unknownKinds: 0,
+    outOfOrderRows: 0,
     historyFull: false,
     spawnRowsLikelyAgedOut: [],
   });
