@@ -27,21 +27,42 @@ export const NO_CAPABILITIES: Readonly<ChatCapabilities> = Object.freeze({
   interruptedTurnRecovery: false,
 });
 
-/** Refusal of {@link requireChatCapabilities}: `missing` names every required flag not declared `true`. */
+/**
+ * Refusal of {@link requireChatCapabilities}: `missing` names every required
+ * flag not declared `true`; `unknown` names required capabilities this
+ * package does not know (a typo must not pass as "nothing required").
+ */
 export interface MissingCapabilitiesRefusal extends Refusal<"missing-capabilities"> {
   /** The missing capabilities, in {@link CHAT_CAPABILITIES} order. */
   readonly missing: readonly ChatCapability[];
+  /**
+   * Required names that are not capabilities (in the order given; a
+   * `required` that is neither an array nor an object appears here as its
+   * `String()`); empty when every name is known.
+   */
+  readonly unknown: readonly string[];
+}
+
+const KNOWN: ReadonlySet<string> = new Set<string>(CHAT_CAPABILITIES);
+
+/** How a required name appears in `unknown`: strings (bounded) as is, anything else as `(type)`. */
+function nameOf(v: unknown): string {
+  return typeof v === "string" ? v.slice(0, 64) : `(${v === null ? "null" : typeof v})`;
 }
 
 /**
  * Check that a host declares every required capability. A flag counts only
  * when it is exactly `true` (no truthiness, no implication between flags:
- * `persistedHistory` never implies `interruptedTurnRecovery`). Unknown names
- * in `required` are ignored. Never throws.
+ * `persistedHistory` never implies `interruptedTurnRecovery`). It fails
+ * closed: a required name that is not one of {@link CHAT_CAPABILITIES}
+ * (e.g. a typo), or a `required` that is neither an array nor an object, is
+ * refused (listed in `unknown`), never ignored. Never throws.
  *
  * @param declared what the host declares (a non-object declares nothing).
  * @param required capability names, or a partial record whose `true` flags are required.
- * @returns the declared capabilities, or `missing-capabilities` naming what is missing.
+ * @returns the declared capabilities ({@link NO_CAPABILITIES} when `declared`
+ *   is not an object), or `missing-capabilities` naming what is missing and
+ *   what is unknown.
  *
  * @example
  * ```ts
@@ -62,25 +83,35 @@ export function requireChatCapabilities(
     ? declared as unknown as Record<string, unknown>
     : {};
   const wanted = new Set<string>();
+  const unknown: string[] = [];
+  const want = (name: unknown) => {
+    if (typeof name === "string" && KNOWN.has(name)) wanted.add(name);
+    else unknown.push(nameOf(name));
+  };
   if (Array.isArray(required)) {
-    for (const r of required) wanted.add(r);
+    for (const r of required) want(r);
   } else if (typeof required === "object" && required !== null) {
-    for (const name of CHAT_CAPABILITIES) {
-      if (Object.hasOwn(required, name) && (required as Record<string, unknown>)[name] === true) {
-        wanted.add(name);
-      }
+    for (const name of Object.keys(required)) {
+      if ((required as Record<string, unknown>)[name] === true) want(name);
     }
+  } else {
+    unknown.push(nameOf(required));
   }
   const missing: ChatCapability[] = [];
   for (const name of CHAT_CAPABILITIES) {
     if (wanted.has(name) && !(Object.hasOwn(d, name) && d[name] === true)) missing.push(name);
   }
-  if (missing.length > 0) {
-    return err({
-      code: "missing-capabilities",
-      message: `the host does not declare: ${missing.join(", ")}`,
-      missing,
-    });
+  if (missing.length > 0 || unknown.length > 0) {
+    const parts: string[] = [];
+    if (missing.length > 0) parts.push(`the host does not declare: ${missing.join(", ")}`);
+    if (unknown.length > 0) {
+      parts.push(
+        `not capabilities (required but unknown): ${
+          unknown.map((u) => JSON.stringify(u)).join(", ")
+        }`,
+      );
+    }
+    return err({ code: "missing-capabilities", message: parts.join("; "), missing, unknown });
   }
-  return ok(declared);
+  return ok(typeof declared === "object" && declared !== null ? declared : NO_CAPABILITIES);
 }

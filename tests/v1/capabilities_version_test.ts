@@ -4,6 +4,7 @@ import {
   CHAT_CAPABILITIES,
   type ChatCapabilities,
   ChatCapabilitiesSchema,
+  type ChatCapability,
   negotiateChatVersion,
   negotiateChatVersions,
   NO_CAPABILITIES,
@@ -57,6 +58,55 @@ Deno.test("requireChatCapabilities: names exactly what is missing", () => {
   // inherited flags do not count
   const inherited = Object.create({ connectionReplay: true }) as ChatCapabilities;
   assert.equal(requireChatCapabilities(inherited, ["connectionReplay"]).ok, false);
+});
+
+Deno.test("requireChatCapabilities fails closed on names it does not know", () => {
+  const all: ChatCapabilities = {
+    connectionReplay: true,
+    persistedHistory: true,
+    persistedDecisions: true,
+    completedToolCheckpoints: true,
+    interruptedTurnRecovery: true,
+  };
+  // A typo must not read as "nothing required", even for a host that declares everything.
+  const typo = requireChatCapabilities(all, ["interruptedTurnRecovry" as ChatCapability]);
+  assert.deepEqual(!typo.ok && [typo.error.code, typo.error.missing, typo.error.unknown], [
+    "missing-capabilities",
+    [],
+    ["interruptedTurnRecovry"],
+  ]);
+  assert.match(!typo.ok ? typo.error.message : "", /interruptedTurnRecovry/);
+  const rec = requireChatCapabilities(all, { persistedHistroy: true } as Partial<ChatCapabilities>);
+  assert.deepEqual(!rec.ok && rec.error.unknown, ["persistedHistroy"]);
+  // inherited names are not capabilities either
+  assert.deepEqual(
+    ((r) => !r.ok && r.error.unknown)(requireChatCapabilities(all, ["toString" as ChatCapability])),
+    ["toString"],
+  );
+  // a required that is not a list or record is refused, not treated as empty
+  for (const bad of ["persistedHistory", undefined, null, 5]) {
+    const r = requireChatCapabilities(all, bad as unknown as ChatCapability[]);
+    assert.equal(r.ok, false, String(bad));
+  }
+  const mixed = requireChatCapabilities(NO_CAPABILITIES, [
+    "persistedHistory",
+    7 as unknown as ChatCapability,
+  ]);
+  assert.deepEqual(!mixed.ok && [mixed.error.missing, mixed.error.unknown], [["persistedHistory"], [
+    "(number)",
+  ]]);
+  // false flags in the record form are not required, known or not
+  assert.ok(
+    requireChatCapabilities(
+      NO_CAPABILITIES,
+      { persistedHistory: false, bogus: false } as Partial<ChatCapabilities>,
+    ).ok,
+  );
+  // a non-object declaration declares nothing: the value is NO_CAPABILITIES, not null
+  assert.deepEqual(requireChatCapabilities(null as unknown as ChatCapabilities, []), {
+    ok: true,
+    value: NO_CAPABILITIES,
+  });
 });
 
 Deno.test("persistedHistory never implies interruptedTurnRecovery (nor anything else)", () => {
