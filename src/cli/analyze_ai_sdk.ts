@@ -8,7 +8,7 @@
 import { checkUIMessageChunk, foldUIMessage } from "../message/mod.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
-import { parseData } from "./detect.ts";
+import { jsonError, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTool, InspectTurn } from "./report.ts";
 
 /** What the AI SDK analysis yields. */
@@ -57,7 +57,9 @@ export function analyzeAiSdk(frames: readonly CapturedFrame[]): AiSdkAnalysis {
         line: f.line,
         severity: "error",
         code: "invalid-json",
-        message: "the data is not JSON (an AI SDK chunk is one JSON object per event)",
+        message: `the data is not JSON (${
+          jsonError(f.data)
+        }); an AI SDK chunk is one JSON object per event`,
       });
       continue;
     }

@@ -20,6 +20,7 @@ import {
 } from "../legacy/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { LinedFold } from "./analyze_v1.ts";
+import { jsonError } from "./detect.ts";
 import type { InspectDomainEvent, InspectProblem, InspectTurn } from "./report.ts";
 
 /** What the legacy analysis yields. */
@@ -90,11 +91,14 @@ export function analyzeLegacy(
     currentLine = f.line;
     const decoded = decodeLegacyChatFrame(f, dialect);
     if (!decoded.ok) {
+      const why = decoded.error.code === "invalid-json" && f.data.trim() !== ""
+        ? ` (${jsonError(f.data)})`
+        : "";
       problems.push({
         line: f.line,
         severity: "error",
         code: decoded.error.code,
-        message: decoded.error.message,
+        message: decoded.error.message + why,
       });
       continue;
     }

@@ -8,7 +8,7 @@ import { ChatStateFolder, parseChatEnvelope } from "../v1/mod.ts";
 import type { ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
-import { parseData } from "./detect.ts";
+import { jsonError, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTurn } from "./report.ts";
 
 /** Project a folded {@link ChatStateV1} onto the report's turn shape. */
@@ -134,7 +134,9 @@ export function analyzeV1(
         line: f.line,
         severity: "error",
         code: "invalid-json",
-        message: "the data is not JSON (a v1 frame carries one JSON envelope)",
+        message: `the data is not JSON (${
+          jsonError(f.data)
+        }); a v1 frame carries one JSON envelope`,
       });
       continue;
     }

@@ -28,8 +28,17 @@ export interface Capture {
   comments: number;
   /** A whole-capture reading problem (an SSE bound exceeded), if any. */
   fatal?: { line: number; message: string };
-  /** Text after the last complete SSE event that never got its blank line (discarded). */
+  /**
+   * Line where the capture's last event starts when it has a `data:` line but
+   * never got its blank line (SSE discards it).
+   */
   unterminatedAt?: number;
+  /**
+   * NDJSON only: the line number of a last line that has no line terminator
+   * and is not complete JSON, i.e. a capture cut off mid-line. That line is
+   * not a frame.
+   */
+  truncatedAt?: number;
 }
 
 /** Split `text` into lines, keeping each line's terminator (CRLF, LF or CR). */
@@ -70,6 +79,7 @@ export function readSse(text: string): Capture {
   let comments = 0;
   let lineNo = 0;
   let blockStart = 0;
+  let blockHasData = false;
   const parser = new SseParser({
     onEvent: (m) => {
       const f: CapturedFrame = { line: blockStart, data: m.data };
@@ -82,9 +92,12 @@ export function readSse(text: string): Capture {
   const capture: Capture = { format: "sse", frames, comments };
   for (const line of linesOf(text)) {
     lineNo++;
-    const blank = line === "\n" || line === "\r\n" || line === "\r" ||
-      (lineNo === 1 && (line === "\ufeff\n" || line === "\ufeff\r\n"));
-    if (!blank && blockStart === 0) blockStart = lineNo;
+    const bare = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+    const blank = bare === "\n" || bare === "\r\n" || bare === "\r" || bare === "";
+    // A frame starts at its first field line: a comment (`: …`) is not part of any frame.
+    if (!blank && blockStart === 0 && !bare.startsWith(":")) blockStart = lineNo;
+    // Only a block with a `data` field is dispatched (WHATWG: the data buffer is non-empty).
+    if (/^data(?:[:\r\n]|$)/.test(bare)) blockHasData = true;
     try {
       parser.feed(line);
     } catch (e) {
@@ -92,23 +105,46 @@ export function readSse(text: string): Capture {
       capture.fatal = { line: lineNo, message };
       break;
     }
-    if (blank) blockStart = 0;
+    if (blank) {
+      blockStart = 0;
+      blockHasData = false;
+    }
   }
-  if (capture.fatal === undefined && blockStart !== 0) capture.unterminatedAt = blockStart;
+  if (capture.fatal === undefined && blockStart !== 0 && blockHasData) {
+    capture.unterminatedAt = blockStart;
+  }
   parser.end();
   capture.comments = comments;
   return capture;
 }
 
-/** Read NDJSON text: one frame per non-blank line. */
+/**
+ * Read NDJSON text: one frame per non-blank line. A last line without a line
+ * terminator that is not complete JSON is a capture cut off mid-line: it is
+ * reported as {@link Capture.truncatedAt}, not as a frame.
+ */
 export function readNdjson(text: string): Capture {
   const frames: CapturedFrame[] = [];
+  const capture: Capture = { format: "ndjson", frames, comments: 0 };
   let lineNo = 0;
   for (const raw of linesOf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) {
     lineNo++;
     const line = raw.replace(/\r?\n$|\r$/, "");
     if (line.trim() === "") continue;
+    if (line.length === raw.length && !isJson(line)) {
+      capture.truncatedAt = lineNo; // only the last line can lack its terminator
+      continue;
+    }
     frames.push({ line: lineNo, data: line });
   }
-  return { format: "ndjson", frames, comments: 0 };
+  return capture;
+}
+
+function isJson(s: string): boolean {
+  try {
+    JSON.parse(s);
+    return true;
+  } catch {
+    return false;
+  }
 }

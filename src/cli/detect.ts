@@ -55,12 +55,37 @@ export function parseData(data: string): { value: unknown } | undefined {
   }
 }
 
+/**
+ * Why `data` is not JSON, in the parser's words (e.g. `Unexpected end of JSON
+ * input`, positions as 1-based characters of the data), cut to 120
+ * characters; `empty` for empty or blank data.
+ */
+export function jsonError(data: string): string {
+  if (data.trim() === "") return "empty";
+  try {
+    JSON.parse(data);
+    return "valid JSON";
+  } catch (e) {
+    // V8 counts positions within the data, not the capture's lines: say so.
+    const m = (e instanceof Error ? e.message : String(e)).replace(
+      / in JSON at position (\d+)(?: \(line \d+ column \d+\))?/,
+      (_, n: string) => ` at character ${Number(n) + 1} of the data`,
+    );
+    return m.length > 120 ? `${m.slice(0, 120)}…` : m;
+  }
+}
+
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Which dialect one frame points at, and how strongly. */
-function vote(frame: CapturedFrame): { dialect: InspectDialect; strong: boolean } | undefined {
+/**
+ * Which dialect one frame points at, and how strongly (`undefined`: no
+ * evidence, e.g. a heartbeat or a Scout domain event).
+ */
+export function frameDialect(
+  frame: CapturedFrame,
+): { dialect: InspectDialect; strong: boolean } | undefined {
   if (frame.event === "heartbeat") return undefined;
   if (frame.data === "[DONE]") return { dialect: "ai-sdk", strong: true };
   const parsed = parseData(frame.data);
@@ -81,6 +106,15 @@ function vote(frame: CapturedFrame): { dialect: InspectDialect; strong: boolean 
   if (isChatEventType(type)) return { dialect: "v0", strong: false };
   return undefined;
 }
+
+/** What each dialect looks like, for messages. */
+export const DIALECT_NAMES: Readonly<Record<InspectDialect, string>> = {
+  "v1": "v1 envelopes (schemaVersion + event)",
+  "v0": "named v0 events (event: delta, tool_call, …)",
+  "scout": "Scout legacy frames (unnamed, type inside data: token, tool_start, …)",
+  "ai-sdk": "an AI SDK UI message stream (text-delta, tool-input-available, [DONE], …)",
+  "unknown": "unknown",
+};
 
 /** Detection looks at the first this many frames (the analysis then checks every frame). */
 export const DETECT_FRAMES = 2_000;
@@ -104,7 +138,7 @@ export function detectDialect(frames: readonly CapturedFrame[]): DetectedDialect
   let seen = 0;
   for (const f of frames) {
     if (++seen > DETECT_FRAMES) break;
-    const v = vote(f);
+    const v = frameDialect(f);
     if (v === undefined) continue;
     const m = v.strong ? strong : weak;
     m.set(v.dialect, (m.get(v.dialect) ?? 0) + 1);
@@ -120,13 +154,7 @@ export function detectDialect(frames: readonly CapturedFrame[]): DetectedDialect
     }
     return best === undefined ? undefined : { dialect: best, n };
   };
-  const names: Record<InspectDialect, string> = {
-    "v1": "v1 envelopes (schemaVersion + event)",
-    "v0": "named v0 events (event: delta, tool_call, …)",
-    "scout": "Scout legacy frames (unnamed, type inside data: token, tool_start, …)",
-    "ai-sdk": "an AI SDK UI message stream (text-delta, tool-input-available, [DONE], …)",
-    "unknown": "unknown",
-  };
+  const names = DIALECT_NAMES;
   const s = pick(strong);
   if (s !== undefined) {
     return { dialect: s.dialect, reason: `${s.n} frame(s) look like ${names[s.dialect]}` };

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { detectFormat, readNdjson, readSse } from "./capture.ts";
-import { detectDialect } from "./detect.ts";
+import { type Capture, detectFormat, readNdjson, readSse } from "./capture.ts";
+import { detectDialect, DIALECT_NAMES, frameDialect, jsonError, parseData } from "./detect.ts";
 import { analyzeAiSdk } from "./analyze_ai_sdk.ts";
 import { analyzeLegacy } from "./analyze_legacy.ts";
 import { analyzeV1 } from "./analyze_v1.ts";
@@ -52,6 +52,27 @@ export function unreadableReport(
       status: "unknown",
     },
   };
+}
+
+/** Why a capture that was read has no frame at all, for a person. */
+function noFramesReason(text: string, capture: Capture): string {
+  if ((text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).trim() === "") {
+    return "the input is empty: there is no frame to inspect";
+  }
+  if (capture.truncatedAt !== undefined) {
+    return `the only line (line ${capture.truncatedAt}) is cut off: no newline and not ` +
+      "complete JSON";
+  }
+  if (capture.unterminatedAt !== undefined) {
+    return `the only event (line ${capture.unterminatedAt}) never ends: SSE dispatches an ` +
+      "event at a blank line, and there is none after it";
+  }
+  if (capture.format === "sse" && capture.comments > 0) {
+    return `the capture has only SSE comment lines (${capture.comments}, lines starting ` +
+      'with ":") and no event with a `data:` line';
+  }
+  return "no frames found: this is neither an SSE capture (no `data:` line) nor NDJSON " +
+    "(the first line is not a JSON object)";
 }
 
 /** Control characters other than TAB, LF, CR (and a BOM) mark binary input. */
@@ -118,11 +139,9 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
     );
   }
   if (capture.frames.length === 0) {
-    return unreadableReport(
-      source,
-      "no frames found: this is neither an SSE capture (data: lines) nor NDJSON",
-      "no-frames",
-    );
+    const report = unreadableReport(source, noFramesReason(text, capture), "no-frames");
+    report.summary.comments = capture.comments;
+    return report;
   }
   const detected = options.dialect !== undefined
     ? { dialect: options.dialect, reason: "chosen with --dialect" }
@@ -160,6 +179,17 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
       break;
     }
     case "unknown":
+      for (const f of capture.frames) {
+        if (f.event === "heartbeat" || f.data === "[DONE]" || parseData(f.data) !== undefined) {
+          continue;
+        }
+        problems.push({
+          line: f.line,
+          severity: "error",
+          code: "invalid-json",
+          message: `the data is not JSON (${jsonError(f.data)})`,
+        });
+      }
       problems.push({
         line: null,
         severity: "error",
@@ -167,6 +197,28 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
         message: "no frame is a v1 envelope, a v0 named event, a Scout frame or an AI SDK chunk",
       });
       break;
+  }
+  if (detected.dialect !== "unknown") {
+    for (const f of capture.frames) {
+      const v = frameDialect(f);
+      if (v === undefined || !v.strong || v.dialect === detected.dialect) continue;
+      problems.push({
+        line: f.line,
+        severity: "warning",
+        code: "mixed-dialect",
+        message: `this frame looks like ${DIALECT_NAMES[v.dialect]}, but the capture is read ` +
+          `as ${detected.dialect}: one turn's capture should use one dialect`,
+      });
+    }
+  }
+  if (capture.truncatedAt !== undefined) {
+    problems.push({
+      line: capture.truncatedAt,
+      severity: "warning",
+      code: "truncated-line",
+      message: "the capture ends in the middle of a line (no newline, not complete JSON): it " +
+        "was cut off; that partial line is ignored",
+    });
   }
   if (capture.unterminatedAt !== undefined) {
     problems.push({
@@ -176,6 +228,8 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
       message: "the capture ends inside an event (no blank line after it); SSE discards it",
     });
   }
+  // Input order (stable: findings on one line keep their order); whole-capture findings last.
+  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const errors = problems.filter((p) => p.severity === "error").length;
   return {
     schema: "papercusp.inspect/1",

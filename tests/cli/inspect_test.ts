@@ -255,3 +255,113 @@ Deno.test("v0 capture with Scout names: flagged, passed through as domain events
   assert.equal(r.turn?.text, "a");
   assert.deepEqual(r.turn?.domainEvents, [{ line: 4, type: "token" }]);
 });
+
+Deno.test("problems are in input order, whole-capture findings last (a cut AI SDK capture)", async () => {
+  const full = await readFixture("ai-sdk/tool_two_steps.sse");
+  const cut = full.slice(0, full.indexOf("tool-input-delta") + 30); // cut inside an event
+  const r = inspectText(cut);
+  assert.equal(r.dialect, "ai-sdk");
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [
+    [13, "unterminated-event"],
+    [null, "no-finish"],
+    [null, "no-done"],
+  ]);
+  assert.equal(r.turn?.status, "running");
+});
+
+Deno.test("NDJSON cut mid-line: the partial last line is a truncated-line warning, not a bad frame", () => {
+  const env = (seq: number, event: unknown) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${seq}`,
+      seq,
+      event,
+    });
+  const text = env(1, { type: "delta", text: "a" }) + "\n" + env(2, { type: "done" }).slice(0, 50);
+  const r = inspectText(text);
+  assert.deepEqual(r.problems.map((p) => [p.line, p.severity, p.code]), [
+    [2, "warning", "truncated-line"],
+    [null, "warning", "no-terminal-event"],
+  ]);
+  assert.equal(r.summary.frames, 1);
+  assert.equal(r.turn?.text, "a");
+  // a complete last line without a newline is fine; a bad line WITH a newline is still an error
+  assert.deepEqual(inspectText(env(1, { type: "done" })).problems, []);
+  const bad = inspectText(env(1, { type: "delta", text: "a" }) + "\n{oops\n");
+  assert.deepEqual(
+    bad.problems.filter((p) => p.severity === "error").map((p) => [p.line, p.code]),
+    [
+      [2, "invalid-json"],
+    ],
+  );
+  assert.match(bad.problems[0].message, /not JSON \(.*character 2 of the data/);
+  // only a cut line: nothing to inspect, and the reason says so
+  const only = inspectText(env(1, { type: "done" }).slice(0, 40));
+  assert.equal(only.exitCode, 2);
+  assert.match(only.problems[0].message, /cut off/);
+});
+
+Deno.test("no frames: the reason names what was found (empty, comments only, an unterminated event)", () => {
+  const reason = (text: string) => {
+    const r = inspectText(text);
+    assert.equal(r.exitCode, 2, JSON.stringify(text));
+    assert.equal(r.problems[0].code, "no-frames");
+    return r;
+  };
+  assert.match(reason("").problems[0].message, /empty/);
+  assert.match(reason("\ufeff\n\n").problems[0].message, /empty/);
+  const comments = reason(": one\r\n: two\r\n\r\n");
+  assert.match(comments.problems[0].message, /only SSE comment lines \(2/);
+  assert.equal(comments.summary.comments, 2);
+  assert.match(reason('data: {"type":"done"}').problems[0].message, /never ends/);
+  assert.match(reason("just prose\n").problems[0].message, /neither an SSE capture/);
+});
+
+Deno.test("a comment right before a frame does not move the frame's line", () => {
+  const r = inspectText(
+    ': keep-alive\nid: 1\ndata: {"type":"token","content":"a"}\n\n: ping\nid: 2\ndata: {"type":"token"}\n\n' +
+      'id: 3\ndata: {"type":"done"}\n\n: trailing comment, no newline',
+  );
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[6, "invalid-event"]]);
+  assert.equal(r.summary.comments, 2); // an unterminated last line is never processed (SSE)
+});
+
+Deno.test("a capture mixing dialects: every foreign frame gets a mixed-dialect warning on its line", () => {
+  const text = [
+    'id: 1\ndata: {"type":"token","content":"Hi"}\n',
+    'event: delta\ndata: {"text":"x"}\n',
+    'id: 2\ndata: {"type":"text-delta","id":"t","delta":"y"}\n',
+    'id: 3\ndata: {"schemaVersion":1,"conversationId":"c","turnId":"t","eventId":"e","seq":1,"event":{"type":"done"}}\n',
+    'id: 4\ndata: {"type":"done"}\n',
+  ].join("\n") + "\n";
+  const r = inspectText(text);
+  assert.equal(r.dialect, "scout");
+  assert.deepEqual(
+    r.problems.filter((p) => p.code === "mixed-dialect").map((
+      p,
+    ) => [p.line, p.message.slice(0, 40)]),
+    [
+      [4, "this frame looks like named v0 events (e"],
+      [7, "this frame looks like an AI SDK UI messa"],
+      [10, "this frame looks like v1 envelopes (sche"],
+    ],
+  );
+  assert.equal(r.turn?.text, "Hi");
+  // a forced dialect is checked the same way
+  const forced = inspectText('id: 1\ndata: {"type":"token","content":"Hi"}\n\n', { dialect: "v1" });
+  assert.deepEqual(forced.problems.filter((p) => p.code === "mixed-dialect").map((p) => p.line), [
+    1,
+  ]);
+});
+
+Deno.test("unknown dialect: frames whose data is not JSON are named, with the parser's reason", () => {
+  const r = inspectText('id: 1\ndata: {"type":"token","content":"x"\n\n');
+  assert.equal(r.exitCode, 1);
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [
+    [1, "invalid-json"],
+    [null, "unknown-dialect"],
+  ]);
+  assert.match(r.problems[0].message, /character 30 of the data/);
+});

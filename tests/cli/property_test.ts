@@ -40,9 +40,14 @@ Deno.test("inspectText never throws, renders, and keeps exitCode consistent with
       const errors = r.problems.filter((p) => p.severity === "error").length;
       assert.equal(r.summary.errors, errors);
       if (r.exitCode !== 2) assert.equal(r.exitCode, errors > 0 ? 1 : 0);
+      const lineCount = text.split(/\r\n|\r|\n/).length;
       for (const p of r.problems) {
         assert.ok(p.line === null || (p.line >= 1 && Number.isInteger(p.line)));
+        assert.ok(p.line === null || p.line <= lineCount, `line ${p.line} of ${lineCount}`);
       }
+      // input order, whole-capture findings last
+      const order = r.problems.map((p) => p.line ?? Infinity);
+      assert.deepEqual(order, [...order].sort((a, b) => a - b));
       assert.equal(typeof renderReport(r), "string");
       JSON.stringify(r);
       assert.equal(({} as Record<string, unknown>).polluted, undefined);
