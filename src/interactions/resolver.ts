@@ -38,8 +38,10 @@ export const MAX_ID_LENGTH = 200;
 export const MAX_METADATA_KEYS = 64;
 /** Longest metadata key and value, and decline/cancel reason, in characters. */
 export const MAX_METADATA_VALUE_LENGTH = 1000;
-/** Default bound on a validated answer, in bytes of its JSON text (UTF-16 units). */
+/** Default bound on a validated answer, in UTF-8 bytes of its JSON text. */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
+/** Deepest nesting of arrays and objects accepted in a validated answer. */
+export const MAX_ANSWER_DEPTH = 64;
 
 /** Options of {@link InteractionResolver}. */
 export interface InteractionResolverOptions {
@@ -51,7 +53,7 @@ export interface InteractionResolverOptions {
   readonly now?: () => number;
   /** Id generator for interactions and submissions (default `crypto.randomUUID`). */
   readonly newId?: () => string;
-  /** Bound on a validated answer's JSON length (default {@link DEFAULT_MAX_ANSWER_BYTES}). */
+  /** Bound on a validated answer's JSON text, in UTF-8 bytes (default {@link DEFAULT_MAX_ANSWER_BYTES}). */
   readonly maxAnswerBytes?: number;
 }
 
@@ -273,6 +275,89 @@ function jsonCopy(value: unknown, max: number): unknown | null {
   return JSON.parse(text);
 }
 
+/**
+ * Why a validated answer cannot be stored as it is, or `null`. Only JSON
+ * data is stored, never a lossy conversion of something else: `null`,
+ * booleans, strings, finite numbers, arrays without holes or `undefined`,
+ * and plain objects (an `undefined` property counts as absent). `NaN`,
+ * `Infinity`, `Date`, `Map`, class instances, functions and the like are
+ * refused, as is nesting deeper than {@link MAX_ANSWER_DEPTH}. The walk
+ * stops once it has seen more than `budget` characters' worth of data.
+ */
+function answerProblem(value: unknown, budget: number): string | null {
+  let left = budget;
+  const walk = (v: unknown, depth: number): string | null => {
+    if (--left < 0) return "too large";
+    if (v === null || typeof v === "boolean") return null;
+    if (typeof v === "string") {
+      left -= v.length;
+      return left < 0 ? "too large" : null;
+    }
+    if (typeof v === "number") return Number.isFinite(v) ? null : "a non-finite number";
+    if (typeof v !== "object") return `a ${typeof v}`;
+    if (depth >= MAX_ANSWER_DEPTH) return `nested deeper than ${MAX_ANSWER_DEPTH}`;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        if (!Object.hasOwn(v, i) || v[i] === undefined) return "an array with holes or undefined";
+        const p = walk(v[i], depth + 1);
+        if (p !== null) return p;
+      }
+      return null;
+    }
+    if (!isPlainObject(v)) return "an object that is not plain data";
+    for (const k of Object.keys(v)) {
+      left -= k.length;
+      const x = v[k];
+      if (x === undefined) continue;
+      const p = walk(x, depth + 1);
+      if (p !== null) return p;
+    }
+    return null;
+  };
+  try {
+    return walk(value, 0);
+  } catch {
+    return "unreadable";
+  }
+}
+
+/** UTF-8 length of `text` in bytes (lone surrogates count 3, as U+FFFD). */
+function utf8Length(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** A fresh JSON copy of a validated answer, or the reason it cannot be stored. */
+function answerCopy(
+  value: unknown,
+  maxBytes: number,
+): { ok: true; value: unknown } | { ok: false; why: string } {
+  const problem = answerProblem(value, maxBytes);
+  if (problem !== null) return { ok: false, why: problem };
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    return { ok: false, why: "unreadable" };
+  }
+  if (text === undefined) return { ok: false, why: "undefined" };
+  // UTF-8 never takes fewer bytes than UTF-16 units: skip the count when already too long.
+  if (text.length > maxBytes || utf8Length(text) > maxBytes) return { ok: false, why: "too large" };
+  return { ok: true, value: JSON.parse(text) };
+}
+
 function snapshotOf(record: InteractionRecordV1): OpenCardSnapshot {
   const { timeoutMs: _drop, ...card } = record.card;
   return { ...card, correlationId: record.id, createdAt: record.createdAt };
@@ -468,6 +553,12 @@ export class InteractionResolver {
    * the transaction; the fenced transaction rechecks authority, expiry,
    * cancellation, schema and revision before it stores the answer and its
    * workflow transition atomically.
+   *
+   * The stored value is a fresh JSON copy of the schema's output, which must
+   * be JSON data (no `NaN`, `Infinity`, `Date`, `Map`, class instances or
+   * array holes: nothing is silently converted), at most `maxAnswerBytes`
+   * UTF-8 bytes as JSON and at most {@link MAX_ANSWER_DEPTH} levels deep;
+   * anything else is refused `invalid-answer`.
    *
    * Refusals: `invalid-request`, `invalid-answer` (with issues),
    * `not-found`, `unauthorized`, `duplicate` (with the stored submission),
@@ -691,12 +782,14 @@ export class InteractionResolver {
       }
       const validated = await standardValidate(schema, rawValue);
       if (!validated.ok) return invalidAnswer([...validated.error.issues]);
-      value = jsonCopy(validated.value, this.#maxAnswer);
-      if (value === null && validated.value !== null) {
+      const copied = answerCopy(validated.value, this.#maxAnswer);
+      if (!copied.ok) {
         return invalidAnswer([{
-          message: `the validated answer must be JSON-safe and at most ${this.#maxAnswer} bytes`,
+          message: `the validated answer must be JSON data of at most ${this.#maxAnswer} ` +
+            `UTF-8 bytes and depth ${MAX_ANSWER_DEPTH} (it is ${copied.why})`,
         }]);
       }
+      value = copied.value;
     } else if (action === "decline" && record.card.allowDecline === false) {
       return err({ code: "decline-not-allowed", message: "this card does not allow decline" });
     }

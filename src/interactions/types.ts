@@ -58,7 +58,7 @@ export interface StoredSubmission {
   readonly submissionId: string;
   /** `submit` (an accepted answer), `decline` or `cancel`. */
   readonly action: "submit" | "decline" | "cancel";
-  /** The validated schema *output* (JSON-safe); only for `submit`. */
+  /** The validated schema *output*, as JSON data (never a lossy conversion); only for `submit`. */
   readonly value?: unknown;
   /** Bound principal that answered (from the bound authority, never from the body). */
   readonly principalId: string;

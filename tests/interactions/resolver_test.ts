@@ -495,3 +495,85 @@ Deno.test("property: answer and resolveElicitation never throw on arbitrary inpu
   void schemas;
   void z;
 });
+
+Deno.test("answers: a validated output that is not JSON data is refused, never converted", async () => {
+  const passthrough: StandardSchemaV1 = {
+    "~standard": { version: 1, vendor: "t", validate: (v) => ({ value: v }) },
+  };
+  const hole: unknown[] = [1];
+  hole[2] = 3;
+  class Point {
+    x = 1;
+  }
+  const refused: unknown[] = [
+    { n: NaN },
+    { n: Infinity },
+    { n: -Infinity },
+    { d: new Date(0) },
+    { m: new Map([["a", 1]]) },
+    { p: new Point() },
+    { f: () => 1 },
+    { b: 1n },
+    { xs: [undefined] },
+    { xs: hole },
+  ];
+  for (const value of refused) {
+    const { store, clock } = await opened();
+    const w = new InteractionResolver({
+      store,
+      schemas: () => passthrough,
+      now: () => clock.now(),
+    });
+    const r = await w.answer({
+      id: "card-1",
+      caller: ME,
+      response: { action: "submit", correlationId: "card-1", value },
+    });
+    assert.ok(!r.ok && r.error.code === "invalid-answer", String(Object.keys(value as object)));
+    assert.equal(store.peek("card-1")?.status, "pending");
+  }
+  // Plain data passes; an undefined property counts as absent; -0 is a number.
+  const { store, clock } = await opened();
+  const w = new InteractionResolver({ store, schemas: () => passthrough, now: () => clock.now() });
+  const r = await w.answer({
+    id: "card-1",
+    caller: ME,
+    response: {
+      action: "submit",
+      correlationId: "card-1",
+      value: { a: [1, "x", null, true, { b: -0 }], gone: undefined },
+    },
+  });
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.submission.value, { a: [1, "x", null, true, { b: 0 }] });
+});
+
+Deno.test("answers: maxAnswerBytes counts UTF-8 bytes and depth is bounded", async () => {
+  const passthrough: StandardSchemaV1 = {
+    "~standard": { version: 1, vendor: "t", validate: (v) => ({ value: v }) },
+  };
+  const send = async (value: unknown, maxAnswerBytes: number) => {
+    const { store, clock } = await opened();
+    const w = new InteractionResolver({
+      store,
+      schemas: () => passthrough,
+      now: () => clock.now(),
+      maxAnswerBytes,
+    });
+    return w.answer({
+      id: "card-1",
+      caller: ME,
+      response: { action: "submit", correlationId: "card-1", value },
+    });
+  };
+  // {"s":"éééé"} is 12 UTF-16 units but 16 UTF-8 bytes.
+  assert.equal((await send({ s: "éééé" }, 16)).ok, true);
+  const over = await send({ s: "éééé" }, 15);
+  assert.ok(!over.ok && over.error.code === "invalid-answer");
+  // The answer object is depth 0; 63 nested arrays reach depth 63.
+  let deep: unknown = 1;
+  for (let i = 0; i < 63; i++) deep = [deep];
+  assert.equal((await send({ d: deep }, 65_536)).ok, true);
+  const tooDeep = await send({ d: [deep] }, 65_536);
+  assert.ok(!tooDeep.ok && tooDeep.error.code === "invalid-answer");
+});
