@@ -23,7 +23,12 @@ export type CustomCardValueSchemas = Readonly<
 const nonBlank = z.string().regex(/\S/, "must not be blank");
 
 function optionUnion(p: CardPresentation<string>, ids: string[]): z.ZodType {
-  const labelOf = (id: string) => p.options?.find((o) => o.id === id)?.label ?? id;
+  const labels = new Map<string, unknown>();
+  for (const o of p.options ?? []) if (!labels.has(o.id)) labels.set(o.id, o.label);
+  const labelOf = (id: string) => {
+    const label = labels.get(id);
+    return typeof label === "string" ? label : id;
+  };
   const literals = ids.map((id) => z.literal(id).meta({ title: labelOf(id) }));
   return literals.length === 1
     ? literals[0]

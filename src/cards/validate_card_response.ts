@@ -168,6 +168,7 @@ export function cardOptionIds(p: CardPresentation<string>): Result<string[], Car
     );
   }
   const ids: string[] = [];
+  const seen = new Set<string>();
   for (let i = 0; i < options.length; i++) {
     const o = options[i] as Partial<CardOption> | null;
     if (!isRecord(o) || typeof own(o, "id") !== "string") {
@@ -178,13 +179,14 @@ export function cardOptionIds(p: CardPresentation<string>): Result<string[], Car
       );
     }
     const id = o.id as string;
-    if (ids.includes(id)) {
+    if (seen.has(id)) {
       return refuse(
         "invalid-card",
         `presentation.options[${i}].id`,
         `option id "${id}" appears twice`,
       );
     }
+    seen.add(id);
     ids.push(id);
   }
   return ok(ids);
@@ -267,7 +269,7 @@ function validateBuiltin(
       if (typeof id !== "string") {
         return refuse("invalid-value", "value.optionId", "optionId must be a string");
       }
-      if (!ids.value.includes(id)) {
+      if (!new Set(ids.value).has(id)) {
         return refuse(
           "unknown-option",
           "value.optionId",
@@ -291,20 +293,21 @@ function validateBuiltin(
       if (picked.length === 0) {
         return refuse("empty-selection", "value.optionIds", "pick at least one option");
       }
-      const seen: string[] = [];
+      const known = new Set(ids.value);
+      const seen = new Set<string>();
       for (let i = 0; i < picked.length; i++) {
         const id = picked[i];
         const f = `value.optionIds[${i}]`;
         if (typeof id !== "string") {
           return refuse("invalid-value", f, "an option id must be a string");
         }
-        if (seen.includes(id)) return refuse("duplicate-option", f, `"${id}" is picked twice`);
-        if (!ids.value.includes(id)) {
+        if (seen.has(id)) return refuse("duplicate-option", f, `"${id}" is picked twice`);
+        if (!known.has(id)) {
           return refuse("unknown-option", f, `"${id}" is not one of this card's options`);
         }
-        seen.push(id);
+        seen.add(id);
       }
-      return ok({ optionIds: seen });
+      return ok({ optionIds: [...seen] });
     }
     case "text": {
       const extra = onlyKeys(value, ["text"]);

@@ -361,3 +361,36 @@ Deno.test("regression: card fields are read as own properties (a polluted protot
   const slider = card(Object.assign(Object.create({ step: 5 }), { kind: "slider", min: 0 }));
   assert.equal(validateCardResponse(slider, submit({ value: 3 })).ok, true);
 });
+
+Deno.test("regression: checkbox/radio answers are checked in linear work (no per-option array scans)", () => {
+  const n = 5_000;
+  const options = Array.from({ length: n }, (_, i) => ({ id: `o${i}`, label: `L${i}` }));
+  const all = options.map((o) => o.id);
+  // Count the array elements Array.prototype.includes / indexOf examine.
+  const { includes, indexOf } = Array.prototype;
+  let scanned = 0;
+  Array.prototype.includes = function (this: unknown[], ...args: [unknown, number?]) {
+    scanned += this.length;
+    return includes.apply(this, args);
+  };
+  Array.prototype.indexOf = function (this: unknown[], ...args: [unknown, number?]) {
+    scanned += this.length;
+    return indexOf.apply(this, args);
+  };
+  try {
+    const many = validateCardResponse(
+      card({ kind: "checkbox", options }),
+      submit({ optionIds: all }),
+    );
+    assert.equal(many.ok, true);
+    const one = validateCardResponse(
+      card({ kind: "radio", options }),
+      submit({ optionId: "o4999" }),
+    );
+    assert.equal(one.ok, true);
+  } finally {
+    Array.prototype.includes = includes;
+    Array.prototype.indexOf = indexOf;
+  }
+  assert.ok(scanned <= 10 * n, `${scanned} array elements scanned for ${n} options`);
+});
