@@ -7,7 +7,7 @@
 import { metaOf, validEvents } from "./_rows.ts";
 import { layoutOf } from "./layout.ts";
 import { lifecycleOf } from "./lifecycle.ts";
-import { agedOutFacts, countOutOfOrder, countUnknownKinds, windowOf } from "./roster.ts";
+import { agedOutFacts, countOutOfOrder, countUnknownKinds, limitOf, windowOf } from "./roster.ts";
 import { isPeerName, nodeActivityOf } from "./spawn_tree.ts";
 import type {
   AgentGraph,
@@ -22,7 +22,7 @@ import type {
 export interface AgentGraphInput {
   /** `/api/history` `items`, oldest first (invalid rows are skipped and counted). */
   events: readonly BrokerEvent[];
-  /** The `?limit=` the history was fetched with. */
+  /** The `?limit=` the history was fetched with (read as in `RosterInput.historyLimit`). */
   historyLimit: number;
   /** Rows the broker returned when `events` was pre-filtered; defaults to `events.length`. */
   historyRows?: number;
@@ -147,9 +147,7 @@ function rosterIdsByName(
  */
 export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
   const { events, malformed } = validEvents(input?.events);
-  const limit = typeof input?.historyLimit === "number" && input.historyLimit > 0
-    ? input.historyLimit
-    : 1000;
+  const limit = limitOf(input?.historyLimit);
   const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
   const layout = layoutOf(events);
   const activity = nodeActivityOf(events);

@@ -37,7 +37,11 @@ export interface RosterInput {
   brokerUptimeMs: number | null;
   /** `/api/history` `items`, oldest first (invalid rows are skipped and counted). */
   events: readonly BrokerEvent[];
-  /** The `?limit=` the history was fetched with (the broker caps it at 1,000). */
+  /**
+   * The `?limit=` the history was fetched with (the broker caps it at 1,000,
+   * so 1,000 rows count as a full window whatever the limit). A finite value
+   * ≥ 1 is rounded down; anything else reads as 1,000.
+   */
   historyLimit: number;
   /**
    * Rows the broker returned, when `events` was pre-filtered (e.g. by
@@ -146,7 +150,7 @@ function historyState(lifecycle: AgentRecord["lifecycle"]): AgentState {
  * spawn rows likely aged out of it.
  */
 export interface AgedOutFacts {
-  /** `events.length ≥ limit`. */
+  /** `events ≥ min(limit, 1000)`. */
   full: boolean;
   /** Names with lifecycle rows but no spawn row before them, when the window is full. */
   orphans: ReadonlySet<string>;
@@ -167,12 +171,27 @@ export function windowOf(
   return window;
 }
 
+/** The broker's `MAX_HISTORY_LIMIT`: `/api/history` never returns more rows. */
+const MAX_HISTORY_LIMIT = 1000;
+
+/**
+ * @internal The `historyLimit` a fold reports: a finite number ≥ 1 rounded
+ * down (as the broker's `parseInt` would), else 1000; always a positive
+ * integer, as {@link HistoryWindow} requires.
+ */
+export function limitOf(historyLimit: unknown): number {
+  return typeof historyLimit === "number" && Number.isFinite(historyLimit) && historyLimit >= 1
+    ? Math.floor(historyLimit)
+    : MAX_HISTORY_LIMIT;
+}
+
 /** @internal */
 export function agedOutFacts(
   fold: AgentLifecycleFold,
   window: HistoryWindow,
 ): AgedOutFacts {
-  const full = window.events >= window.limit;
+  // The broker caps `?limit=` at 1,000: 1,000 rows fill the window whatever was asked.
+  const full = window.events >= Math.min(window.limit, MAX_HISTORY_LIMIT);
   return { full, orphans: full ? fold.orphanNames : new Set() };
 }
 
@@ -257,9 +276,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
   const { sessions, malformed: malformedSessions } = validSessions(input?.sessions);
   const prefixes = Array.isArray(input?.seatPrefixes) ? input.seatPrefixes : [];
   const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
-  const limit = typeof input?.historyLimit === "number" && input.historyLimit > 0
-    ? input.historyLimit
-    : 1000;
+  const limit = limitOf(input?.historyLimit);
   const uptime = typeof input?.brokerUptimeMs === "number" && Number.isFinite(input.brokerUptimeMs)
     ? input.brokerUptimeMs
     : null;

@@ -365,7 +365,7 @@ export interface FoldDiagnostics {
    * non-zero count means the lifecycle may be wrong.
    */
   outOfOrderRows: number;
-  /** `events ≥ limit`: older rows exist that the window does not show. */
+  /** `events ≥ min(limit, 1000)`: older rows likely exist that the window does not show. */
   historyFull: boolean;
   /** Names whose spawn row likely aged out of the window (sorted ascending). */
   spawnRowsLikelyAgedOut: string[];

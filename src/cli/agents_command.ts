@@ -73,12 +73,21 @@ interface Options {
   files: string[];
   json: boolean;
   limit: number;
+  /** `--limit` was passed. */
+  limitGiven: boolean;
   now: number | null;
   seats: SeatPrefix[];
 }
 
 function parseArgs(args: readonly string[]): Options | string {
-  const opts: Options = { files: [], json: false, limit: 1000, now: null, seats: [] };
+  const opts: Options = {
+    files: [],
+    json: false,
+    limit: 1000,
+    limitGiven: false,
+    now: null,
+    seats: [],
+  };
   let optionsEnded = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -99,6 +108,7 @@ function parseArgs(args: readonly string[]): Options | string {
       const n = Number(value());
       if (!Number.isInteger(n) || n <= 0) return "--limit needs a positive integer";
       opts.limit = n;
+      opts.limitGiven = true;
     } else if (flag === "--now") {
       const n = Number(value());
       if (!Number.isFinite(n)) return "--now needs epoch milliseconds";
@@ -371,7 +381,15 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
     );
   }
   if (roster.diagnostics.historyFull) {
-    notes.push(`  history window is full (${h.events} ≥ ${h.limit}): older rows have aged out`);
+    notes.push(
+      `  history window is full (${h.events} row(s), the broker returns at most ${
+        Math.min(h.limit, 1000)
+      }): older rows have aged out`,
+    );
+  } else if (!opts.limitGiven && h.events === 200) {
+    notes.push(
+      "  exactly 200 rows, the broker's default ?limit: if the history was fetched without ?limit, pass --limit=200 so a full window (and aged-out spawn rows) is detected",
+    );
   }
   if (roster.diagnostics.spawnRowsLikelyAgedOut.length > 0) {
     notes.push(

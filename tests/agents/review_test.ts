@@ -10,6 +10,8 @@ import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import { loadSample } from "./_samples.ts";
 import { runAgentsCommand } from "../../src/cli/agents_command.ts";
 import {
+  agentGraph,
+  agentRosterSnapshot,
   type BrokerEvent,
   type BrokerSession,
   foldAgentGraph,
@@ -186,4 +188,57 @@ Deno.test("a history handed over newest first is reported, not folded silently",
     out.join(""),
     /9 row\(s\) older than the row before them: the history is not oldest first/,
   );
+});
+
+Deno.test("historyLimit: fractional or huge limits give a valid window; 1,000 rows are full whatever the limit", () => {
+  const events = [spawn("A", "c", "w", 1), ev("agent_attached", "w", 2)];
+  const at = (historyLimit: number, rows = events) => {
+    const r = foldRoster({
+      sessions: [],
+      brokerUptimeMs: null,
+      events: rows,
+      historyLimit,
+      now: 9,
+    });
+    const g = foldAgentGraph({ events: rows, historyLimit, now: 9 });
+    assert.ok(agentRosterSnapshot.safeParse(r).success, `roster schema at limit ${historyLimit}`);
+    assert.ok(agentGraph.safeParse(g).success, `graph schema at limit ${historyLimit}`);
+    assert.equal(g.history.limit, r.history.limit);
+    assert.equal(g.diagnostics.historyFull, r.diagnostics.historyFull);
+    return r;
+  };
+  assert.equal(at(2.5).history.limit, 2); // as the broker's parseInt reads "2.5"
+  assert.equal(at(2.5).diagnostics.historyFull, true);
+  assert.equal(at(Number.POSITIVE_INFINITY).history.limit, 1000);
+  assert.equal(at(0.5).history.limit, 1000);
+  // The broker never returns more than 1,000 rows: asking for 5,000 and
+  // getting 1,000 means older rows fell out, so an exit without its spawn
+  // row is flagged.
+  const many = [ev("agent_exited", "old", 0)];
+  for (let i = 1; i < 1000; i++) many.push(ev("message", "c", i, { target: "old" }, `m${i}`));
+  const full = at(5000, many);
+  assert.equal(full.history.limit, 5000);
+  assert.equal(full.diagnostics.historyFull, true);
+  assert.deepEqual(full.diagnostics.spawnRowsLikelyAgedOut, ["old"]);
+});
+
+Deno.test("CLI: exactly 200 rows without --limit hints at the broker's default limit", async () => {
+  const items = [];
+  for (let i = 0; i < 200; i++) items.push(ev("message", "a", i, { target: "b" }, `m${i}`));
+  const files: Record<string, string> = {
+    "s.json": JSON.stringify({ sessions: [], brokerUptimeMs: 86_400_000 }),
+    "h.json": JSON.stringify({ items }),
+  };
+  const run = async (args: string[]) => {
+    const out: string[] = [];
+    await runAgentsCommand(["s.json", "h.json", "--now=7000", ...args], {
+      readText: (p) => Promise.resolve(files[p]),
+      write: (s) => void out.push(s),
+    });
+    return out.join("");
+  };
+  assert.match(await run([]), /exactly 200 rows, the broker's default \?limit/);
+  const given = await run(["--limit=200"]);
+  assert.doesNotMatch(given, /exactly 200 rows/);
+  assert.match(given, /history window is full \(200 row\(s\), the broker returns at most 200\)/);
 });
