@@ -653,7 +653,13 @@ export class TurnRecovery {
         const r = await this.#store.casTurn(turnId, t.revision, { ...rest, status: to, reason });
         if (r.ok) return r.record;
       } catch {
-        return null;
+        // A lost acknowledgement may hide a committed change: read it back once.
+        try {
+          const back = await this.#store.readTurn(turnId);
+          return back?.status === to ? back : null;
+        } catch {
+          return null;
+        }
       }
     }
     return null;

@@ -6,10 +6,11 @@ import assert from "node:assert/strict";
 import {
   type AdmitOutcome,
   type AdmitRequest,
+  MemoryRecoveryHost,
   type RecoveryStore,
   TurnRecovery,
 } from "../../src/recovery/mod.ts";
-import { code, setup, value } from "./_helpers.ts";
+import { code, faultPlan, setup, value } from "./_helpers.ts";
 
 function withFence(
   s: RecoveryStore,
@@ -268,4 +269,46 @@ Deno.test("unprintable errors (null-prototype objects, throwing message getters)
     assert.equal(code(c), "store-unavailable");
     assert.ok(!c.ok && c.error.message.length <= 1000);
   }
+});
+
+Deno.test("a lost acknowledgement of a turn status change is read back (resume, reconcile)", async () => {
+  // casTurn #0 is beginTurn, #1 the resume's status change: its ack is lost.
+  const host = new MemoryRecoveryHost({
+    store: { fault: faultPlan({ casTurn: { 1: "ack-lost", 3: "ack-lost" } }) },
+  });
+  host.grant("alice", "t1");
+  const w = new TurnRecovery(host.seams());
+  assert.ok(
+    (await w.beginTurn({
+      conversationId: "c",
+      turnId: "t1",
+      principal: "alice",
+      effectIds: ["e1"],
+    }))
+      .ok,
+  );
+  host.store.setTurnStatus("t1", "interrupted", "restart");
+  const r = await w.resume({ turnId: "t1", principal: "alice" });
+  assert.ok(r.ok, r.ok ? "" : r.error.code);
+  assert.equal(r.value.turn.status, "running");
+  // A dispatch error moves the turn to needs-reconciliation (casTurn #2);
+  // reconciling reopens it (casTurn #3, ack lost): the answer says running.
+  value(
+    await w.runEffect({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      dispatch: () => Promise.reject(new Error("timeout")),
+    }),
+  );
+  assert.equal(host.store.peekTurn("t1")?.status, "needs-reconciliation");
+  const rec = await w.reconcile({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    outcome: { ok: true, value: 1 },
+  });
+  assert.ok(rec.ok);
+  assert.equal(host.store.peekTurn("t1")?.status, "running");
+  assert.equal(rec.value.turnStatus, "running");
 });
