@@ -5,10 +5,11 @@
  *   deno bench bench/blocks_bench.ts     # the same workloads as Deno.bench cases
  *
  * Targets (issue 3): ≥ 100 MB/s on 1 MB with 1,000 blocks and on 1 MB of
- * adversarial text; 2 MB takes ≤ 2.3× the time of 1 MB.
+ * adversarial text; 2 MB takes ≤ 2.3× the time of 1 MB. A third workload
+ * measures blocks over the size bound that never close.
  */
 import process from "node:process";
-import { splitTurnText, TurnTextScanner } from "../src/blocks/mod.ts";
+import { MAX_BLOCK_BODY_LENGTH, splitTurnText, TurnTextScanner } from "../src/blocks/mod.ts";
 
 const MB = 1_000_000;
 
@@ -36,6 +37,15 @@ function adversarialText(size: number): string {
   const huge = "<report>" + '{"plans":[{"title":"' + "x".repeat(q - 30) + '"}]}'; // JSON past the size bound
   const unclosed = ('<report>{"plans":[ <ask>{"question":' + "y".repeat(30)).repeat(q / 60);
   return (lt + nested + huge + unclosed).slice(0, size).padEnd(size, "z");
+}
+
+function tooLargeText(size: number): string {
+  // Blocks that never close within the size bound, and no "</" anywhere. The
+  // close-tag search must stop at the bound; at 1–2 MB an unbounded search is
+  // still too cheap to show here (it only shows from tens of MB), so
+  // tests/blocks counts that work exactly.
+  const unit = "<ask>" + "x".repeat(MAX_BLOCK_BODY_LENGTH + 1_000);
+  return unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
 }
 
 function runSplit(text: string): number {
@@ -69,10 +79,11 @@ function timeMs(fn: () => unknown, reps: number): { cpu: number; wall: number } 
   return { cpu: Math.min(...cpu), wall: Math.min(...wall) };
 }
 
-const WORKLOADS: [string, (n: number) => string][] = [["1,000 blocks/MB", blocksText], [
-  "adversarial",
-  adversarialText,
-]];
+const WORKLOADS: [string, (n: number) => string][] = [
+  ["1,000 blocks/MB", blocksText],
+  ["adversarial", adversarialText],
+  ["too-large blocks", tooLargeText],
+];
 const RUNNERS: [string, (t: string) => number][] = [["splitTurnText", runSplit], [
   "TurnTextScanner (64-char deltas)",
   (t) => runScanner(t),
