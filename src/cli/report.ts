@@ -19,6 +19,28 @@
  * Field order and names are stable within `schema` `papercusp.inspect/1`;
  * new optional fields may be added.
  *
+ * Problem codes (stable; new codes may be added):
+ * - unreadable input (exit 2, `line: null`): `unreadable` (missing file,
+ *   directory, no permission), `too-large`, `not-text` (not UTF-8, or
+ *   control characters), `sse-limit` (an SSE line or event over 1 MiB),
+ *   `no-frames` (empty, comments only, an event that never ends);
+ * - any dialect: `unknown-dialect`, `invalid-json`, `mixed-dialect`
+ *   (warning: a frame of another dialect), `unterminated-event` (warning:
+ *   the last SSE event has no blank line and is discarded), `truncated-line`
+ *   (warning: the last NDJSON line is cut off and ignored);
+ * - v1: the fold's refusal codes (`gap`, `duplicate`, `reordered`,
+ *   `foreign-turn`, `illegal-transition`, `invalid-envelope`,
+ *   `unsupported-version`, … see `ChatFoldRefusalCode`), `id-mismatch` and
+ *   `event-name-mismatch` (warnings), `no-terminal-event` (warning);
+ * - Scout / v0: the legacy adapter's refusal codes (`invalid-event`,
+ *   `missing-type`, `invalid-id`, `missing-call-identity`,
+ *   `unknown-result-status`, … see `LegacyRefusalCode`), then the v1 fold's;
+ *   `after-terminal`, `non-monotonic-id`; warnings `missing-id`,
+ *   `scout-name`, `derived-call-id`, `paired-by-name`, `no-retry-permission`;
+ * - AI SDK: `invalid-chunk`, the UI message fold's issue codes (e.g.
+ *   `orphan-chunk`), `more-issues`, `after-done`; warnings `no-finish`,
+ *   `no-done`.
+ *
  * @module
  */
 import type { TurnTextSegment } from "../blocks/mod.ts";
