@@ -178,7 +178,8 @@ function checkCas<R>(
   if (typeof r !== "object" || r === null) return malformed(`${what} CAS answer`);
   const o = r as Record<string, unknown>;
   if (o.ok === true && valid(o.record)) return r as CasOutcome<R>;
-  if (o.ok === false && (o.current === null || valid(o.current))) return r as CasOutcome<R>;
+  // A conflict without `current` is accepted (callers re-read); a wrong record is not.
+  if (o.ok === false && (o.current == null || valid(o.current))) return r as CasOutcome<R>;
   return malformed(`${what} CAS answer`);
 }
 

@@ -312,3 +312,24 @@ Deno.test("a lost acknowledgement of a turn status change is read back (resume, 
   assert.equal(host.store.peekTurn("t1")?.status, "running");
   assert.equal(rec.value.turnStatus, "running");
 });
+
+Deno.test("a conflict answer without `current` is retried, not taken for a lost ack", async () => {
+  const { host } = await setup();
+  const s = host.store;
+  let first = true;
+  const terse: RecoveryStore = {
+    ...withFence(s, (r) => s.admitDispatch(r)),
+    casEffect: (...a) => {
+      if (first) {
+        first = false;
+        return Promise.resolve({ ok: false, code: "conflict" } as never);
+      }
+      return s.casEffect(...a);
+    },
+  };
+  const w = new TurnRecovery({ ...host.seams(), store: terse });
+  const r = value(
+    await w.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: () => "ok" }),
+  );
+  assert.deepEqual(r, { status: "completed", outcome: { ok: true, value: "ok" }, reused: false });
+});
