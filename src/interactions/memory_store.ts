@@ -58,7 +58,12 @@ export class InjectedFaultError extends Error {
 
 /** Options of {@link MemoryInteractionStore}. */
 export interface MemoryInteractionStoreOptions {
-  /** Store clock, epoch ms (default `Date.now`). Expiry is judged by it. */
+  /**
+   * Store clock, epoch ms (default `Date.now`). Expiry is judged by it. The
+   * store never lets its time go backwards: a reading earlier than one it
+   * already used (or not finite) is replaced by the latest time it used, so
+   * a card that read as expired stays expired after a clock step back.
+   */
   readonly now?: () => number;
   /**
    * Simulated network latency: awaited before the critical section and again
@@ -100,7 +105,8 @@ export class MemoryInteractionStore implements InteractionStore {
   #rows = new Map<string, string>();
   #outbox: string[] = [];
   #revoked: Partial<InteractionAuthority>[] = [];
-  #now: () => number;
+  #clock: () => number;
+  #last = Number.NEGATIVE_INFINITY;
   #pause: () => Promise<void>;
   #faults = { lostAcks: 0, failedCommits: 0, failedReads: 0 };
   /** Traffic counters. */
@@ -114,13 +120,15 @@ export class MemoryInteractionStore implements InteractionStore {
 
   /** Build an empty store. */
   constructor(options: MemoryInteractionStoreOptions = {}) {
-    this.#now = options.now ?? Date.now;
+    this.#clock = options.now ?? Date.now;
     this.#pause = options.pause ?? (() => Promise.resolve());
   }
 
-  /** Store clock, epoch ms. */
+  /** Store clock, epoch ms; never earlier than a time it returned before. */
   now(): number {
-    return this.#now();
+    const t = this.#clock();
+    if (Number.isFinite(t) && t > this.#last) this.#last = t;
+    return this.#last;
   }
 
   /**
@@ -196,7 +204,7 @@ export class MemoryInteractionStore implements InteractionStore {
     if (!this.isAuthorized(record.authority) || !sameAuthority(record.authority, caller)) {
       return { ok: false, code: "unauthorized" };
     }
-    return { ok: true, record, now: this.#now() };
+    return { ok: true, record, now: this.now() };
   }
 
   /**
@@ -221,7 +229,7 @@ export class MemoryInteractionStore implements InteractionStore {
     const current: InteractionRecordV1 | undefined = row === undefined
       ? undefined
       : JSON.parse(row);
-    const now = this.#now();
+    const now = this.now();
     const authorized = current !== undefined && this.isAuthorized(current.authority);
     const refusal = evaluateFence(current, request, authorized, now);
     if (refusal !== null) return this.#ack(err(refusal));

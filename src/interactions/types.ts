@@ -311,6 +311,11 @@ export type StoreRead =
  *   followed by an unconditional update; not an in-process lock that only one
  *   worker sees. The fence refusing means `fn` is not called and nothing is
  *   written.
+ * - The store clock (`TransactContext.now`, `StoreRead.now`) never goes
+ *   backwards: expiry is not stored but judged against it, so a clock that
+ *   steps back would re-open a card that already read as expired. Clamp it
+ *   (keep the latest time used, as the reference store does) or use a
+ *   monotonic source.
  * - A lost acknowledgement is reported by rejecting (throwing); the resolver
  *   then reads exactly once and never retries the write.
  */

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { z } from "zod";
 import { assertGolden } from "../_helpers/golden.ts";
-import { InteractionResolver, type StandardSchemaV1 } from "../../interactions.ts";
+import {
+  InteractionResolver,
+  MemoryInteractionStore,
+  type StandardSchemaV1,
+} from "../../interactions.ts";
 import { flawedHarness } from "./_stores.ts";
 import { ME, pick, SCHEMA_1, SCHEMA_2, schemas, setup, spyOn } from "./_fixtures.ts";
 
@@ -576,4 +580,33 @@ Deno.test("answers: maxAnswerBytes counts UTF-8 bytes and depth is bounded", asy
   assert.equal((await send({ d: deep }, 65_536)).ok, true);
   const tooDeep = await send({ d: [deep] }, 65_536);
   assert.ok(!tooDeep.ok && tooDeep.error.code === "invalid-answer");
+});
+
+Deno.test("expiry: exact boundary ms, and a store clock stepping back never re-opens an expired card", async () => {
+  let t = 10_000;
+  const store = new MemoryInteractionStore({ now: () => t });
+  const w = new InteractionResolver({ store, schemas, now: () => t });
+  assert.ok(
+    (await w.open({
+      id: "c",
+      card: { prompt: "?", timeoutMs: 10 },
+      authority: ME,
+      schema: SCHEMA_1,
+    }))
+      .ok,
+  );
+  t = 10_009; // one ms before the boundary: still open
+  const before = await w.read("c", ME);
+  assert.ok(before.ok && before.value.status === "pending");
+  t = 10_010; // exactly at expiresAt: expired
+  const at = await w.answer({ id: "c", caller: ME, response: pick("c", "a") });
+  assert.ok(!at.ok && at.error.code === "expired" && at.error.expiresAt === 10_010);
+  t = 10_005; // NTP steps the clock back
+  const back = await w.answer({ id: "c", caller: ME, response: pick("c", "a") });
+  assert.ok(!back.ok && back.error.code === "expired", JSON.stringify(back));
+  const view = await w.read("c", ME);
+  assert.ok(view.ok && view.value.status === "expired" && view.value.now === 10_010);
+  t = Number.NaN; // a broken clock reading keeps the last good time
+  assert.equal(store.now(), 10_010);
+  assert.equal(store.stats.writes, 0);
 });
