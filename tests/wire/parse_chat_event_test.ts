@@ -405,3 +405,172 @@ Deno.test("golden: v0 frames → parseChatEvent output", async () => {
   assert.equal(out.filter((o) => o.parsed === null).length, 11);
   await assertGolden("wire/v0_frames.expected.json", out);
 });
+
+/**
+ * The v0-wire spec §3 table read literally (plain property reads, no
+ * shortcuts), as an oracle for the property below. Inputs are plain objects
+ * whose prototype is Object.prototype, where no field name read here is
+ * inherited, so "own property" and "property" agree.
+ */
+function specOracle(name: string, data: unknown): unknown {
+  if (!ALL.includes(name)) return null;
+  const p = (typeof data === "object" && data !== null && !Array.isArray(data) ? data : {}) as // deno-lint-ignore no-explicit-any
+  any;
+  if (typeof p.type === "string" && p.type !== name) return null;
+  const str = (v: unknown) => typeof v === "string";
+  switch (name) {
+    case "session":
+      return str(p.sessionId) ? { type: name, sessionId: p.sessionId } : null;
+    case "delta":
+      return str(p.text) ? { type: name, text: p.text } : null;
+    case "tool_call": {
+      if (!str(p.name) || p.name === "") return null;
+      return {
+        type: name,
+        name: p.name,
+        ...(p.input !== undefined ? { input: p.input } : {}),
+        ...(str(p.callId) ? { callId: p.callId } : {}),
+      };
+    }
+    case "tool_result": {
+      if (!str(p.name) || p.name === "") return null;
+      return {
+        type: name,
+        name: p.name,
+        ...(str(p.callId) ? { callId: p.callId } : {}),
+        ...(typeof p.ok === "boolean" ? { ok: p.ok } : {}),
+        ...(str(p.summary) ? { summary: p.summary } : {}),
+      };
+    }
+    case "provenance": {
+      if (!str(p.engine) || !str(p.model)) return null;
+      const keep = str(p.accountRoute) || p.accountRoute === null;
+      return {
+        type: name,
+        engine: p.engine,
+        model: p.model,
+        ...(keep ? { accountRoute: p.accountRoute } : {}),
+      };
+    }
+    case "card": {
+      const c = p.card;
+      if (typeof c !== "object" || c === null || Array.isArray(c)) return null;
+      if (!str(c.correlationId) || !str(c.prompt)) return null;
+      return { type: name, card: c };
+    }
+    case "card_closed":
+      return str(p.correlationId) ? { type: name, correlationId: p.correlationId } : null;
+    case "state":
+      return {
+        type: name,
+        version: typeof p.version === "number" ? p.version : 0,
+        snapshot: p.snapshot,
+      };
+    case "done": {
+      const u = p.usage;
+      return {
+        type: name,
+        ...(str(p.stopReason) ? { stopReason: p.stopReason } : {}),
+        ...(typeof u === "object" && u !== null && !Array.isArray(u) ? { usage: u } : {}),
+      };
+    }
+    case "error":
+      return { type: name, message: str(p.message) ? p.message : "stream error" };
+    case "navigate":
+      return str(p.href) ? { type: name, href: p.href } : null;
+  }
+  return null;
+}
+
+const FIELDS: Record<string, string[]> = {
+  session: ["sessionId"],
+  delta: ["text"],
+  tool_call: ["name", "input", "callId"],
+  tool_result: ["name", "callId", "ok", "summary"],
+  provenance: ["engine", "model", "accountRoute"],
+  card: ["card"],
+  card_closed: ["correlationId"],
+  state: ["version", "snapshot"],
+  done: ["stopReason", "usage"],
+  error: ["message"],
+  navigate: ["href"],
+};
+/** Right type most of the time, every wrong type and edge value otherwise. */
+const fieldValue = fc.oneof(
+  { arbitrary: fc.string(), weight: 6 },
+  {
+    arbitrary: fc.constantFrom("", null, undefined, 0, -0, 1, NaN, Infinity, true, false, [], {}),
+    weight: 3,
+  },
+  { arbitrary: fc.jsonValue(), weight: 1 },
+  {
+    arbitrary: fc.record({
+      correlationId: fc.oneof(fc.string(), fc.constant(5)),
+      prompt: fc.oneof(fc.string(), fc.constant(null)),
+      createdAt: fc.integer(),
+    }, { requiredKeys: [] }),
+    weight: 2,
+  },
+);
+/** `card.card`: mostly a card-like object (strings or not), sometimes anything. */
+const cardValue = fc.oneof(
+  {
+    arbitrary: fc.record({
+      correlationId: fc.oneof({ arbitrary: fc.string(), weight: 5 }, fc.constant(5)),
+      prompt: fc.oneof({ arbitrary: fc.string(), weight: 5 }, fc.constant(null)),
+      createdAt: fc.integer(),
+    }, { requiredKeys: [] }),
+    weight: 4,
+  },
+  { arbitrary: fieldValue, weight: 1 },
+);
+/** An event name with a payload built from that event's own fields (each optional). */
+const targetedFrame = fc.constantFrom(...ALL).chain((name) =>
+  fc.tuple(
+    fc.constant(name),
+    fc.oneof(
+      {
+        arbitrary: fc.record(
+          Object.fromEntries([
+            ...FIELDS[name].map((k) => [k, k === "card" ? cardValue : fieldValue] as const),
+            ["type", fc.oneof(fc.constant(name), fc.constantFrom(...ALL, "token"), fc.integer())],
+            ["extra", fc.jsonValue()],
+          ]),
+          { requiredKeys: [] },
+        ),
+        weight: 9,
+      },
+      { arbitrary: fc.oneof(fc.jsonValue(), fc.constant(undefined)), weight: 1 },
+    ),
+  )
+);
+
+Deno.test("property: parseChatEvent ≡ the spec §3 table on targeted frames (10k runs)", () => {
+  const produced: Record<string, number> = {};
+  fc.assert(
+    fc.property(targetedFrame, fc.boolean(), ([name, data], viaJson) => {
+      const input = viaJson ? JSON.parse(JSON.stringify(data) ?? "null") : data;
+      const r = parseChatEvent(name, input);
+      assert.deepEqual(r, specOracle(name, input));
+      if (r !== null) {
+        assert.notEqual(r, input);
+        assert.ok(ChatEventSchema.safeParse(r).success, JSON.stringify(r));
+        if (r.type === "card") assert.equal(r.card, (input as { card: unknown }).card);
+      }
+      const key = r === null ? `null:${name}` : r.type;
+      produced[key] = (produced[key] ?? 0) + 1;
+    }),
+    { numRuns: 10_000 },
+  );
+  // Guard against a vacuous generator: every event is produced, and every
+  // event that can drop to null does.
+  for (const name of ALL) {
+    assert.ok((produced[name] ?? 0) >= 100, `only ${produced[name] ?? 0} ${name} results`);
+    if (!["state", "done", "error"].includes(name)) {
+      assert.ok(
+        (produced[`null:${name}`] ?? 0) >= 50,
+        `only ${produced[`null:${name}`]} null ${name}`,
+      );
+    }
+  }
+});
