@@ -186,13 +186,13 @@ export interface ToolPartFields {
   title?: string;
   /** Tool metadata (JSON values). */
   toolMetadata?: Record<string, JsonValue | undefined>;
-  /** Tool input (partial while `input-streaming`). */
+  /** Tool input (partial while `input-streaming`; the key is required in every state but `input-streaming` / `output-error`). */
   input?: unknown;
   /** Deprecated in `ai@7`; present while the input streams. */
   rawInput?: unknown;
   /** Encoding of the streamed input deltas (`json` default). */
   inputEncoding?: "json" | "text";
-  /** Tool output (only in `output-available`). */
+  /** Tool output (required in `output-available`, absent elsewhere). */
   output?: unknown;
   /** Error text (required in `output-error`, may be empty). */
   errorText?: string;
@@ -503,12 +503,35 @@ function toolStateRules(ctx: Issues): void {
   if (p.state !== "output-available" && has("output")) {
     issue("output", "output is only allowed in output-available");
   }
+  // as ai@7's schema: these keys must be present (their value may be anything)
+  if (INPUT_REQUIRED.has(p.state) && !Object.hasOwn(p, "input")) {
+    issue("input", `${p.state} requires input`);
+  }
+  if (p.state === "output-available" && !Object.hasOwn(p, "output")) {
+    issue("output", "output-available requires output");
+  }
+  if (p.state === "input-streaming" && has("rawInput") && typeof p.rawInput !== "string") {
+    issue("rawInput", "rawInput must be a string in input-streaming");
+  }
 }
+
+/** States in which `ai@7` requires the `input` key. */
+const INPUT_REQUIRED: ReadonlySet<string> = new Set([
+  "input-available",
+  "approval-requested",
+  "approval-responded",
+  "output-available",
+  "output-denied",
+]);
 
 /**
  * {@link ToolPart} with the `ai@7` state rules: approval as documented on
  * {@link ToolApproval}; `errorText` required in `output-error` (empty string
- * allowed) and absent elsewhere; `output` absent outside `output-available`.
+ * allowed) and absent elsewhere; `output` required in `output-available`
+ * and absent elsewhere; `input` required in every state but
+ * `input-streaming` and `output-error` ("required" means the key is present,
+ * as in `ai@7`: JSON drops an `undefined` value, so give `null` or `{}`);
+ * `rawInput` a string while `input-streaming`.
  */
 export const ToolPartSchema: z.ZodType<ToolPart> = z.object({
   type: z.string().regex(TOOL_TYPE_PATTERN, "tool part type must be tool-<name>") as z.ZodType<

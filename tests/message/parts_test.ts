@@ -150,3 +150,36 @@ Deno.test("tool type pattern and other part refusals", () => {
   assert.equal(UIMessageSchema.safeParse({ id: "a", role: "assistant", parts: [] }).success, true);
   assert.equal(UIMessageSchema.safeParse({ id: "t", role: "tool", parts: [] }).success, false);
 });
+
+Deno.test("input / output / rawInput presence rules agree with ai's safeValidateUIMessages", async () => {
+  const tool = (state: string, extra: Record<string, unknown>) => ({
+    type: "tool-x",
+    toolCallId: "c",
+    state,
+    ...extra,
+  });
+  const granted = { id: "a", approved: true };
+  const cases: [Record<string, unknown>, boolean][] = [
+    [tool("input-available", {}), false],
+    [tool("approval-requested", { approval: { id: "a" } }), false],
+    [tool("approval-responded", { approval: granted }), false],
+    [tool("output-available", { output: 1 }), false],
+    [tool("output-available", { input: {} }), false],
+    [tool("output-denied", { approval: { id: "a", approved: false } }), false],
+    [tool("input-streaming", { rawInput: 5 }), false],
+    [tool("input-streaming", {}), true],
+    [tool("input-streaming", { rawInput: '{"a":' }), true],
+    [tool("output-error", { errorText: "e" }), true],
+    [tool("output-error", { errorText: "e", rawInput: 5 }), true],
+    [tool("input-available", { input: null }), true],
+    [tool("output-available", { input: {}, output: null }), true],
+  ];
+  const msgs = cases.map(([p]) => [{ id: "m", role: "assistant", parts: [p] }]);
+  const [res] = await askAi([{ op: "validate", messages: msgs }]) as [{ success: boolean }[]];
+  cases.forEach(([p, valid], i) => {
+    assert.equal(ChatPartSchema.safeParse(p).success, valid, `ours: ${JSON.stringify(p)}`);
+    const dyn = { ...p, type: "dynamic-tool", toolName: "x" };
+    assert.equal(ChatPartSchema.safeParse(dyn).success, valid, `ours: ${JSON.stringify(dyn)}`);
+    assert.equal(res[i].success, valid, `ai: ${JSON.stringify(p)}`);
+  });
+});
