@@ -52,9 +52,13 @@ export type GateAnswer =
  * | gate status | part state | approval |
  * |---|---|---|
  * | pending | approval-requested | `{id, descriptor: schema}` |
- * | resolved | output-available (`output` = payload) | `{id, approved: true}` |
+ * | resolved | output-available (`output` = payload, `null` when absent) | `{id, approved: true}` |
  * | cancelled | output-denied | `{id, approved: false, reason: reason ?? 'cancelled'}` |
  * | expired | output-denied | `{id, approved: false, reason: reason ?? 'expired'}` |
+ *
+ * A resolved gate without a payload gets `output: null`: the AI SDK (and
+ * `ToolPartSchema`) require an output in `output-available`, and an
+ * `undefined` one would vanish when the message is stored as JSON.
  *
  * @example
  * ```ts
@@ -84,7 +88,7 @@ export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMess
       part = {
         ...base,
         state: "output-available",
-        output: gate.payload,
+        output: gate.payload === undefined ? null : gate.payload,
         approval: { id: gate.id, approved: true },
       };
       break;

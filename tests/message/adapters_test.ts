@@ -14,6 +14,7 @@ import {
   UIMessageSchema,
 } from "../../src/message/mod.ts";
 import { handBuiltMessages } from "./_samples.ts";
+import { askAi, json } from "./_oracle_client.ts";
 
 const ctx = { threadId: "th1", authorId: "u1", createdAt: "2026-11-30T01:00:00.000Z" };
 
@@ -164,4 +165,22 @@ Deno.test("toHitlAnswer: undefined while open or without a gate; accept / declin
     }],
   };
   assert.equal(toHitlAnswer(responded), undefined);
+});
+
+Deno.test("fromHitlGate: every status, with and without payload, survives JSON and passes ai's validator", async () => {
+  const msgs: unknown[][] = [];
+  for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
+    for (const extra of [{}, { payload: { ok: true } }, { payload: null }]) {
+      const m = json(fromHitlGate(gate({ status, ...extra }), gctx));
+      assert.ok(parseChatMessage(m).ok, `${status} ${JSON.stringify(extra)}`);
+      msgs.push([{ id: m.id, role: m.role, parts: m.parts }]);
+    }
+  }
+  const [res] = await askAi([{ op: "validate", messages: msgs }]) as [
+    { success: boolean; error?: string }[],
+  ];
+  res.forEach((r, i) => assert.ok(r.success, `${JSON.stringify(msgs[i])}: ${r.error}`));
+  const bare = fromHitlGate(gate({ status: "resolved" }), gctx);
+  assert.equal((bare.parts[0] as { output: unknown }).output, null);
+  assert.deepEqual(toHitlAnswer(bare), { action: "accept", gateId: "g1", payload: null });
 });
