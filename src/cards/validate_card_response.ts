@@ -537,7 +537,10 @@ const defaultValidators = new Map<boolean, CardValidator<string>>();
  *   such as 0.1 are compared with a tolerance of 1e-9 of a step or the
  *   rounding error of the values' magnitude — never half a step); date
  *   `{ date }` a real `YYYY-MM-DD` date within `min`/`max`. Any other key is
- *   `unexpected-field`.
+ *   `unexpected-field`. Note: scout-chat renders select, slider and date
+ *   cards as a plain text input and POSTs `{ text }` for them; such answers
+ *   are refused here (`unexpected-field`): a host serving that client must
+ *   map the text to the kind's field first.
  * - Presentation-less ("confirm") cards — plain prompt, approval, report-only:
  *   `{}` or `{ confirmed: true }`; a non-approval card also accepts
  *   `{ text }` (not blank), which is what scout-chat sends.
