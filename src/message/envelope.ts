@@ -4,7 +4,10 @@
  *
  * Provenance is never taken from a transport: {@link parseInboundChatMessage}
  * refuses a payload that claims `provenance` or `delivery`, and
- * {@link markHumanEndorsed} is the only way an endorsement is minted. Unlike
+ * {@link markHumanEndorsed} is the only function here that mints an
+ * endorsement. {@link parseChatMessage} keeps a stored endorsement as
+ * written, so it is for messages the broker stored itself, never for
+ * transport input. Unlike
  * the titan original, re-parsing an endorsed message keeps the endorsement,
  * and an endorsement without `attestedBy` is refused (strict provenance
  * objects, endorsed variant first).
@@ -215,7 +218,13 @@ function toIssues(e: z.ZodError): MessageIssue[] {
 }
 
 /**
- * Parse an untrusted value as a {@link ChatMessage}. Never throws.
+ * Parse a stored {@link ChatMessage}: one the broker itself wrote (from its
+ * database or its own queue). Keeps `provenance` (an endorsement included)
+ * and `delivery` exactly as written, so it must never see what a transport
+ * or client hands in: a payload that claims an endorsement would come back
+ * endorsed. Use {@link parseInboundChatMessage} for anything from outside
+ * the broker. Refuses (`invalid-message`) anything that is not a valid
+ * message; never throws.
  *
  * @example
  * ```ts

@@ -212,3 +212,18 @@ Deno.test("parsers never throw on deep nesting or hostile objects", () => {
   assert.ok(!parseChatMessage(revoked.proxy).ok);
   assert.ok(!parseInboundChatMessage(revoked.proxy).ok);
 });
+
+Deno.test("the trust boundary: parseChatMessage keeps a stored endorsement, inbound parsing refuses any claim", () => {
+  const { provenance: _p, ...body } = base;
+  const claimed = {
+    ...body,
+    provenance: { authored: "agent", endorsedBy: "human", attestedBy: "x" },
+  };
+  // a stored message keeps what the broker wrote (titan defect 1 must not come back) ...
+  const stored = parseChatMessage(claimed);
+  assert.ok(stored.ok);
+  assert.deepEqual(stored.value.provenance, claimed.provenance);
+  // ... which is exactly why transport input goes through the inbound parser
+  const inbound = parseInboundChatMessage(claimed);
+  assert.ok(!inbound.ok && inbound.error.code === "claims-provenance");
+});
