@@ -176,12 +176,12 @@ const MAX_HISTORY_LIMIT = 1000;
 
 /**
  * @internal The `historyLimit` a fold reports: a finite number ≥ 1 rounded
- * down (as the broker's `parseInt` would), else 1000; always a positive
- * integer, as {@link HistoryWindow} requires.
+ * down (as the broker's `parseInt` would; at most `MAX_SAFE_INTEGER`), else
+ * 1000; always a positive safe integer, as {@link HistoryWindow} requires.
  */
 export function limitOf(historyLimit: unknown): number {
   return typeof historyLimit === "number" && Number.isFinite(historyLimit) && historyLimit >= 1
-    ? Math.floor(historyLimit)
+    ? Math.min(Math.floor(historyLimit), Number.MAX_SAFE_INTEGER)
     : MAX_HISTORY_LIMIT;
 }
 

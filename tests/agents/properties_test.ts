@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  agentGraph,
+  agentRosterSnapshot,
   type BrokerEvent,
   type BrokerSession,
   buildSpawnTree,
@@ -63,19 +65,20 @@ Deno.test("property: folds never throw on arbitrary JSON and never pollute proto
       fc.oneof(fc.array(anySession, { maxLength: 4 }), fc.jsonValue()),
       fc.oneof(fc.integer(), fc.constant(null), fc.double()),
       fc.oneof(fc.integer({ min: -1, max: 30 }), fc.jsonValue()),
-      (events, sessions, brokerUptimeMs, historyLimit) => {
+      fc.oneof(fc.constant(50), fc.double(), fc.integer()),
+      (events, sessions, brokerUptimeMs, historyLimit, now) => {
         const input = {
           events,
           sessions,
           brokerUptimeMs,
           historyLimit,
-          now: 50,
+          now,
         } as unknown as RosterInput;
         const snap = foldRoster(input);
         const graph = foldAgentGraph({
           events: events as BrokerEvent[],
           historyLimit: historyLimit as number,
-          now: 50,
+          now,
           roster: snap.agents,
         });
         layoutSpawnTree(events as BrokerEvent[]);
@@ -86,6 +89,11 @@ Deno.test("property: folds never throw on arbitrary JSON and never pollute proto
         assert.equal(({} as Record<string, unknown>).polluted, undefined);
         assert.equal(Object.getPrototypeOf({}), Object.prototype);
         for (const a of snap.agents) assert.equal(typeof a.id, "string");
+        // Whatever came in, the snapshots pass their own published schemas.
+        const rosterCheck = agentRosterSnapshot.safeParse(snap);
+        assert.ok(rosterCheck.success, JSON.stringify(rosterCheck.error?.issues?.[0]));
+        const graphCheck = agentGraph.safeParse(graph);
+        assert.ok(graphCheck.success, JSON.stringify(graphCheck.error?.issues?.[0]));
         assert.ok(snap.diagnostics.malformedEvents <= (Array.isArray(events) ? events.length : 0));
       },
     ),
