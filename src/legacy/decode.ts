@@ -152,6 +152,12 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
     }
     case "tool_start": {
       // scout-chat's reducer reads `tool`; scout-runtime emits `name` (+ `callId`).
+      for (const field of ["tool", "name"]) {
+        const v = own(p, field);
+        if (v !== undefined && typeof v !== "string") {
+          return bad(`has a \`${field}\` that is not a string (${typeof v})`);
+        }
+      }
       const tool = str(p, "tool");
       const name = str(p, "name");
       if (tool !== undefined && name !== undefined && tool !== name) {
@@ -291,8 +297,12 @@ function decodePapercup(
  * - `token{content}` → `delta{text}`;
  * - `tool_start{tool}` → `tool_call{name}`; Scout's runtime sends
  *   `tool_start{name, callId}` instead: **both are accepted**
- *   (`toolNameField` says which; both present and different → refused);
- *   a `callId`, when present, must be a non-empty string and is kept;
+ *   (`toolNameField` says which; both present and different, or either
+ *   present but not a string → refused); a `callId`, when present, must be
+ *   a non-empty string and is kept (a numeric `callId` is refused, never
+ *   converted); an `input`, when present, is kept as the call's input
+ *   (Scout's documented wire has none; `encodeLegacyChatFrame` never writes
+ *   one);
  * - `session`, `card`, `card_closed`, `state`, `done`
  *   (`usage{totalTokens?, costUsd?}`), `error{message}`, `navigate` keep
  *   their names;

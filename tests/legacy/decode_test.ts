@@ -194,3 +194,24 @@ Deno.test("refusal messages quote untrusted text with a bound", () => {
   );
   assert.ok(!p.ok && p.error.message.length < 300);
 });
+
+Deno.test("scout tool_start: a non-string `tool` or `name` is refused, not ignored in favour of the other", () => {
+  for (
+    const payload of [
+      { type: "tool_start", tool: 5, name: "search" },
+      { type: "tool_start", tool: "search", name: null },
+      { type: "tool_start", name: ["search"] },
+    ]
+  ) {
+    const r = decodeLegacyChatFrame({ id: "1", data: JSON.stringify(payload) }, "scout");
+    assert.equal(!r.ok && r.error.code, "invalid-event", JSON.stringify(payload));
+    assert.match(!r.ok ? r.error.message : "", /is not a string/);
+  }
+  const both = decodeLegacyChatFrame(
+    { id: "1", data: '{"type":"tool_start","tool":"s","name":"s"}' },
+    "scout",
+  );
+  assert.ok(both.ok && both.value.kind === "chat");
+  assert.equal(both.value.toolNameField, "tool");
+  assert.deepEqual(both.value.event, { type: "tool_call", name: "s" });
+});
