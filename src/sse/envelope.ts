@@ -1,0 +1,66 @@
+/**
+ * {@link encodeChatEnvelopeFrame}: one v1 {@link ChatEventEnvelope} → one SSE
+ * frame, with the envelope's `eventId` as the SSE `id:` (the client's
+ * `Last-Event-ID` cursor), its `event.type` as the SSE `event:` and the JSON
+ * envelope as `data:`.
+ *
+ * @module
+ */
+import { parseChatEnvelope } from "../v1/parse.ts";
+import type { ChatEventEnvelope } from "../v1/types.ts";
+import { SseEncodeError } from "./errors.ts";
+import { encodeSseFrame } from "./encoder.ts";
+
+/** Options of {@link encodeChatEnvelopeFrame}. */
+export interface EncodeChatEnvelopeFrameOptions {
+  /** Also write `retry:` (reconnection time in milliseconds, a non-negative safe integer). */
+  readonly retry?: number;
+}
+
+/**
+ * Encode a v1 envelope as an SSE frame:
+ * `id: <eventId>` / `event: <event.type>` / `data: <JSON of the envelope>`.
+ *
+ * The envelope is validated first ({@link parseChatEnvelope}) and the
+ * validated copy is written, so unknown keys are dropped and what goes on the
+ * wire is exactly what a client's `parseChatEnvelopeJson(message.data)`
+ * accepts. `data` is one line (JSON text never contains a raw CR or LF), and
+ * `JSON.stringify` escapes lone surrogates, so any envelope round-trips.
+ *
+ * @param envelope the envelope to send
+ * @param options `retry` to include
+ * @returns the frame text, ending with a blank line
+ * @throws {SseEncodeError} `invalid-frame` when the value is not a valid v1
+ *   envelope (the message names the first problem), `invalid-id` when its
+ *   `eventId` cannot be an SSE id (CR, LF, NUL or a lone surrogate),
+ *   `invalid-data` when opaque data (`input`, `output`, `snapshot`, a card)
+ *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry`
+ *
+ * @example
+ * ```ts
+ * import { encodeChatEnvelopeFrame } from "@papercusp/chat-protocol";
+ * encodeChatEnvelopeFrame({
+ *   schemaVersion: 1, conversationId: "c1", turnId: "t1", eventId: "t1:1", seq: 1,
+ *   event: { type: "delta", text: "Hi" },
+ * });
+ * // 'id: t1:1\nevent: delta\ndata: {"schemaVersion":1,…,"event":{"type":"delta","text":"Hi"}}\n\n'
+ * ```
+ */
+export function encodeChatEnvelopeFrame(
+  envelope: ChatEventEnvelope,
+  options?: EncodeChatEnvelopeFrameOptions,
+): string {
+  const parsed = parseChatEnvelope(envelope);
+  if (!parsed.ok) throw new SseEncodeError("invalid-frame", parsed.error.message);
+  const env = parsed.value;
+  let data: string;
+  try {
+    data = JSON.stringify(env);
+  } catch (e) {
+    throw new SseEncodeError(
+      "invalid-data",
+      `the envelope is not JSON-serialisable (${e instanceof Error ? e.name : "error"})`,
+    );
+  }
+  return encodeSseFrame({ id: env.eventId, event: env.event.type, data, retry: options?.retry });
+}

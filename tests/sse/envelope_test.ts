@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import {
+  encodeChatEnvelopeFrame,
+  SseDecoderStream,
+  SseEncodeError,
+  type SseMessage,
+} from "../../src/sse/mod.ts";
+import { type ChatEventEnvelope, parseChatEnvelopeJson } from "../../src/v1/mod.ts";
+import { validEnvelope } from "../v1/_arbitraries.ts";
+
+const env = (extra: Record<string, unknown> = {}) =>
+  ({
+    schemaVersion: 1,
+    conversationId: "c1",
+    turnId: "t1",
+    eventId: "t1:1",
+    seq: 1,
+    event: { type: "delta", text: "Hi" },
+    ...extra,
+  }) as ChatEventEnvelope;
+
+Deno.test("encodeChatEnvelopeFrame: id = eventId, event = type, data = the validated JSON envelope", () => {
+  assert.equal(
+    encodeChatEnvelopeFrame(env({ junk: 1 })),
+    'id: t1:1\nevent: delta\ndata: {"schemaVersion":1,"conversationId":"c1","turnId":"t1","eventId":"t1:1","seq":1,"event":{"type":"delta","text":"Hi"}}\n\n',
+  );
+  assert.match(encodeChatEnvelopeFrame(env(), { retry: 2000 }), /\nretry: 2000\n\n$/);
+});
+
+Deno.test("encodeChatEnvelopeFrame: refuses what is not a valid, serialisable envelope", () => {
+  const cases: [unknown, string][] = [
+    [null, "invalid-frame"],
+    [env({ seq: 0 }), "invalid-frame"],
+    [env({ schemaVersion: 2 }), "invalid-frame"],
+    [env({ eventId: "a\nb" }), "invalid-id"],
+    [env({ eventId: "e\ud800" }), "invalid-id"],
+    [env({ event: { type: "tool_call", callId: "k", name: "n", input: 1n } }), "invalid-data"],
+  ];
+  for (const [value, code] of cases) {
+    assert.throws(
+      () => encodeChatEnvelopeFrame(value as ChatEventEnvelope),
+      (e) => e instanceof SseEncodeError && e.code === code,
+      String(code),
+    );
+  }
+  assert.throws(
+    () => encodeChatEnvelopeFrame(env(), { retry: -1 }),
+    (e) => e instanceof SseEncodeError && e.code === "invalid-retry",
+  );
+});
+
+Deno.test("property: envelope → SSE bytes → decoder → parseChatEnvelopeJson round-trips, cursor = eventId", async () => {
+  const sseSafe = validEnvelope.filter((v) => !/[\r\n\0]/.test(String(v.eventId)));
+  await fc.assert(
+    fc.asyncProperty(fc.array(sseSafe, { minLength: 1, maxLength: 5 }), async (envs) => {
+      const frames = envs.map((e) => encodeChatEnvelopeFrame(e as unknown as ChatEventEnvelope));
+      const messages: SseMessage[] = [];
+      const decoder = new SseDecoderStream();
+      const bytes = new TextEncoder().encode(frames.join(""));
+      for await (const m of ReadableStream.from([bytes]).pipeThrough(decoder)) messages.push(m);
+      assert.equal(messages.length, envs.length);
+      messages.forEach((m, i) => {
+        const parsed = parseChatEnvelopeJson(m.data);
+        assert.ok(parsed.ok);
+        assert.equal(m.id, parsed.value.eventId);
+        assert.equal(m.event, parsed.value.event.type);
+        assert.equal(m.lastEventId, envs[i].eventId);
+      });
+      assert.equal(decoder.lastEventId, envs.at(-1)!.eventId);
+    }),
+    { numRuns: 500 },
+  );
+});
