@@ -2,7 +2,7 @@
  * v1 frame parse+validate vs AG-UI's `EventSchemas.parse` (@ag-ui/core 1.0.0)
  * on equivalent frames. Run: `deno run -A bench/wire_bench.ts`.
  *
- * Equivalent frames (one typical turn, 100 frames, mostly text):
+ * Equivalent frames (one typical turn, 99 frames, mostly text):
  *
  * | ours (v1 envelope) | AG-UI |
  * |---|---|
