@@ -58,6 +58,12 @@ export interface InteractionStoreHarness {
    * lost-acknowledgement case; without it that case is returned with `skip`.
    */
   loseNextAck?(): void | Promise<void>;
+  /**
+   * Optional fault hook: step the clock source under the store back by `ms`
+   * (an NTP step, or another worker whose clock lags). Enables the
+   * clock-rewind case; without it that case is returned with `skip`.
+   */
+  rewindClock?(ms: number): void | Promise<void>;
   /** Release resources after the case (optional). */
   close?(): void | Promise<void>;
 }
@@ -79,6 +85,11 @@ export interface InteractionConformanceOptions {
    * (otherwise it is returned with `skip` set).
    */
   readonly lostAcks?: boolean;
+  /**
+   * The harness implements `rewindClock`: run the clock-rewind case
+   * (otherwise it is returned with `skip`).
+   */
+  readonly clockRewind?: boolean;
 }
 
 /** Thrown (as a rejection) by a failing conformance case. */
@@ -230,12 +241,14 @@ export function interactionStoreConformance(
   const add = (
     name: string,
     body: (h: InteractionStoreHarness) => Promise<void>,
-    needs?: "loseNextAck",
+    needs?: "loseNextAck" | "rewindClock",
   ) =>
     cases.push({
       name,
-      ...(needs !== undefined && options.lostAcks !== true
+      ...(needs === "loseNextAck" && options.lostAcks !== true
         ? { skip: "the harness does not declare lostAcks (a loseNextAck hook)" }
+        : needs === "rewindClock" && options.clockRewind !== true
+        ? { skip: "the harness does not declare clockRewind (a rewindClock hook)" }
         : {}),
       async run() {
         const h = await makeHarness();
@@ -434,6 +447,39 @@ export function interactionStoreConformance(
       "the stored submission is the winner's",
     );
   });
+
+  add(
+    "store: a clock step back never re-opens an expired record",
+    async (h) => {
+      const rewind = h.rewindClock;
+      check(rewind !== undefined, "clockRewind declared but the harness has no rewindClock");
+      await h.store.create(record("s-rewind", h.now(), h.now() + 1000));
+      await h.advanceClock(1000);
+      const first = await h.store.transact(
+        REQ("s-rewind"),
+        (cur, ctx) => writeSubmit(cur, ctx.now, "a"),
+      );
+      check(!first.ok && first.error.code === "expired", "expired at the boundary");
+      await rewind.call(h, 500);
+      let called = false;
+      const late = await h.store.transact(REQ("s-rewind"), (cur, ctx) => {
+        called = true;
+        return writeSubmit(cur, ctx.now, "late");
+      });
+      check(
+        !late.ok && late.error.code === "expired",
+        "still expired after the clock stepped back",
+      );
+      check(!called, "callback must not run after the clock stepped back");
+      const r = await h.store.read("s-rewind", KIT_AUTHORITY);
+      check(
+        r.ok && r.record.expiresAt !== null && r.now >= r.record.expiresAt,
+        "read's clock must not go back either",
+      );
+      check((await h.transitions("s-rewind")).length === 0, "no transition");
+    },
+    "rewindClock",
+  );
 
   // ------------------------------------------------------------- resolver level
   add(

@@ -313,9 +313,10 @@ export type StoreRead =
  *   written.
  * - The store clock (`TransactContext.now`, `StoreRead.now`) never goes
  *   backwards: expiry is not stored but judged against it, so a clock that
- *   steps back would re-open a card that already read as expired. Clamp it
- *   (keep the latest time used, as the reference store does) or use a
- *   monotonic source.
+ *   steps back would re-open a card that already read as expired. Use one
+ *   clock for every worker (the database's, not each process's own) and
+ *   clamp it (keep the latest time used, as the reference store does).
+ *   The kit checks this with the optional `rewindClock` hook.
  * - A lost acknowledgement is reported by rejecting (throwing); the resolver
  *   then reads exactly once and never retries the write.
  */

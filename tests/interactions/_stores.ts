@@ -23,12 +23,24 @@ import {
 } from "../../interactions.ts";
 import { err, ok, type Result } from "../../src/result.ts";
 
+/** A {@link FakeClock} that can also step back (the reference store must not follow). */
+export class RewindableClock extends FakeClock {
+  #back = 0;
+  override now(): number {
+    return super.now() - this.#back;
+  }
+  /** Step back `ms` (the next `advance` moves forward from there). */
+  rewind(ms: number): void {
+    this.#back += ms;
+  }
+}
+
 /** Harness over a fresh {@link MemoryInteractionStore} with a {@link FakeClock}. */
 export function memoryHarness(): InteractionStoreHarness & {
   store: MemoryInteractionStore;
-  clock: FakeClock;
+  clock: RewindableClock;
 } {
-  const clock = new FakeClock();
+  const clock = new RewindableClock();
   const store = new MemoryInteractionStore({ now: () => clock.now() });
   return {
     store,
@@ -38,11 +50,16 @@ export function memoryHarness(): InteractionStoreHarness & {
     revoke: (a) => store.revoke(a),
     transitions: (id) => store.transitions(id),
     loseNextAck: () => store.loseNextAck(),
+    rewindClock: (ms) => clock.rewind(ms),
   };
 }
 
 /** The flaw a {@link FlawedStore} has. */
-export type Flaw = "unfenced-read-then-write" | "no-authority-recheck" | "accepts-after-expiry";
+export type Flaw =
+  | "unfenced-read-then-write"
+  | "no-authority-recheck"
+  | "accepts-after-expiry"
+  | "follows-clock-back";
 
 /**
  * A store with one deliberate flaw (otherwise like the reference store):
@@ -50,6 +67,8 @@ export type Flaw = "unfenced-read-then-write" | "no-authority-recheck" | "accept
  *   round trip), then calls back and writes unconditionally.
  * - `no-authority-recheck`: transact ignores revocations (read still checks).
  * - `accepts-after-expiry`: transact ignores `expiresAt`.
+ * - `follows-clock-back`: judges expiry by the raw clock, which may step back
+ *   (every flawed store does; only this flaw's harness declares the hook).
  */
 export class FlawedStore implements InteractionStore {
   rows = new Map<string, string>();
@@ -114,7 +133,7 @@ export class FlawedStore implements InteractionStore {
 
 /** Harness over a fresh {@link FlawedStore}. */
 export function flawedHarness(flaw: Flaw): InteractionStoreHarness & { store: FlawedStore } {
-  const clock = new FakeClock();
+  const clock = new RewindableClock();
   const store = new FlawedStore(flaw, clock);
   return {
     store,
@@ -122,5 +141,6 @@ export function flawedHarness(flaw: Flaw): InteractionStoreHarness & { store: Fl
     advanceClock: (ms) => clock.advance(ms),
     revoke: (a) => void store.revoked.push({ ...a }),
     transitions: (id) => store.outbox.filter((t) => t.interactionId === id),
+    rewindClock: (ms) => clock.rewind(ms),
   };
 }

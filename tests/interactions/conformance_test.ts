@@ -5,7 +5,7 @@ import {
 } from "../../interactions.ts";
 import { type Flaw, flawedHarness, memoryHarness } from "./_stores.ts";
 
-const kit = interactionStoreConformance(memoryHarness, { lostAcks: true });
+const kit = interactionStoreConformance(memoryHarness, { lostAcks: true, clockRewind: true });
 
 Deno.test("conformance kit: has cases covering store and resolver contracts", () => {
   assert.ok(kit.length >= 15, `only ${kit.length} cases`);
@@ -14,11 +14,12 @@ Deno.test("conformance kit: has cases covering store and resolver contracts", ()
   assert.ok(kit.some((c) => c.name.startsWith("resolver:")));
 });
 
-Deno.test("conformance kit: the lost-ack case is skipped unless declared", () => {
+Deno.test("conformance kit: the lost-ack and clock-rewind cases are skipped unless declared", () => {
   const plain = interactionStoreConformance(memoryHarness);
   const skipped = plain.filter((c) => c.skip !== undefined);
-  assert.equal(skipped.length, 1);
-  assert.match(skipped[0].name, /lost acknowledgement/);
+  assert.equal(skipped.length, 2);
+  assert.match(skipped[0].name, /clock step back/);
+  assert.match(skipped[1].name, /lost acknowledgement/);
   assert.equal(kit.filter((c) => c.skip !== undefined).length, 0);
 });
 
@@ -51,11 +52,18 @@ const expectedCatches: Record<Flaw, string[]> = {
   "accepts-after-expiry": [
     "store: fence refuses at and after expiry by the store clock",
   ],
+  "follows-clock-back": [
+    "store: a clock step back never re-opens an expired record",
+  ],
 };
 
 for (const flaw of Object.keys(expectedCatches) as Flaw[]) {
   Deno.test(`conformance kit catches a broken store: ${flaw}`, async () => {
-    const failed = await failures(interactionStoreConformance(() => flawedHarness(flaw)));
+    const failed = await failures(
+      interactionStoreConformance(() => flawedHarness(flaw), {
+        clockRewind: flaw === "follows-clock-back",
+      }),
+    );
     for (const name of expectedCatches[flaw]) {
       assert.ok(failed.has(name), `${flaw} was not caught by "${name}"`);
     }
