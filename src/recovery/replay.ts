@@ -106,7 +106,10 @@ function maxFramesOf(n: unknown): number {
 function describe(e: unknown): string {
   try {
     const text = e instanceof Error ? e.message : String(e);
-    return typeof text === "string" ? text.slice(0, 1000) : "unprintable error";
+    if (typeof text !== "string") return "unprintable error";
+    if (text.length <= 1000) return text;
+    const code = text.charCodeAt(999); // never split a surrogate pair
+    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? 999 : 1000);
   } catch {
     return "unprintable error";
   }

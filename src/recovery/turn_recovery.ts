@@ -128,11 +128,18 @@ function validId(id: unknown): id is string {
 /** Longest error text copied from a seam or a dispatch into a refusal or a result. */
 const MAX_DETAIL_LENGTH = 1000;
 
+/** `text` cut to at most `max` UTF-16 code units without splitting a surrogate pair. */
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
 /** Text of a thrown value; never throws (null-prototype objects, throwing getters). */
 function describe(e: unknown): string {
   try {
     const text = e instanceof Error ? e.message : String(e);
-    return typeof text === "string" ? text.slice(0, MAX_DETAIL_LENGTH) : "unprintable error";
+    return typeof text === "string" ? clip(text, MAX_DETAIL_LENGTH) : "unprintable error";
   } catch {
     return "unprintable error";
   }
@@ -446,7 +453,7 @@ export class TurnRecovery {
           reason: "outcome-unknown",
           detail: eff.state === "unknown"
             ? eff.reason
-            : `stored effect state '${String(eff.state).slice(0, 64)}' has no usable outcome`,
+            : `stored effect state '${clip(String(eff.state), 64)}' has no usable outcome`,
         });
       }
       // Advisory only: the snapshot may be stale. The fence decides.
@@ -684,7 +691,7 @@ export class TurnRecovery {
   }): Promise<Result<CancelOutcome, RecoveryError>> {
     const { turnId, principal } = request ?? {};
     const reason = typeof request?.reason === "string"
-      ? request.reason.slice(0, 1000)
+      ? clip(request.reason, MAX_DETAIL_LENGTH)
       : "cancelled";
     if (!validId(turnId) || !validId(principal)) {
       return refuse("invalid-request", "turnId and principal must be non-empty ids");

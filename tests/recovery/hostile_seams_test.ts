@@ -333,3 +333,22 @@ Deno.test("a conflict answer without `current` is retried, not taken for a lost 
   );
   assert.deepEqual(r, { status: "completed", outcome: { ok: true, value: "ok" }, reused: false });
 });
+
+Deno.test("long reasons and error texts are cut without splitting a surrogate pair", async () => {
+  const { host, worker } = await setup();
+  const reason = "a".repeat(999) + "\u{1F600}" + "tail";
+  const c = await worker.cancel({ turnId: "t1", principal: "alice", reason });
+  assert.ok(c.ok);
+  assert.equal(c.value.turn.reason, "a".repeat(999));
+  assert.equal(host.store.peekTurn("t1")?.reason, "a".repeat(999));
+  const w = new TurnRecovery({
+    ...host.seams(),
+    store: {
+      ...withFence(host.store, (x) => host.store.admitDispatch(x)),
+      readTurn: () => Promise.reject(new Error("b".repeat(999) + "\u{1F600}")),
+    },
+  });
+  const r = await w.cancel({ turnId: "t1", principal: "alice" });
+  assert.ok(!r.ok);
+  assert.equal(r.error.message, "b".repeat(999));
+});
