@@ -128,7 +128,17 @@ export function analyzeLegacy(
           message: "Scout frame without an id: a client that reconnects cannot resume past it",
         });
       } else {
-        const n = Number(d.id);
+        const n = Number(d.id); // as Scout's client reads it
+        if (!Number.isSafeInteger(n)) {
+          problems.push({
+            line: f.line,
+            severity: "warning",
+            code: "id-precision",
+            message: `id ${d.id.length > 40 ? `${d.id.slice(0, 40)}…` : d.id} is over ` +
+              "2^53 - 1: Scout's client reads ids with Number(), which rounds it, so its " +
+              "resume cursor is not exact",
+          });
+        }
         if (lastId !== undefined && n <= lastId) {
           problems.push({
             line: f.line,

@@ -35,7 +35,7 @@
  * - Scout / v0: the legacy adapter's refusal codes (`invalid-event`,
  *   `missing-type`, `invalid-id`, `missing-call-identity`,
  *   `unknown-result-status`, … see `LegacyRefusalCode`), then the v1 fold's;
- *   `after-terminal`, `non-monotonic-id`; warnings `missing-id`,
+ *   `after-terminal`, `non-monotonic-id`; warnings `missing-id`, `id-precision`,
  *   `scout-name`, `derived-call-id`, `paired-by-name`, `no-retry-permission`;
  * - AI SDK: `invalid-chunk`, the UI message fold's issue codes (e.g.
  *   `orphan-chunk`), `more-issues`, `after-done`; warnings `no-finish`,

@@ -365,3 +365,14 @@ Deno.test("unknown dialect: frames whose data is not JSON are named, with the pa
   ]);
   assert.match(r.problems[0].message, /character 30 of the data/);
 });
+
+Deno.test("scout ids beyond 2^53 - 1 get an id-precision warning (Scout's client reads Number(id))", () => {
+  const r = inspectText(
+    'id: 9007199254740992\ndata: {"type":"token","content":"a"}\n\nid: 9007199254740993\ndata: {"type":"done"}\n\n',
+  );
+  assert.deepEqual(r.problems.map((p) => [p.line, p.severity, p.code]), [
+    [1, "warning", "id-precision"],
+    [4, "warning", "id-precision"],
+    [4, "error", "non-monotonic-id"], // both read as 9007199254740992 by the client
+  ]);
+});
