@@ -109,34 +109,50 @@ export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute
 /**
  * The point at fraction `t` of a polyline, by arc length (constant speed),
  * interpolating linearly within a segment. `t` is clamped to [0, 1] (`NaN`
- * reads as 0). `[]` → `{x:0, y:0}`; one point → that point; zero total length
+ * reads as 0); a missing point or a non-finite coordinate reads as 0 (as
+ * `sparkRoutes` does for a missing node), so the result is always finite. `[]` → `{x:0, y:0}`; one point → that point; zero total length
  * → the first point. On `[(0,0),(10,0),(10,30)]`: t 0 → (0,0); 0.25 →
  * (10,0); 0.5 → (10,10); 1 → (10,30).
  */
 export function pointAlongPolyline(points: readonly Point[], t: number): Point {
   if (!Array.isArray(points) || points.length === 0) return { x: 0, y: 0 };
-  if (points.length === 1) return points[0];
+  const pts = points.every(isPoint) ? points : points.map(asPoint);
+  if (pts.length === 1) return pts[0];
   const lengths: number[] = [];
   let total = 0;
-  for (let i = 1; i < points.length; i++) {
-    const length = Math.hypot(points[i].x - points[i - 1].x, points[i].y - points[i - 1].y);
+  for (let i = 1; i < pts.length; i++) {
+    const length = Math.hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
     lengths.push(length);
     total += length;
   }
-  if (total === 0) return points[0];
+  if (total === 0 || !Number.isFinite(total)) return pts[0];
   const clamped = Number.isNaN(t) ? 0 : Math.min(1, Math.max(0, t));
   let travelled = clamped * total;
   for (let i = 0; i < lengths.length; i++) {
     const length = lengths[i];
     if (travelled <= length || i === lengths.length - 1) {
       const ratio = length === 0 ? 0 : Math.min(1, travelled / length);
-      const a = points[i];
-      const b = points[i + 1];
+      const a = pts[i];
+      const b = pts[i + 1];
       return { x: a.x + (b.x - a.x) * ratio, y: a.y + (b.y - a.y) * ratio };
     }
     travelled -= length;
   }
-  return points[points.length - 1];
+  return pts[pts.length - 1];
+}
+
+function isPoint(p: unknown): p is Point {
+  return typeof p === "object" && p !== null && Number.isFinite((p as Point).x) &&
+    Number.isFinite((p as Point).y);
+}
+
+/** A point with finite coordinates: a missing or non-finite one reads as 0 (as a missing node does). */
+function asPoint(p: unknown): Point {
+  const q = (typeof p === "object" && p !== null ? p : {}) as Partial<Point>;
+  return {
+    x: typeof q.x === "number" && Number.isFinite(q.x) ? q.x : 0,
+    y: typeof q.y === "number" && Number.isFinite(q.y) ? q.y : 0,
+  };
 }
 
 /** A route with an id and a start time (epoch ms). */

@@ -17,6 +17,8 @@ import {
   foldAgentGraph,
   foldRoster,
   glowStrength,
+  type Point,
+  pointAlongPolyline,
 } from "../../agents.ts";
 
 const ev = (
@@ -241,4 +243,26 @@ Deno.test("CLI: exactly 200 rows without --limit hints at the broker's default l
   const given = await run(["--limit=200"]);
   assert.doesNotMatch(given, /exactly 200 rows/);
   assert.match(given, /history window is full \(200 row\(s\), the broker returns at most 200\)/);
+});
+
+Deno.test("pointAlongPolyline: a null point or non-finite coordinate reads as 0 instead of throwing or giving NaN", () => {
+  const bad = [null, { x: 10, y: 0 }, { x: 10, y: Number.NaN }] as unknown as Point[];
+  assert.deepEqual(pointAlongPolyline(bad, 0), { x: 0, y: 0 });
+  assert.deepEqual(pointAlongPolyline(bad, 0.5), { x: 5, y: 0 });
+  assert.deepEqual(pointAlongPolyline([{ x: 1 }, { y: 2 }] as unknown as Point[], 1), {
+    x: 0,
+    y: 2,
+  });
+  assert.deepEqual(
+    pointAlongPolyline([{ x: 0, y: 0 }, { x: Number.POSITIVE_INFINITY, y: 0 }], 0.5),
+    { x: 0, y: 0 },
+  );
+  // The spec example is untouched.
+  const pl = [{ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 10, y: 30 }];
+  assert.deepEqual([0, 0.25, 0.5, 1].map((t) => pointAlongPolyline(pl, t)), [
+    { x: 0, y: 0 },
+    { x: 10, y: 0 },
+    { x: 10, y: 10 },
+    { x: 10, y: 30 },
+  ]);
 });
