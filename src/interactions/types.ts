@@ -126,7 +126,12 @@ export type PlainRefusal<C extends string> = Refusal<C>;
 
 /** The card does not exist (or the id is malformed). */
 export type NotFoundRefusal = PlainRefusal<"not-found">;
-/** The caller is not (or no longer) the bound authority. Reveals nothing about the record. */
+/**
+ * The caller is not (or no longer) the bound authority. Carries nothing from
+ * the record, but differs from `not-found`, so it tells the caller that the id
+ * exists: a host that must hide existence across tenants answers both with the
+ * same response (the v0 card correlator answers a workspace mismatch 404).
+ */
 export type UnauthorizedRefusal = PlainRefusal<"unauthorized">;
 /** Someone already answered or declined: carries the stored submission. */
 export interface DuplicateRefusal extends Refusal<"duplicate"> {
