@@ -12,12 +12,18 @@
  *   as its own history row with `supersededBy`; presence and later rows join
  *   the newest incarnation. A repeated spawn row for a known agent id is
  *   ignored.
+ *   A lifecycle row repeated verbatim (overlapping windows concatenated) is
+ *   applied once, and a repeated spawn row counts once in `spawned` edges.
+ * - Roster ids are unique within a snapshot: a superseded incarnation whose
+ *   id another row already has (a respawn resuming the same Claude session)
+ *   gets `#<agentId>` appended.
  * - Rows carry `spawnRow` (`seen` / `absent` / `likely-aged-out`) and
- *   snapshots carry `diagnostics` (skipped rows, unknown kinds, full window,
- *   names whose spawn row likely aged out of the broker's 1,000-row window).
+ *   snapshots carry `diagnostics` (skipped rows, unknown kinds, rows out of
+ *   time order, full window — 1,000 rows are full whatever limit was asked —
+ *   and names whose spawn row likely aged out of the broker's window).
  * - Malformed rows are skipped and counted instead of throwing; `costOf` only
  *   counts when it returns a finite number; `pointAlongPolyline` reads a NaN
- *   `t` as 0.
+ *   `t` (or a missing coordinate) as 0; `glowStrength` is never NaN.
  *
  * @example
  * ```ts
