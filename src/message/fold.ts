@@ -24,7 +24,10 @@
  *
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
  * `steering-message`) are reported as `unsupported-chunk` and skipped; a
- * `data-*` part keeps only `type`, `id` and `data`. Message metadata merges
+ * `data-*` part keeps only `type`, `id` and `data`. A data chunk whose name
+ * is not an identifier (`data-gate-ref`) is folded as the AI SDK folds it,
+ * but such a part fails `ChatPartSchema` (see `DATA_PART_KEY_PATTERN`):
+ * validate the folded message before storing it as a `ChatMessage`. Message metadata merges
  * deeply like the AI SDK's when both sides are plain objects; otherwise the
  * newer value replaces the older (the AI SDK spreads e.g. a string into an
  * object of characters). Nested values (`input`,

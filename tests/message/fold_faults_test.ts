@@ -9,6 +9,7 @@ import {
   foldUIMessage,
   type UIMessage,
   UIMessageFold,
+  UIMessageSchema,
 } from "../../src/message/mod.ts";
 import { json } from "./_oracle_client.ts";
 
@@ -344,4 +345,19 @@ Deno.test("dynamic tools, tool-input-error and approval flow fold like ai's rule
       errorText: "bad input",
     },
   ]);
+});
+
+Deno.test("a non-identifier data chunk folds as in the AI SDK, and our schema flags the part (documented)", () => {
+  const r = foldUIMessage([
+    { type: "start", messageId: "m" },
+    { type: "data-gate-ref", data: 1 },
+    { type: "data-gate_ref", data: 2 },
+  ]);
+  assert.deepEqual(r.issues, []);
+  assert.deepEqual(r.message.parts.map((p) => p.type), ["data-gate-ref", "data-gate_ref"]);
+  assert.equal(UIMessageSchema.safeParse(r.message).success, false);
+  assert.equal(
+    UIMessageSchema.safeParse({ ...r.message, parts: [r.message.parts[1]] }).success,
+    true,
+  );
 });
