@@ -49,7 +49,11 @@ export interface InteractionResolverOptions {
   readonly store: InteractionStore;
   /** The host's immutable schema registry. */
   readonly schemas: SchemaLookup;
-  /** Clock for `createdAt`/`expiresAt` at open, epoch ms (default `Date.now`). */
+  /**
+   * Clock for `createdAt`/`expiresAt` at open, epoch ms (default `Date.now`).
+   * Expiry is then judged by the store's clock: keep the two in step (a
+   * resolver clock running ahead of the store's lengthens every timeout).
+   */
   readonly now?: () => number;
   /** Id generator for interactions and submissions (default `crypto.randomUUID`). */
   readonly newId?: () => string;
@@ -517,6 +521,9 @@ export class InteractionResolver {
       return err({ code: "unknown-schema", message: "no validator for this schema", schema });
     }
     const createdAt = this.#now();
+    if (!Number.isFinite(createdAt)) {
+      return invalidRequest("the resolver's clock returned a non-finite time");
+    }
     const record: InteractionRecordV1 = {
       v: 1,
       id,

@@ -610,3 +610,11 @@ Deno.test("expiry: exact boundary ms, and a store clock stepping back never re-o
   assert.equal(store.now(), 10_010);
   assert.equal(store.stats.writes, 0);
 });
+
+Deno.test("open: a non-finite resolver clock is refused, not stored as null", async () => {
+  const { store } = setup();
+  const w = new InteractionResolver({ store, schemas, now: () => Number.NaN });
+  const r = await w.open({ id: "n", card: { prompt: "?" }, authority: ME, schema: SCHEMA_1 });
+  assert.ok(!r.ok && r.error.code === "invalid-request");
+  assert.equal(store.peek("n"), undefined);
+});
