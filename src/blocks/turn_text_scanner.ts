@@ -324,7 +324,8 @@ function pushText(out: TurnTextSegment[], text: string): void {
  * A `TransformStream<string, TurnTextSegment>` wrapping
  * {@link TurnTextScanner}: pipe text deltas in, get segments out as soon as
  * they are safe to show. Works in Deno, Node ≥ 18, browsers and edge
- * runtimes (Web Streams only).
+ * runtimes (Web Streams only). A chunk that is not a string errors the
+ * stream with a `TypeError` (pipe bytes through `TextDecoderStream` first).
  *
  * @example
  * ```ts
@@ -344,6 +345,15 @@ export class TurnTextScannerStream extends TransformStream<string, TurnTextSegme
     const scanner = new TurnTextScanner(options);
     super({
       transform(chunk, controller) {
+        if (typeof chunk !== "string") {
+          // Never drop input silently (e.g. bytes piped in without a
+          // TextDecoderStream): error the stream instead.
+          throw new TypeError(
+            `TurnTextScannerStream takes string chunks, got ${
+              chunk === null ? "null" : typeof chunk
+            }; decode bytes with TextDecoderStream first`,
+          );
+        }
         for (const seg of scanner.push(chunk)) controller.enqueue(seg);
       },
       flush(controller) {

@@ -409,3 +409,15 @@ Deno.test("regression: too-large blocks never search the rest of the input for t
   assert.equal(segmentsToText(segs), text);
   assert.ok(scanned <= 3 * text.length, `indexOf examined ${scanned} for ${text.length}`);
 });
+
+Deno.test("regression: TurnTextScannerStream errors on non-string chunks instead of dropping them", async () => {
+  const bytes = new TextEncoder().encode("<ask>");
+  await assert.rejects(
+    Array.fromAsync(
+      ReadableStream.from<unknown>(["ok ", bytes]).pipeThrough(
+        new TurnTextScannerStream() as unknown as TransformStream<unknown, TurnTextSegment>,
+      ),
+    ),
+    TypeError,
+  );
+});
