@@ -226,15 +226,83 @@ const input = fc.oneof(
   }),
 );
 
+/** Messy field values: mostly strings (blank, padded, separators), sometimes anything. */
+const messy = fc.oneof(
+  { weight: 3, arbitrary: fc.string({ unit: "grapheme", maxLength: 8 }) },
+  { weight: 3, arbitrary: fc.constantFrom(" ", " x ", "", "\u2028 y\u00a0", "__proto__", 1) },
+  { weight: 1, arbitrary: tree },
+);
+/** Mixed in below: random trees alone almost never form a block with options or items. */
+const askShaped = fc.record({
+  question: messy,
+  options: fc.oneof(
+    fc.array(
+      fc.oneof(
+        {
+          weight: 4,
+          arbitrary: fc.record({ id: messy, label: messy, description: messy }, {
+            requiredKeys: [],
+          }),
+        },
+        { weight: 1, arbitrary: tree },
+      ),
+      { maxLength: 4 },
+    ),
+    tree,
+  ),
+  refs: fc.oneof(fc.array(messy, { maxLength: 4 }), tree),
+}, { requiredKeys: [] });
+const itemShaped = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({ id: messy, text: messy, status: messy, ref: messy }, {
+      requiredKeys: [],
+    }),
+  },
+  { weight: 1, arbitrary: tree },
+);
+const planShaped = fc.oneof(
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      slug: messy,
+      title: messy,
+      status: messy,
+      summary: messy,
+      items: fc.oneof(fc.array(itemShaped, { maxLength: 4 }), tree),
+    }, { requiredKeys: [] }),
+  },
+  { weight: 1, arbitrary: tree },
+);
+const reportShaped = fc.record({
+  title: messy,
+  plans: fc.oneof({ weight: 4, arbitrary: fc.array(planShaped, { maxLength: 4 }) }, {
+    weight: 1,
+    arbitrary: tree,
+  }),
+  goalReport: fc.oneof(fc.constant(REF), fc.constant(null), tree),
+}, { requiredKeys: [] });
+const jsonTrip = (v: unknown) => {
+  try {
+    return JSON.parse(JSON.stringify(v) ?? "null");
+  } catch {
+    return v;
+  }
+};
+
 function checkClean() {
   assert.equal(Object.keys(Object.prototype).length, 0, "Object.prototype polluted");
 }
 
 Deno.test("property: parseAskBlock never throws, output is schema-valid and a fixed point (10^4 runs)", () => {
+  const hits = { block: 0, options: 0, refs: 0 };
   fc.assert(
-    fc.property(input, (v) => {
+    fc.property(fc.oneof(input, askShaped, askShaped.map(jsonTrip)), (v) => {
       const out = parseAskBlock(v);
       if (out !== null) {
+        hits.block++;
+        if (out.options) hits.options++;
+        if (out.refs) hits.refs++;
         assert.ok(AskBlockSchema.safeParse(out).success);
         assert.deepStrictEqual(parseAskBlock(out), out);
         assert.deepStrictEqual(parseAskBlock(JSON.parse(JSON.stringify(out))), out);
@@ -243,6 +311,8 @@ Deno.test("property: parseAskBlock never throws, output is schema-valid and a fi
     }),
     { numRuns: 10_000 },
   );
+  // The generators must reach the interesting paths, not just null.
+  for (const [k, n] of Object.entries(hits)) assert.ok(n >= 500, `only ${n} ask outputs with ${k}`);
 });
 
 Deno.test("property: parseReportBlock never throws, output is schema-valid and a fixed point (10^4 runs)", () => {
@@ -251,10 +321,15 @@ Deno.test("property: parseReportBlock never throws, output is schema-valid and a
     input.map((v) => ({ plans: v, goalReport: REF })),
     input.map((v) => ({ plans: [v, v] })),
   );
+  const hits = { block: 0, plans: 0, items: 0, title: 0 };
   fc.assert(
-    fc.property(withRef, (v) => {
+    fc.property(fc.oneof(withRef, reportShaped, reportShaped.map(jsonTrip)), (v) => {
       const out = parseReportBlock(v);
       if (out !== null) {
+        hits.block++;
+        if (out.plans.length > 0) hits.plans++;
+        if (out.plans.some((p) => p.items)) hits.items++;
+        if (out.title) hits.title++;
         assert.ok(ReportBlockSchema.safeParse(out).success);
         assert.deepStrictEqual(parseReportBlock(out), out);
       }
@@ -262,6 +337,10 @@ Deno.test("property: parseReportBlock never throws, output is schema-valid and a
     }),
     { numRuns: 10_000 },
   );
+  // The generators must reach the interesting paths, not just null.
+  for (const [k, n] of Object.entries(hits)) {
+    assert.ok(n >= 500, `only ${n} report outputs with ${k}`);
+  }
 });
 
 Deno.test("property: parseGoalOwnerReportRef never throws (10^4 runs)", () => {
