@@ -102,7 +102,10 @@ const notExpressible = (field: string, message: string) =>
  * always offer decline; see {@link CardValidationOptions.allowDeclineDefault});
  * a slider `step` other than 1-from-an-integer (MCP has no `multipleOf`);
  * date `min`/`max` (MCP string schemas have no date bounds); custom kinds.
- * Malformed cards → `invalid-card`.
+ * Malformed cards → `invalid-card`, including an option without a string
+ * `label` (every MCP choice needs a `title`), an `approval` without a string
+ * `title` and string `body` lines, and a non-string `details`. Card fields
+ * are read as own properties only.
  *
  * @example
  * ```ts
