@@ -18,7 +18,14 @@ import { askAi, json } from "./_oracle_client.ts";
 const read = (p: string) =>
   JSON.parse(Deno.readTextFileSync(new URL(`../../fixtures/${p}`, import.meta.url)));
 const TURNS = ["v1_turn", "v1_turn_error", "v1_turn_cancelled"];
-const CAPTURES = ["approval_request", "plain_text", "reasoning", "tool_error", "tool_two_steps"];
+const CAPTURES = [
+  "approval_request",
+  "plain_text",
+  "reasoning",
+  "stream_error",
+  "tool_error",
+  "tool_two_steps",
+];
 const capture = (n: string) =>
   detectAiSdkStream(
     Deno.readTextFileSync(new URL(`../../fixtures/ai-sdk/${n}.sse`, import.meta.url)),

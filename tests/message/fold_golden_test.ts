@@ -33,11 +33,12 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-Deno.test("fixtures cover the five required scenarios", () => {
+Deno.test("fixtures cover the five required scenarios and a provider error", () => {
   assert.deepEqual(names, [
     "approval_request",
     "plain_text",
     "reasoning",
+    "stream_error",
     "tool_error",
     "tool_two_steps",
   ]);
@@ -81,8 +82,20 @@ Deno.test("stored expectations equal what the installed ai computes now", async 
     { message: unknown; error: string | null }[],
   ];
   names.forEach((n, i) => {
-    assert.equal(answers[i].error, null, n);
+    assert.equal(answers[i].error, n === "stream_error" ? "Error: provider overloaded" : null, n);
     assert.deepEqual(answers[i].message, load(n).expected, n);
+  });
+});
+
+Deno.test("a real errored stream: the error is reported, the partial text kept", () => {
+  const r = foldUIMessageChunks(detectAiSdkStream(load("stream_error").sse)!.chunks);
+  assert.deepEqual(r.errors, ["provider overloaded"]);
+  assert.equal(r.finishReason, "error");
+  assert.deepEqual(r.issues, []);
+  assert.deepEqual(r.message.parts.at(-1), {
+    type: "text",
+    text: "Let me think",
+    state: "streaming",
   });
 });
 
