@@ -6,7 +6,8 @@
  *
  * Covered: CAS exclusivity and revisions, concurrent CAS, the admission
  * fence (durable mark, launch exactly once, stale claims, cancelled turns,
- * authority recheck), concurrent admits, cancel-before-abort ordering,
+ * authority recheck), concurrent admits, admission racing cancellation,
+ * cancel-before-abort ordering,
  * lost-acknowledgement read-back, reconciliation, replay cursors. Cases for
  * optional capabilities (revocation, fault injection, replay, trimming) are
  * returned with `skip` set when the host does not provide them.
@@ -387,6 +388,55 @@ export function recoveryConformanceCases(
     expect(launches === 1, `concurrent admits: expected 1 launch, got ${launches}`);
     expect(admitted === 1, `concurrent admits: expected 1 admission, got ${admitted}`);
   });
+
+  add(
+    "admission and a concurrent cancellation share one fence (no launch after the cancel is acknowledged)",
+    null,
+    async (h, base) => {
+      // Race an admission against a cancelling CAS of the same turn, in both
+      // orders and with staggered starts. With one fence, either the
+      // admission launches before the cancel commits, or it is refused. A
+      // fence that checks the turn outside its critical section launches
+      // after the cancel was acknowledged.
+      const stagger = async (i: number) => {
+        if (i % 4 === 1) await Promise.resolve();
+        if (i % 4 === 2) { for (let k = 0; k < 5; k++) await Promise.resolve(); }
+        if (i % 4 === 3) await new Promise((resolve) => setTimeout(resolve, 0));
+      };
+      for (let i = 0; i < 2 * n; i++) {
+        const t = `${base}-race${i}`;
+        const turn = await begin(h, t);
+        const c = await claim(h, t);
+        let cancelAcked = false;
+        let late = 0;
+        let launches = 0;
+        const onLaunch = () => {
+          launches++;
+          if (cancelAcked) late++;
+        };
+        const cancel = () =>
+          h.store.casTurn(t, turn.revision, { ...turnDraft(t), status: "cancelled" }).then((r) => {
+            if (r.ok) cancelAcked = true;
+            return r;
+          });
+        const [a, cr] = i % 2 === 0
+          ? await Promise.all([admit(h, t, c.revision, onLaunch), stagger(i).then(cancel)])
+          : await Promise.all([stagger(i).then(() => admit(h, t, c.revision, onLaunch)), cancel()]);
+        expect(
+          late === 0,
+          "launch was invoked after the cancellation was acknowledged: admission and cancellation do not share one fence",
+        );
+        expect(
+          cr.ok,
+          "the cancelling CAS must succeed: admission must not change the turn revision",
+        );
+        expect(
+          a.admitted ? launches === 1 : launches === 0 && a.reason === "turn-not-running",
+          `admission must launch once when admitted, else refuse turn-not-running (launches ${launches})`,
+        );
+      }
+    },
+  );
 
   add("exactly once end to end: concurrent workers dispatch an effect once", null, async (h, t) => {
     await h.grant(P, t);

@@ -130,6 +130,33 @@ export class AckBeforeCommitStore extends MemoryRecoveryStore {
   }
 }
 
+/**
+ * Checks the turn status (and authority) outside its critical section: an
+ * unlocked read, round trips, then mark + launch under the lock without
+ * rechecking, so a cancellation or revocation can commit in between.
+ */
+export class StatusOutsideFenceStore extends MemoryRecoveryStore {
+  override async admitDispatch(r: AdmitRequest): Promise<AdmitOutcome> {
+    const f = await this.before("admitDispatch");
+    const refused = precheck(this, r);
+    if (refused) return this.after("admitDispatch", f, refused);
+    // Round trips between the unlocked read and the launch: the read's
+    // response, taking the lock, writing the mark.
+    for (const step of ["read-ack", "lock", "mark"]) {
+      if (this.pause) await this.pause(`status-outside-fence:${step}`);
+    }
+    const cur = this.peekEffect(r.turnId, r.effectId);
+    if (!cur || cur.state !== "claimed" || cur.revision !== r.claimRevision) {
+      return this.after("admitDispatch", f, { admitted: false, reason: "stale-claim" });
+    }
+    const w = this.casEffectSync(r.turnId, r.effectId, cur.revision, { ...cur, state: "admitted" });
+    const record = (w as { record: EffectRecord }).record;
+    this.observe?.({ kind: "admit", tick: this.tick, record });
+    this.invokeLaunch(r);
+    return this.after("admitDispatch", f, { admitted: true, record });
+  }
+}
+
 /** Treats a lost admission acknowledgement as a failed transaction and retries it, relaunching. */
 export class BlindRelaunchStore extends MemoryRecoveryStore {
   override async admitDispatch(r: AdmitRequest): Promise<AdmitOutcome> {
@@ -151,7 +178,8 @@ export type Variant =
   | "launch-before-mark"
   | "no-authority-recheck"
   | "abort-before-cancel-commit"
-  | "blind-relaunch";
+  | "blind-relaunch"
+  | "status-outside-fence";
 
 export const BROKEN_VARIANTS: readonly Exclude<Variant, "reference">[] = [
   "non-atomic-cas",
@@ -159,6 +187,7 @@ export const BROKEN_VARIANTS: readonly Exclude<Variant, "reference">[] = [
   "no-authority-recheck",
   "abort-before-cancel-commit",
   "blind-relaunch",
+  "status-outside-fence",
 ];
 
 export function makeStore(variant: Variant, options: MemoryStoreOptions): MemoryRecoveryStore {
@@ -175,5 +204,7 @@ export function makeStore(variant: Variant, options: MemoryStoreOptions): Memory
       return new AckBeforeCommitStore(options);
     case "blind-relaunch":
       return new BlindRelaunchStore(options);
+    case "status-outside-fence":
+      return new StatusOutsideFenceStore(options);
   }
 }

@@ -20,6 +20,7 @@ const REASON: Record<(typeof BROKEN_VARIANTS)[number], RegExp> = {
   "no-authority-recheck": /launched after authority was revoked/,
   "abort-before-cancel-commit": /abort hook ran before the cancel committed/,
   "blind-relaunch": /: 2 launches/,
+  "status-outside-fence": /launched after (the cancel committed|authority was revoked)/,
 };
 
 for (const variant of BROKEN_VARIANTS) {
