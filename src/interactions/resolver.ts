@@ -631,6 +631,9 @@ export class InteractionResolver {
     caller: InteractionAuthority,
     options: { readonly reason?: string; readonly submissionId?: string } = {},
   ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    if (!isPlainObject(options)) {
+      return Promise.resolve(invalidRequest("cancel options must be an object"));
+    }
     const input = { id, caller, submissionId: options.submissionId };
     const base = this.#checkCall(input, true);
     if (!base.ok) return Promise.resolve(base);
@@ -716,6 +719,7 @@ export class InteractionResolver {
     input: { id: unknown; caller: unknown; submissionId?: unknown },
     resolving = false,
   ): Result<string, InteractionRefusal> {
+    if (!isObj(input)) return invalidRequest("the input must be an object");
     if (!validId(input.id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
     if (!validAuthority(input.caller)) {
       return invalidRequest("caller needs five non-empty string fields");

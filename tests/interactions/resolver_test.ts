@@ -618,3 +618,42 @@ Deno.test("open: a non-finite resolver clock is refused, not stored as null", as
   assert.ok(!r.ok && r.error.code === "invalid-request");
   assert.equal(store.peek("n"), undefined);
 });
+
+Deno.test("property: every resolver method returns a typed result for arbitrary arguments", async () => {
+  const { worker, store } = await opened();
+  const w = worker();
+  const any = fc.anything({
+    withObjectString: true,
+    withNullPrototype: true,
+    withBigInt: true,
+    withDate: true,
+    withMap: true,
+    withSet: true,
+    withSparseArray: true,
+    withBoxedValues: true,
+  });
+  await fc.assert(
+    fc.asyncProperty(any, any, any, async (a, b, c) => {
+      const calls = [
+        () => w.open(a as never),
+        () => w.open({ card: a, authority: ME, schema: SCHEMA_1, metadata: b } as never),
+        () => w.answer(a as never),
+        () => w.resolveElicitation(a as never),
+        () => w.cancel("card-1", ME, a as never),
+        () => w.cancel(a as never, b as never, c as never),
+        () => w.changeSchema("card-1", ME, a as never),
+        () => w.updateMetadata("card-1", ME, a as never),
+        () => w.updateMetadata(a as never, b as never, c as never),
+        () => w.read(a as never, b as never),
+      ];
+      for (const call of calls) {
+        const r = await call();
+        assert.equal(typeof r.ok, "boolean");
+        if (!r.ok) assert.equal(typeof r.error.code, "string");
+      }
+    }),
+    { numRuns: 500 },
+  );
+  assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  assert.equal(store.peek("card-1")?.authority.principalId, ME.principalId);
+});
