@@ -73,6 +73,14 @@ export const nodeIO: CliIO = {
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,
 };
 
+// `chat-protocol-inspect … | head`: a reader that goes away is not a failure; drop the rest
+// of the output quietly (the exit code stays the report's).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: { code?: unknown }) => {
+    if (e?.code !== "EPIPE") throw e;
+  });
+}
+
 runCli(process.argv.slice(2), nodeIO).then(
   (code) => {
     process.exitCode = code;

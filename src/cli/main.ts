@@ -37,10 +37,20 @@ function message(e: unknown): string {
 
 const encoder = new TextEncoder();
 
+/** Streams whose reader went away (`inspect … | head`): further writes are dropped. */
+const closed = new WeakSet<object>();
+
 function writeAllSync(target: { writeSync(p: Uint8Array): number }, text: string): void {
+  if (closed.has(target)) return;
   const bytes = encoder.encode(text);
   let at = 0;
-  while (at < bytes.byteLength) at += target.writeSync(bytes.subarray(at));
+  try {
+    while (at < bytes.byteLength) at += target.writeSync(bytes.subarray(at));
+  } catch (e) {
+    // A closed pipe is the reader's choice, not a failure: stop writing, keep the exit code.
+    if (!(e instanceof Deno.errors.BrokenPipe)) throw e;
+    closed.add(target);
+  }
 }
 
 /** The Deno implementation of {@link CliIO}. */

@@ -102,3 +102,35 @@ Deno.test("`inspect agents` dispatches to the agents command", async () => {
   assert.equal(missing.code, 2);
   assert.match(missing.stderr, /cannot read/);
 });
+
+Deno.test("a reader that goes away (`inspect … --json | head`) is not a crash: no stack trace, exit code kept", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".sse" });
+  try {
+    // ~2 MB of report: far more than a pipe buffer, so the write hits the closed pipe.
+    let text = "";
+    for (let i = 1; i <= 20_000; i++) {
+      text += `id: ${i}\ndata: {"type":"token","content":"word ${i} ${"x".repeat(60)}"}\n\n`;
+    }
+    await Deno.writeTextFile(path, text + 'id: 20001\ndata: {"type":"done"}\n\n');
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--allow-read", "--allow-env=NO_COLOR", MAIN, path, "--json"],
+      cwd: ROOT,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", RUST_BACKTRACE: "0" },
+    }).spawn();
+    const reader = child.stdout.getReader();
+    const first = await reader.read(); // like `head`: read a little, then close
+    assert.ok(!first.done);
+    await reader.cancel();
+    const stderr = new TextDecoder().decode(
+      (await new Response(child.stderr).arrayBuffer()) as ArrayBuffer,
+    );
+    const status = await child.status;
+    assert.equal(stderr, "");
+    assert.equal(status.code, 0);
+  } finally {
+    await Deno.remove(path);
+  }
+});
