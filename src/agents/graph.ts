@@ -168,7 +168,8 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
   for (const node of layout.nodes) {
     idOf.set(
       node.name,
-      rosterIds.get(node.name) ?? newestAgentId(node.name) ?? `name:${node.name}`,
+      // `||`: an empty agent id (a spawn row with msgId "") is no id.
+      rosterIds.get(node.name) || newestAgentId(node.name) || `name:${node.name}`,
     );
   }
   const nodeId = (name: string) => idOf.get(name) ?? `name:${name}`;

@@ -33,7 +33,7 @@ export const nameArb: fc.Arbitrary<string> = fc.constantFrom(...NAMES);
 
 /** One structurally valid broker row. */
 export const eventArb: fc.Arbitrary<BrokerEvent> = fc.record({
-  msgId: fc.constantFrom("m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"),
+  msgId: fc.constantFrom("m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", ""),
   kind: fc.constantFrom(...KINDS),
   from: nameArb,
   text: fc.constantFrom("", "TP-1 do it\nmore", "brief"),

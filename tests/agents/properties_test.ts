@@ -94,6 +94,9 @@ Deno.test("property: folds never throw on arbitrary JSON and never pollute proto
         assert.ok(rosterCheck.success, JSON.stringify(rosterCheck.error?.issues?.[0]));
         const graphCheck = agentGraph.safeParse(graph);
         assert.ok(graphCheck.success, JSON.stringify(graphCheck.error?.issues?.[0]));
+        const bare = foldAgentGraph({ events: events as BrokerEvent[], historyLimit: 1000, now });
+        const bareCheck = agentGraph.safeParse(bare);
+        assert.ok(bareCheck.success, JSON.stringify(bareCheck.error?.issues?.[0]));
         assert.ok(snap.diagnostics.malformedEvents <= (Array.isArray(events) ? events.length : 0));
       },
     ),
