@@ -115,6 +115,11 @@ export function own(o: object, k: string): unknown {
   return Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
 }
 
+/** Untrusted text quoted in a refusal message: JSON-quoted, at most 64 characters kept. */
+function quoted(s: string): string {
+  return JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
+}
+
 /** Refuse the first key of `value` not in `allowed`. */
 function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | null {
   for (const k of Object.keys(value)) {
@@ -122,7 +127,7 @@ function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | n
       return cardRefusal(
         "unexpected-field",
         `value.${k}`,
-        `this card's answer has no field "${k}"`,
+        `this card's answer has no field ${quoted(k)}`,
       );
     }
   }
@@ -183,7 +188,7 @@ export function cardOptionIds(p: CardPresentation<string>): Result<string[], Car
       return refuse(
         "invalid-card",
         `presentation.options[${i}].id`,
-        `option id "${id}" appears twice`,
+        `option id ${quoted(id)} appears twice`,
       );
     }
     seen.add(id);
@@ -273,7 +278,7 @@ function validateBuiltin(
         return refuse(
           "unknown-option",
           "value.optionId",
-          `"${id}" is not one of this card's options`,
+          `${quoted(id)} is not one of this card's options`,
         );
       }
       return ok({ optionId: id });
@@ -301,9 +306,9 @@ function validateBuiltin(
         if (typeof id !== "string") {
           return refuse("invalid-value", f, "an option id must be a string");
         }
-        if (seen.has(id)) return refuse("duplicate-option", f, `"${id}" is picked twice`);
+        if (seen.has(id)) return refuse("duplicate-option", f, `${quoted(id)} is picked twice`);
         if (!known.has(id)) {
-          return refuse("unknown-option", f, `"${id}" is not one of this card's options`);
+          return refuse("unknown-option", f, `${quoted(id)} is not one of this card's options`);
         }
         seen.add(id);
       }
@@ -364,7 +369,11 @@ function validateBuiltin(
       return ok({ date: d });
     }
     default:
-      return refuse("unknown-kind", "presentation.kind", `unknown card kind "${String(p.kind)}"`);
+      return refuse(
+        "unknown-kind",
+        "presentation.kind",
+        `unknown card kind ${quoted(String(own(p, "kind")))}`,
+      );
   }
 }
 

@@ -394,3 +394,27 @@ Deno.test("regression: checkbox/radio answers are checked in linear work (no per
   }
   assert.ok(scanned <= 10 * n, `${scanned} array elements scanned for ${n} options`);
 });
+
+Deno.test("regression: untrusted ids and keys are quoted bounded in refusal messages", () => {
+  const huge = "x".repeat(100_000);
+  const radio = card({ kind: "radio", options: OPTIONS });
+  for (
+    const r of [
+      validateCardResponse(radio, submit({ optionId: huge })),
+      validateCardResponse(radio, submit({ [huge]: 1 })),
+      validateCardResponse(
+        card({ kind: "checkbox", options: OPTIONS }),
+        submit({ optionIds: [huge] }),
+      ),
+      validateCardResponse(
+        card({ kind: "checkbox", options: OPTIONS }),
+        submit({ optionIds: ["a", "a\n" + huge] }),
+      ),
+    ]
+  ) {
+    assert.equal(r.ok, false);
+    assert.ok(!r.ok && r.error.message.length < 200, !r.ok ? r.error.message.slice(0, 80) : "");
+  }
+  const r = validateCardResponse(radio, submit({ optionId: "zz" }));
+  assert.equal(!r.ok && r.error.message, `"zz" is not one of this card's options`);
+});
