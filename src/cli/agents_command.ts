@@ -404,7 +404,9 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
     );
   }
   if (roster.diagnostics.unknownKinds > 0) {
-    notes.push(`  ${roster.diagnostics.unknownKinds} row(s) of unknown kinds ignored`);
+    notes.push(
+      `  ${roster.diagnostics.unknownKinds} row(s) of unknown kinds: no state change, read for names and activity only`,
+    );
   }
   notes.push(...renderIssues("session", sessions.value.malformed, sessions.value.issues));
   notes.push(...renderIssues("history", history.value.malformed, history.value.issues));

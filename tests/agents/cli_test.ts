@@ -60,6 +60,26 @@ Deno.test("text output says how long ago each row last did anything, and each tr
   assert.match(text, /├─ w2 {2}\[failed; thinking @/);
 });
 
+Deno.test("unknown kinds are described as what they are: no state change, names and activity only", async () => {
+  const files: Record<string, string> = {
+    "s.json": JSON.stringify({ sessions: [], brokerUptimeMs: 86_400_000 }),
+    "h.json": JSON.stringify({
+      items: [
+        { msgId: "a", kind: "agent_spawned", from: "c", text: "", at: 1, meta: { target: "w" } },
+        { msgId: "z", kind: "future_kind", from: "w", text: "", at: 2, meta: { target: "c" } },
+      ],
+    }),
+  };
+  const { io, out } = memoryIo(files);
+  assert.equal(await runAgentsCommand(["s.json", "h.json", "--now=7000"], io), 0);
+  const text = out.join("");
+  assert.match(
+    text,
+    /1 row\(s\) of unknown kinds: no state change, read for names and activity only/,
+  );
+  assert.match(text, /└─ w {2}\[spawning; thinking @ 1970-01-01T00:00:00\.002Z\]/);
+});
+
 Deno.test("--json prints roster, graph and the parse report", async () => {
   const { io, out } = memoryIo(await sampleFiles(1));
   const code = await runAgentsCommand(["s.json", "h.json", "--json", "--now", "1767225500000"], io);
