@@ -220,20 +220,47 @@ function checkedStore(store: RecoveryStore): RecoveryStore {
         "effect",
       ),
   };
-  if (typeof store.admitDispatch === "function") {
-    checked.admitDispatch = async (request) => {
-      const a = await store.admitDispatch!(request);
-      if (typeof a === "object" && a !== null) {
-        if (a.admitted === true && isEffectRecord(a.record, request.turnId, request.effectId)) {
-          return a;
-        }
-        if (a.admitted === false && typeof a.reason === "string") return a;
+  // Always present here; TurnRecovery checks the host store itself for the fence.
+  checked.admitDispatch = async (request) => {
+    const a = await store.admitDispatch!(request);
+    if (typeof a === "object" && a !== null) {
+      if (a.admitted === true && isEffectRecord(a.record, request.turnId, request.effectId)) {
+        return a;
       }
-      return malformed("admission answer");
-    };
-  }
+      if (a.admitted === false && typeof a.reason === "string") return a;
+    }
+    return malformed("admission answer");
+  };
   return checked;
 }
+
+/** True when the host store offers the admission fence (never throws). */
+function hasFence(store: unknown): boolean {
+  try {
+    return typeof (store as RecoveryStore | undefined)?.admitDispatch === "function";
+  } catch {
+    return false;
+  }
+}
+
+function isProfile(p: unknown): p is RecoveryProfile {
+  return typeof p === "object" && p !== null &&
+    typeof (p as RecoveryProfile).name === "string" &&
+    typeof (p as RecoveryProfile).capabilities === "object" &&
+    (p as RecoveryProfile).capabilities !== null;
+}
+
+/** Used in place of a malformed profile: it offers nothing (fail closed). */
+const NO_CAPABILITIES: RecoveryProfile = Object.freeze({
+  name: "invalid-profile",
+  capabilities: Object.freeze({
+    connectionReplay: false,
+    persistedHistory: false,
+    persistedDecisions: false,
+    completedToolCheckpoints: false,
+    interruptedTurnRecovery: false,
+  }),
+});
 
 let workerCounter = 0;
 
@@ -269,6 +296,7 @@ let workerCounter = 0;
  */
 export class TurnRecovery {
   readonly #store: RecoveryStore;
+  readonly #hostStore: RecoveryStore | undefined;
   readonly #authority: AuthoritySeam;
   readonly #abort: AbortSeam | undefined;
   readonly #profile: RecoveryProfile;
@@ -276,15 +304,27 @@ export class TurnRecovery {
   readonly #maxAttempts: number;
   #claims = 0;
 
-  /** Build a worker over the host seams. Never throws. */
+  /**
+   * Build a worker over the host seams. Never throws: missing seams surface
+   * as typed refusals when used, and a malformed `profile` offers nothing.
+   */
   constructor(options: TurnRecoveryOptions) {
-    this.#store = checkedStore(options.store);
-    this.#authority = options.authority;
-    this.#abort = options.abort;
-    this.#profile = options.profile ?? turnRecoveryProfile;
-    this.#workerId = options.workerId ??
-      `w${++workerCounter}-${Math.random().toString(36).slice(2)}`;
-    const m = options.maxAttempts;
+    const o: Partial<TurnRecoveryOptions> = typeof options === "object" && options !== null
+      ? options
+      : {};
+    this.#hostStore = o.store;
+    this.#store = checkedStore(o.store as RecoveryStore);
+    this.#authority = o.authority as AuthoritySeam;
+    this.#abort = o.abort;
+    this.#profile = o.profile === undefined
+      ? turnRecoveryProfile
+      : isProfile(o.profile)
+      ? o.profile
+      : NO_CAPABILITIES;
+    this.#workerId = typeof o.workerId === "string"
+      ? o.workerId
+      : `w${++workerCounter}-${Math.random().toString(36).slice(2)}`;
+    const m = o.maxAttempts;
     this.#maxAttempts = typeof m === "number" && Number.isInteger(m) && m > 0 ? m : 16;
   }
 
@@ -407,7 +447,7 @@ export class TurnRecovery {
     }
     const store = this.#store;
     const at = { turnId, effectId };
-    if (typeof store.admitDispatch !== "function" || !this.#abort) {
+    if (!hasFence(this.#hostStore) || !this.#abort) {
       return refuse(
         "admission-unavailable",
         "the host supplies no admission fence or abort seam: dispatch refused",
@@ -492,7 +532,7 @@ export class TurnRecovery {
       };
       let admission: AdmitOutcome | undefined;
       try {
-        admission = await store.admitDispatch({
+        admission = await store.admitDispatch!({
           turnId,
           effectId,
           claimRevision: claim.revision,

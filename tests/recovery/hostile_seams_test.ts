@@ -352,3 +352,25 @@ Deno.test("long reasons and error texts are cut without splitting a surrogate pa
   assert.ok(!r.ok);
   assert.equal(r.error.message, "b".repeat(999));
 });
+
+Deno.test("the constructor never throws; missing seams and malformed profiles fail closed", async () => {
+  for (const options of [undefined, null, 5, {}, { store: null }, { store: 5, authority: 5 }]) {
+    const w = new TurnRecovery(options as never);
+    const calls = [
+      w.runEffect({ turnId: "t", effectId: "e", principal: "p", dispatch: () => 1 }),
+      w.cancel({ turnId: "t", principal: "p" }),
+      w.beginTurn({ conversationId: "c", turnId: "t", principal: "p", effectIds: [] }),
+      w.reconcile({ turnId: "t", effectId: "e", principal: "p", outcome: { ok: true, value: 1 } }),
+      w.resume({ turnId: "t", principal: "p" }),
+      w.inspect("t"),
+    ];
+    for (const r of await Promise.all(calls)) assert.equal(r.ok, false);
+  }
+  const { host } = await setup();
+  const bad = new TurnRecovery({ ...host.seams(), profile: { name: "x" } as never });
+  assert.equal(bad.profile.capabilities.interruptedTurnRecovery, false);
+  assert.equal(
+    code(await bad.resume({ turnId: "t1", principal: "alice" })),
+    "restart-recovery-unsupported",
+  );
+});
