@@ -50,10 +50,11 @@ export const nodeIO: CliIO = {
     }
     try {
       const info = await handle.stat();
-      if (!info.isFile()) {
-        return { ok: false, code: "unreadable", message: `${path} is not a regular file` };
+      if (info.isDirectory()) {
+        return { ok: false, code: "unreadable", message: `${path} is a directory, not a capture` };
       }
-      if (info.size > max) {
+      // Pipes (`inspect <(curl …)`) have no size: the bounded read below refuses them past `max`.
+      if (info.isFile() && info.size > max) {
         return {
           ok: false,
           code: "too-large",

@@ -64,11 +64,12 @@ export const denoIO: CliIO = {
     }
     try {
       const info = await file.stat();
-      if (!info.isFile) {
+      if (info.isDirectory) {
         file.close();
-        return { ok: false, code: "unreadable", message: `${path} is not a regular file` };
+        return { ok: false, code: "unreadable", message: `${path} is a directory, not a capture` };
       }
-      if (info.size > max) {
+      // Pipes (`inspect <(curl …)`) have no size: the bounded read below refuses them past `max`.
+      if (info.isFile && info.size > max) {
         file.close();
         return {
           ok: false,

@@ -134,3 +134,25 @@ Deno.test("a reader that goes away (`inspect … --json | head`) is not a crash:
     await Deno.remove(path);
   }
 });
+
+Deno.test("FILE may be a pipe (`inspect <(curl …)`, a FIFO); a directory is refused by name", async () => {
+  const text = 'id: 1\ndata: {"type":"token","content":"Hi"}\n\nid: 2\ndata: {"type":"done"}\n\n';
+  const dir = await Deno.makeTempDir();
+  const fifo = `${dir}/capture.sse`;
+  try {
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assert.ok(made.success, "mkfifo");
+    const pending = run([fifo, "--json"]);
+    const w = await Deno.open(fifo, { write: true }); // blocks until inspect opens it
+    await w.write(new TextEncoder().encode(text));
+    w.close();
+    const piped = await pending;
+    assert.equal(piped.code, 0, piped.stdout + piped.stderr);
+    assert.equal(JSON.parse(piped.stdout).turn.text, "Hi");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+  const directory = await run(["fixtures", "--json"]);
+  assert.equal(directory.code, 2);
+  assert.match(JSON.parse(directory.stdout).problems[0].message, /fixtures is a directory/);
+});
