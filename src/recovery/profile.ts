@@ -61,7 +61,8 @@ export interface CapabilityRefusal extends Refusal<"capability-not-offered"> {
 
 /**
  * `null` when `profile` offers `capability`, otherwise a typed
- * `capability-not-offered` refusal naming both.
+ * `capability-not-offered` refusal naming both. A malformed profile offers
+ * nothing (never throws).
  *
  * @example
  * ```ts
@@ -73,11 +74,19 @@ export function requireCapability(
   profile: RecoveryProfile,
   capability: ChatCapability,
 ): CapabilityRefusal | null {
-  if (profile.capabilities[capability] === true) return null;
+  let offered = false;
+  let name = "invalid-profile";
+  try {
+    offered = profile.capabilities[capability] === true;
+    if (typeof profile.name === "string") name = profile.name;
+  } catch {
+    offered = false; // a malformed profile offers nothing
+  }
+  if (offered) return null;
   return {
     code: "capability-not-offered",
-    message: `profile '${profile.name}' does not offer ${capability}`,
+    message: `profile '${name}' does not offer ${capability}`,
     capability,
-    profile: profile.name,
+    profile: name,
   };
 }

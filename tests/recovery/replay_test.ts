@@ -369,3 +369,12 @@ Deno.test("replay: a seam throwing an unprintable value is replay-unavailable", 
     message: "bounds failed: unprintable error",
   });
 });
+
+Deno.test("profiles: a malformed profile offers nothing and never throws", async () => {
+  for (const bad of [{}, { name: "x" }, { name: 5, capabilities: null }, 5]) {
+    const refusal = requireCapability(bad as never, "connectionReplay");
+    assert.equal(refusal?.code, "capability-not-offered");
+    const r = await replayAfter(windowOf(2), { ...req(0), profile: bad as never });
+    assert.ok(!r.ok && r.error.code === "capability-not-offered");
+  }
+});
