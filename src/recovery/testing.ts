@@ -134,7 +134,10 @@ export function recoveryConformanceCases(
   options: ConformanceOptions = {},
 ): ConformanceCase[] {
   const prefix = options.prefix ?? "recovery conformance: ";
-  const n = Math.min(64, Math.max(2, Math.floor(options.concurrency ?? 8)));
+  const wanted = options.concurrency;
+  const n = typeof wanted === "number" && Number.isFinite(wanted)
+    ? Math.min(64, Math.max(2, Math.floor(wanted)))
+    : 8;
   const lacks = new Set(options.lacks ?? []);
   const cases: ConformanceCase[] = [];
   const add = (

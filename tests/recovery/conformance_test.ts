@@ -94,3 +94,12 @@ Deno.test("conformance kit: a host that omits a hook it did not declare missing 
   }).filter((x) => x.name.includes("authority"));
   await assert.rejects(() => c.run(), ConformanceFailure);
 });
+
+Deno.test("conformance kit: a non-finite concurrency option falls back to the default", async () => {
+  for (const concurrency of [Number.NaN, Infinity, "4" as unknown as number]) {
+    const cases = recoveryConformanceCases(() => memoryConformanceHost({ pause: tick }), {
+      concurrency,
+    });
+    for (const c of cases.filter((x) => x.name.includes("concurrency"))) await c.run();
+  }
+});
