@@ -39,7 +39,7 @@ import type {
  * | `unknown-call` | `tool_progress` / `tool_result` for a `callId` never called |
  * | `finished-call` | `tool_progress` / `tool_result` for a call that already has its result |
  * | `call-mismatch` | `tool_result.name` differs from the call's `name` |
- * | `duplicate-card` | `card` with a `correlationId` that is already open |
+ * | `duplicate-card` | `card` with a `correlationId` that is already open, or was closed in this turn (an answered card never re-prompts) |
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
  */
@@ -282,6 +282,8 @@ export class ChatStateFolder {
   #provenance: ProviderProvenance | undefined;
   #openCards = new Map<string, OpenCardSnapshot>();
   #closedCards: Closed[] = [];
+  /** correlationIds of `#closedCards`, so a closed card is never opened again. */
+  #closedIds = new Set<string>();
   #state: { version: number; snapshot: unknown } | undefined;
   #done: { stopReason?: string; usage?: ChatUsage } | undefined;
   #error: ChatStateV1["error"];
@@ -305,9 +307,10 @@ export class ChatStateFolder {
    *   constraints as the events it folds (non-empty ids, `progress` 0..1,
    *   a boolean `error.retryable`, known card resolutions, finite usage…);
    *   an optional field that is present must be valid (never silently dropped);
-   * - tool `callId`s and open card `correlationId`s are unique, `startedSeq`
-   *   / `finishedSeq` are within `1..lastSeq`, and a tool has a
-   *   `finishedSeq` exactly when it is no longer `running`;
+   * - tool `callId`s are unique, and so are card `correlationId`s across
+   *   `openCards` and `closedCards` together; `startedSeq` / `finishedSeq`
+   *   are within `1..lastSeq`, and a tool has a `finishedSeq` exactly when it
+   *   is no longer `running`;
    * - `lastEventId` is `null` exactly when `lastSeq` is 0;
    * - the status agrees with the rest: `awaiting-input` has open cards,
    *   `running` and `completed` have none; `done` is present exactly when
@@ -391,6 +394,13 @@ export class ChatStateFolder {
       if (resolution !== undefined && !RESOLUTIONS.has(resolution as string)) {
         return bad(`closedCards.${i}.resolution`, "must be a card resolution");
       }
+      if (f.#closedIds.has(c.correlationId)) {
+        return bad(`closedCards.${i}.correlationId`, "is repeated (a card closes once)");
+      }
+      if (f.#openCards.has(c.correlationId)) {
+        return bad(`closedCards.${i}.correlationId`, "is also an open card");
+      }
+      f.#closedIds.add(c.correlationId);
       f.#closedCards.push(
         resolution === undefined
           ? { correlationId: c.correlationId }
@@ -634,10 +644,14 @@ export class ChatStateFolder {
         break;
       }
       case "card":
-        if (open.has(event.card.correlationId)) {
+        if (open.has(event.card.correlationId) || this.#closedIds.has(event.card.correlationId)) {
           return err({
             code: "duplicate-card",
-            message: `card ${JSON.stringify(event.card.correlationId)} is already open`,
+            message: `card ${JSON.stringify(event.card.correlationId)} is already ${
+              open.has(event.card.correlationId)
+                ? "open"
+                : "closed (an answered card never re-prompts)"
+            }`,
             ...where(env),
             correlationId: event.card.correlationId,
           });
@@ -707,6 +721,7 @@ export class ChatStateFolder {
         break;
       case "card_closed":
         open.delete(event.correlationId);
+        this.#closedIds.add(event.correlationId);
         this.#closedCards.push(
           event.resolution === undefined
             ? { correlationId: event.correlationId }

@@ -193,8 +193,23 @@ Deno.test("cards: awaiting-input, unknown-card, duplicate-card, last close → r
   assert.deepEqual(f.state().closedCards, [{ correlationId: "k1", resolution: "declined" }, {
     correlationId: "k2",
   }]);
+  // a closed (answered) card never re-prompts: re-opening its id is a stale frame
+  const reopen = f.push(env(6, card("k1")));
+  assert.deepEqual(!reopen.ok && [reopen.error.code, reopen.error.correlationId], [
+    "duplicate-card",
+    "k1",
+  ]);
+  assert.match(!reopen.ok ? reopen.error.message : "", /already closed/);
+  assert.equal(f.status, "running");
   assert.equal(code(f.push(env(6, { type: "done", stopReason: "complete" }))), "ok");
   assert.equal(f.status, "completed");
+  // the same after a resume from the saved state
+  const g = new ChatStateFolder(C, T);
+  g.push(env(1, card("k1")));
+  g.push(env(2, { type: "card_closed", correlationId: "k1" }));
+  const resumed = ChatStateFolder.from(g.state());
+  assert.ok(resumed.ok);
+  assert.equal(code(resumed.value.push(env(3, card("k1")))), "duplicate-card");
 });
 
 Deno.test("lifecycle: terminal refuses everything; paused accepts only turn_status/error", () => {
@@ -382,6 +397,16 @@ Deno.test("resume: a tampered saved state is refused, naming the field", () => {
       { ...s0, closedCards: [{ correlationId: "a", resolution: "bogus" }] },
       "closedCards.0.resolution",
     ],
+    [
+      { ...s0, closedCards: [{ correlationId: "a" }, { correlationId: "a" }] },
+      "closedCards.1.correlationId",
+    ],
+    [{
+      ...s0,
+      status: "awaiting-input",
+      openCards: [card("a")],
+      closedCards: [{ correlationId: "a" }],
+    }, "closedCards.0.correlationId"],
     [{ ...s0, sessionId: 5 }, "sessionId"],
     [{ ...s0, provenance: { engine: 1, model: null } }, "provenance"],
     [{ ...s0, state: { version: -1, snapshot: null } }, "state"],
