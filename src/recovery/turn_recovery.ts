@@ -160,11 +160,14 @@ function isEffectRecord(x: unknown, turnId: string, effectId: string): x is Effe
     Number.isSafeInteger(e.revision);
 }
 
+/**
+ * A usable stored outcome. `value` may be absent: a JSON store drops
+ * `value: undefined` (a tool that returned nothing), and that is still a result.
+ */
 function isOutcome(x: unknown): x is EffectOutcome {
   if (typeof x !== "object" || x === null) return false;
   const o = x as Record<string, unknown>;
-  return (o.ok === true && Object.hasOwn(o, "value")) ||
-    (o.ok === false && typeof o.error === "string");
+  return o.ok === true || (o.ok === false && typeof o.error === "string");
 }
 
 /** Admitted without a usable stored outcome: in flight, unknown, or unreadable. */

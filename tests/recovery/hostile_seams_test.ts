@@ -374,3 +374,32 @@ Deno.test("the constructor never throws; missing seams and malformed profiles fa
     "restart-recovery-unsupported",
   );
 });
+
+Deno.test("a JSON store that drops `value: undefined` still reuses the result (never re-runs)", async () => {
+  const { host } = await setup();
+  const s = host.store;
+  const json = <T>(x: T): T => (x === null ? x : JSON.parse(JSON.stringify(x)));
+  const jsonStore: RecoveryStore = {
+    readTurn: async (t) => json(await s.readTurn(t)),
+    casTurn: async (...a) => json(await s.casTurn(...a)),
+    readEffect: async (...a) => json(await s.readEffect(...a)),
+    casEffect: async (t, e, r, n) => json(await s.casEffect(t, e, r, json(n))),
+    admitDispatch: async (r) => json(await s.admitDispatch(r)),
+  };
+  const w = new TurnRecovery({ ...host.seams(), store: jsonStore });
+  let dispatched = 0;
+  const run = () =>
+    w.runEffect({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      dispatch: () => {
+        dispatched++;
+      },
+    });
+  const first = value(await run());
+  assert.equal(first.status, "completed");
+  const again = value(await run());
+  assert.deepEqual(again, { status: "completed", outcome: { ok: true }, reused: true });
+  assert.equal(dispatched, 1);
+});
