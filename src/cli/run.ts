@@ -46,7 +46,7 @@ in \`deno task start -- --help\`) is ignored; a later "--" ends the options.
 
 The dialect is detected: v1 envelopes, v0 named events (Papercup), Scout
 legacy frames (token / tool_start inside unnamed events), or an AI SDK UI
-message stream. --dialect=v1|v0|scout|ai-sdk forces one.
+message stream. --dialect=v1|v0|scout|ai-sdk (or --dialect v1, …) forces one.
 
 Output: every problem with its line number, the folded turn (text with
 <report>/<ask> blocks, tool calls and results, cards, errors, final status)
@@ -91,7 +91,8 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
   let dialect: string | undefined;
   const files: string[] = [];
   let optionsEnded = false;
-  for (const a of args) {
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
     if (optionsEnded) files.push(a);
     else if (a === "--") optionsEnded = true; // what follows is a FILE, even `--json`
     else if (a === "--help" || a === "-h") {
@@ -99,7 +100,13 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
       return 0;
     } else if (a === "--json") json = true;
     else if (a.startsWith("--dialect=")) dialect = a.slice("--dialect=".length);
-    else if (a.startsWith("--")) {
+    else if (a === "--dialect") {
+      if (i + 1 >= args.length) {
+        io.error("inspect: --dialect needs a value: v1, v0, scout or ai-sdk\n");
+        return 2;
+      }
+      dialect = args[++i];
+    } else if (a.startsWith("--")) {
       io.error(`inspect: unknown option ${a}\n\n${HELP}`);
       return 2;
     } else files.push(a);

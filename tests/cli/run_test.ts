@@ -92,3 +92,15 @@ Deno.test("runCli: a leading `--` (deno task start -- --help) is ignored; a late
   assert.equal(await runCli(["--", "agents", "--json", "--", "s.json", "h.json"], agents.io), 0);
   assert.equal(typeof JSON.parse(agents.out()), "object");
 });
+
+Deno.test("runCli: --dialect takes its value after a space too; a missing value is bad usage", async () => {
+  const scout = 'id: 1\ndata: {"type":"token","content":"Hi"}\n\nid: 2\ndata: {"type":"done"}\n\n';
+  const f = fakeIO({ "a.sse": scout });
+  assert.equal(await runCli(["--dialect", "scout", "a.sse", "--json"], f.io), 0, f.err());
+  const report = JSON.parse(f.out());
+  assert.equal(report.dialect, "scout");
+  assert.equal(report.dialectReason, "chosen with --dialect");
+  const missing = fakeIO({ "a.sse": scout });
+  assert.equal(await runCli(["a.sse", "--dialect"], missing.io), 2);
+  assert.match(missing.err(), /--dialect needs a value/);
+});
