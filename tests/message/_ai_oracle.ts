@@ -7,11 +7,14 @@
  *   message of each stream (JSON-normalised), or `{ error }`;
  * - `{ op: "validate", messages: unknown[][] }` → `safeValidateUIMessages`
  *   success + error text per message list;
- * - `{ op: "chunk", chunks: unknown[] }` → `uiMessageChunkSchema` verdict per chunk.
+ * - `{ op: "chunk", chunks: unknown[] }` → `uiMessageChunkSchema` verdict per chunk;
+ * - `{ op: "partial", texts: string[] }` → `parsePartialJson` value per text, as
+ *   `{ value }` (or `{}` for `undefined`).
  *
  * @module
  */
 import {
+  parsePartialJson,
   readUIMessageStream,
   safeValidateUIMessages,
   type UIMessageChunk,
@@ -21,7 +24,8 @@ import {
 type Req =
   | { op: "fold"; streams: unknown[][] }
   | { op: "validate"; messages: unknown[][] }
-  | { op: "chunk"; chunks: unknown[] };
+  | { op: "chunk"; chunks: unknown[] }
+  | { op: "partial"; texts: string[] };
 
 async function fold(chunks: unknown[]): Promise<unknown> {
   const stream = new ReadableStream({
@@ -49,7 +53,14 @@ const reqs = JSON.parse(input) as Req[];
 const out: unknown[] = [];
 for (const r of reqs) {
   if (r.op === "fold") out.push(await Promise.all(r.streams.map(fold)));
-  else if (r.op === "validate") {
+  else if (r.op === "partial") {
+    const res = [];
+    for (const t of r.texts) {
+      const { value } = await parsePartialJson(t);
+      res.push(value === undefined ? {} : { value });
+    }
+    out.push(res);
+  } else if (r.op === "validate") {
     const res = [];
     for (const messages of r.messages) {
       // deno-lint-ignore no-explicit-any

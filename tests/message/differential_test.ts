@@ -11,6 +11,7 @@ import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../
 const QUIET = new Set(["start-step", "finish-step", "error", "reset-step", "finish"]);
 import { anyChunk, validChunk } from "./_arbitraries.ts";
 import { askAi, json } from "./_oracle_client.ts";
+import { parsePartialJson } from "../../src/message/_partial_json.ts";
 
 Deno.test("random streams: our fold equals readUIMessageStream up to ai's first failure", async () => {
   const streams = fc.sample(
@@ -131,4 +132,39 @@ Deno.test("hand-picked edge streams: our fold equals readUIMessageStream", async
   });
   assert.deepEqual(foldUIMessage(streams[0]).message.metadata, { a: 1 });
   assert.equal(Object.hasOwn(foldUIMessage(streams[1]).message, "metadata"), false);
+});
+
+Deno.test("partial tool input reads exactly as ai's parsePartialJson (random cuts of random JSON)", async () => {
+  const samples = fc.sample(
+    fc.tuple(fc.jsonValue({ maxDepth: 4 }), fc.nat(), fc.boolean()),
+    { numRuns: 4_000, seed: 20261130 },
+  );
+  const texts = samples.map(([v, cut, pretty]) => {
+    const t = pretty ? JSON.stringify(v, null, 1) : JSON.stringify(v);
+    return t.slice(0, cut % (t.length + 1));
+  });
+  // the cases where a hand-written partial parser and ai's fixJson disagree
+  texts.push(
+    '{"a":9.318589529978045e+57,"', // ai cuts a signed exponent back while a key streams
+    '{\n "a": {\n  "b":', // pretty-printed, value missing
+    '{"__proto__":{"x":1}}', // ai's secure parse refuses
+    '{"constructor":{"prototype":{}}}',
+    '{"constructor":"ok"}',
+    "1 2",
+    '{"a":1}x',
+    '"abc\\',
+    '{"a":"\\u12',
+    "",
+    "nul",
+  );
+  const [answers] = await askAi([{ op: "partial", texts }]) as [{ value?: unknown }[]];
+  let differ = 0;
+  texts.forEach((t, i) => {
+    const ours = parsePartialJson(t);
+    const theirs = answers[i].value;
+    if (!isDeepStrictEqual(json({ v: ours }), json({ v: theirs }))) differ++;
+    assert.deepEqual(json({ v: ours }), json({ v: theirs }), JSON.stringify(t));
+  });
+  assert.equal(differ, 0);
+  assert.ok(answers.filter((a) => a.value === undefined).length > 10, "some texts are unreadable");
 });
