@@ -73,10 +73,10 @@ export interface DeliveryState {
   reason?: string;
 }
 
-/** {@link DeliveryState}. */
+/** {@link DeliveryState}: `at` must be an ISO-8601 date-time (UTC `Z` or an offset), like `createdAt`. */
 export const DeliveryStateSchema: z.ZodType<DeliveryState> = z.object({
   participantId: z.string().min(1),
   status: DeliveryStatusSchema,
-  at: z.string().min(1),
+  at: z.iso.datetime({ offset: true }),
   reason: z.string().optional(),
 });

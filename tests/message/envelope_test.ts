@@ -105,6 +105,10 @@ Deno.test("chat message schema: ISO createdAt, participants, threads, delivery",
   assert.ok(
     !parseChatMessage({ ...base, delivery: [{ participantId: "u1", status: "seen", at: "x" }] }).ok,
   );
+  assert.ok(
+    !parseChatMessage({ ...base, delivery: [{ participantId: "u1", status: "read", at: "x" }] }).ok,
+    "delivery at must be ISO-8601 like createdAt",
+  );
   for (const kind of ["human", "agent", "device", "service"]) {
     assert.ok(
       ParticipantSchema.safeParse({ id: "p", role: "user", displayName: "", kind }).success,
