@@ -40,7 +40,8 @@ function isPlainBag(v: unknown): v is Bag {
  *    `type: eventName`.
  * 4. Per-event extraction; the result is built fresh (unknown keys dropped).
  *    `card.card` and `done.usage` are passed through by reference without deep
- *    validation. Only own properties of the payload are read.
+ *    validation. Only own properties of the payload are read; a payload
+ *    that throws when read (a getter, a revoked proxy) gives `null`.
  *
  * | event | `null` when | output |
  * |---|---|---|
@@ -70,6 +71,15 @@ function isPlainBag(v: unknown): v is Bag {
  */
 export function parseChatEvent(eventName: string, data: unknown): ChatEvent | null {
   if (typeof eventName !== "string" || !isChatEventType(eventName)) return null;
+  try {
+    return extract(eventName, data);
+  } catch {
+    // Only reachable through hostile objects (throwing getters, proxies): unreadable → null.
+    return null;
+  }
+}
+
+function extract(eventName: ChatEvent["type"], data: unknown): ChatEvent | null {
   const p: Bag = isPlainBag(data) ? data : EMPTY;
   const declared = own(p, "type");
   if (typeof declared === "string" && declared !== eventName) return null;

@@ -574,3 +574,36 @@ Deno.test("property: parseChatEvent ≡ the spec §3 table on targeted frames (1
     }
   }
 });
+
+Deno.test("hostile payloads (throwing getters, proxies) give null, never throw", () => {
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const hostile: unknown[] = [
+    {
+      get text() {
+        throw new Error("boom");
+      },
+    },
+    revoked.proxy,
+    new Proxy({}, {
+      getOwnPropertyDescriptor() {
+        throw new Error("boom");
+      },
+    }),
+    {
+      card: {
+        get prompt() {
+          throw new Error("boom");
+        },
+        correlationId: "c",
+      },
+    },
+  ];
+  for (const name of ALL) {
+    for (const data of hostile) {
+      assert.doesNotThrow(() => parseChatEvent(name, data), name);
+    }
+  }
+  assert.equal(parseChatEvent("delta", hostile[0]), null);
+  assert.equal(parseChatEvent("card", hostile[3]), null);
+});
