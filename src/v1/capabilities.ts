@@ -79,6 +79,23 @@ export function requireChatCapabilities(
   declared: ChatCapabilities,
   required: readonly ChatCapability[] | Partial<ChatCapabilities>,
 ): Result<ChatCapabilities, MissingCapabilitiesRefusal> {
+  try {
+    return check(declared, required);
+  } catch {
+    // Only reachable through hostile objects (throwing getters, revoked proxies): fail closed.
+    return err({
+      code: "missing-capabilities",
+      message: "the declared or required capabilities could not be read",
+      missing: [],
+      unknown: ["(unreadable)"],
+    });
+  }
+}
+
+function check(
+  declared: ChatCapabilities,
+  required: readonly ChatCapability[] | Partial<ChatCapabilities>,
+): Result<ChatCapabilities, MissingCapabilitiesRefusal> {
   const d = typeof declared === "object" && declared !== null
     ? declared as unknown as Record<string, unknown>
     : {};

@@ -54,17 +54,21 @@ export function negotiateChatVersion(
 /**
  * Pick the highest version both sides speak. Offers that are not exactly 0 or
  * 1 are ignored; `serverSupports` defaults to both. No common version (or
- * `clientOffers` not an array) → `unsupported-version` with `received` the
- * offers.
+ * `clientOffers` not an array, or unreadable) → `unsupported-version` with
+ * `received` the offers. Never throws.
  */
 export function negotiateChatVersions(
   clientOffers: readonly unknown[],
   serverSupports: readonly ChatProtocolVersion[] = SUPPORTED_CHAT_VERSIONS,
 ): Result<ChatProtocolVersion, UnsupportedVersionRefusal> {
-  if (Array.isArray(clientOffers) && Array.isArray(serverSupports)) {
-    for (const v of SUPPORTED_CHAT_VERSIONS) {
-      if (clientOffers.some((o) => o === v) && serverSupports.some((s) => s === v)) return ok(v);
+  try {
+    if (Array.isArray(clientOffers) && Array.isArray(serverSupports)) {
+      for (const v of SUPPORTED_CHAT_VERSIONS) {
+        if (clientOffers.some((o) => o === v) && serverSupports.some((s) => s === v)) return ok(v);
+      }
     }
+  } catch {
+    // A hostile list (revoked proxy, throwing getter): no version in common.
   }
   return err({
     code: "unsupported-version",

@@ -186,3 +186,28 @@ Deno.test("negotiateChatVersions: highest common version", () => {
   }
   assert.equal(negotiateChatVersions([1], [0]).ok, false);
 });
+
+Deno.test("hostile inputs: requireChatCapabilities fails closed, negotiateChatVersions refuses; no throw", () => {
+  const revoked = Proxy.revocable([], {});
+  revoked.revoke();
+  const getter = {
+    get persistedHistory(): boolean {
+      throw new Error("boom");
+    },
+  } as unknown as ChatCapabilities;
+  for (
+    const [declared, required] of [
+      [getter, ["persistedHistory"]],
+      [NO_CAPABILITIES, revoked.proxy],
+      [revoked.proxy, ["connectionReplay"]],
+    ] as const
+  ) {
+    const r = requireChatCapabilities(
+      declared as unknown as ChatCapabilities,
+      required as unknown as ChatCapability[],
+    );
+    assert.equal(!r.ok && r.error.code, "missing-capabilities");
+  }
+  const v = negotiateChatVersions(revoked.proxy as unknown as unknown[]);
+  assert.equal(!v.ok && v.error.code, "unsupported-version");
+});
