@@ -61,7 +61,13 @@ export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMe
     this.#parser = parser;
   }
 
-  /** The stream's last event ID so far (see {@link SseParser.lastEventId}). */
+  /**
+   * The stream's last event ID so far (see {@link SseParser.lastEventId}).
+   * A whole chunk is parsed at once, so while you are still handling one
+   * message this may already name a later one that is queued behind it: to
+   * persist a resume cursor per handled message, use that message's
+   * {@link SseMessage.lastEventId}.
+   */
   get lastEventId(): string {
     return this.#parser.lastEventId;
   }
