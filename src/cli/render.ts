@@ -15,10 +15,15 @@ export interface RenderOptions {
   maxJson?: number;
 }
 
-/** Escape C0/C1 control characters (except newline handling done by callers). */
-function clean(s: string): string {
+/**
+ * Escape C0/C1 control characters, newlines included, so an untrusted string
+ * stays on its one output line and cannot forge a problem or a summary line.
+ * Multi-line text goes through {@link indentText}, which splits it first.
+ */
+function clean(s: string, keepTab = false): string {
   // deno-lint-ignore no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => {
+    if (keepTab && c === "\t") return c;
     return `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
   });
 }
@@ -35,7 +40,7 @@ function json(v: unknown, max: number): string {
 }
 
 function indentText(text: string, prefix: string): string[] {
-  return clean(text.replace(/\r\n?/g, "\n")).split("\n").map((l) => `${prefix}${l}`);
+  return text.replace(/\r\n?/g, "\n").split("\n").map((l) => `${prefix}${clean(l, true)}`);
 }
 
 /** Render `report` as text for a person. Ends with a newline. */
@@ -148,7 +153,7 @@ function renderTurn(
         ? f.green(t.status)
         : t.status === "error" || t.status === "output-error"
         ? f.red(t.status)
-        : t.status;
+        : clean(t.status);
       out.push(`    ${clean(t.name)} ${f.dim(`(${clean(t.callId ?? "no callId")})`)} ${status}`);
       if (t.input !== undefined) out.push(`      input   ${json(t.input, f.max)}`);
       if (t.output !== undefined) out.push(`      output  ${json(t.output, f.max)}`);
@@ -159,7 +164,7 @@ function renderTurn(
   if (turn.cards.length > 0) {
     out.push("  cards:");
     for (const card of turn.cards) {
-      const res = card.resolution !== undefined ? ` (${card.resolution})` : "";
+      const res = card.resolution !== undefined ? ` (${clean(card.resolution)})` : "";
       const prompt = card.prompt !== undefined ? ` "${clean(card.prompt)}"` : "";
       out.push(`    ${clean(card.correlationId)} ${card.status}${res}${prompt}`);
     }

@@ -376,3 +376,18 @@ Deno.test("scout ids beyond 2^53 - 1 get an id-precision warning (Scout's client
     [4, "error", "non-monotonic-id"], // both read as 9007199254740992 by the client
   ]);
 });
+
+Deno.test("render: a newline inside an untrusted name cannot forge an output line", () => {
+  const r = inspectText(
+    'id: 1\ndata: {"type":"tool_start","tool":"evil\\nline 99   error   forged: fake","callId":"k"}\n\n' +
+      'id: 2\ndata: {"type":"x\\nSummary: all clean (exit 0)"}\n\n' +
+      'id: 3\ndata: {"type":"token","content":"two\\nlines\\twith a tab"}\n\nid: 4\ndata: {"type":"done"}\n\n',
+  );
+  const out = renderReport(r);
+  const lines = out.split("\n");
+  assert.ok(!lines.some((l) => l.startsWith("line 99")), out);
+  assert.equal(lines.filter((l) => l.startsWith("Summary")).length, 1, out);
+  assert.match(out, /evil\\u000aline 99/);
+  // assistant text keeps its own lines (and tabs), each behind the gutter
+  assert.ok(lines.includes("    │ two") && lines.includes("    │ lines\twith a tab"), out);
+});
