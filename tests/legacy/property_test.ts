@@ -209,10 +209,12 @@ function legacyView(e: Ev, vocab: "scout" | "papercup"): Ev | null {
 
 Deno.test("round trip (property): upgrade(decode(encode(x))) gives x back minus what the vocabulary cannot say", () => {
   let roundTrips = 0;
+  const seen = new Set<string>();
   fc.assert(
     fc.property(validEnvelope, fc.constantFrom("scout", "papercup"), (envelope, vocab) => {
       const env = envelope as unknown as ChatEventEnvelope;
       const event = envelope.event as Ev;
+      seen.add(`${vocab}:${event.type}`);
       const expected = legacyView(event, vocab);
       const enc = encodeLegacyChatFrame(env, vocab);
       if (expected === null) {
@@ -241,4 +243,5 @@ Deno.test("round trip (property): upgrade(decode(encode(x))) gives x back minus 
     { numRuns: 3_000 },
   );
   assert.ok(roundTrips > 1_000, `only ${roundTrips} round trips ran`);
+  assert.equal(seen.size, 2 * 14, `every v1 event type in both vocabularies: ${[...seen]}`);
 });
