@@ -150,7 +150,11 @@ console.log(rows.join("\n"));
 const g1 = ours.get(2_000)! / ours.get(1_000)!;
 const g2 = ours.get(20_000)! / ours.get(10_000)!;
 const gp = theirs.get(2_000)! / theirs.get(1_000)!;
-console.log(`\nours  t(2n)/t(n): n=1k ${g1.toFixed(2)}, n=10k ${g2.toFixed(2)}  (goal ≤ 2.3)`);
+console.log(
+  `\nours  t(2n)/t(n): n=1k ${g1.toFixed(2)}, n=10k ${
+    g2.toFixed(2)
+  }  (goal ≤ 2.3, checked at 10k: 1–3 ms timings at 1k are noise-dominated)`,
+);
 console.log(`peer  t(2n)/t(n): n=1k ${gp.toFixed(2)}`);
 if (g2 > 2.3) failed = true;
 const m1 = mixed.get(20_000)! / mixed.get(10_000)!;
