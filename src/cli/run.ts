@@ -59,8 +59,9 @@ call without callId gets "frame:<id>" from its SSE id, and legacy errors are
 shown as not retryable (each flagged as a warning).
 
 Exit codes: 0 clean, 1 contract violations, 2 unreadable input (missing file,
-binary data, over ${INSPECT_MAX_BYTES} bytes, an SSE line or event over
-1 MiB) or bad usage.
+a directory, binary data, over ${INSPECT_MAX_BYTES} bytes, an SSE line or event
+over 1 MiB, no frame at all: empty or comments only) or bad usage. Warnings
+(e.g. a capture cut off mid-turn) do not change the exit code.
 
 inspect agents --help describes the agents command.
 `;
