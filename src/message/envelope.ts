@@ -373,7 +373,10 @@ export function toUIMessage(message: ChatMessage): UIMessage {
 /**
  * Wrap a {@link UIMessage} in an envelope. Picks `id`, `role`, `parts` and
  * `metadata` (when it is a plain object) from `ui` explicitly, so a smuggled
- * `provenance` on `ui` is ignored.
+ * `provenance` on `ui` is ignored. The `envelope` is trusted and copied as
+ * given (its `provenance` and `delivery` included, not validated): build it
+ * from broker state, never from what a transport sent, and mint endorsements
+ * only with {@link markHumanEndorsed}.
  */
 export function fromUIMessage(ui: UIMessage, envelope: ChatEnvelope): ChatMessage {
   const m: ChatMessage = {
