@@ -313,7 +313,10 @@ export function upgradeLegacyChatFrame(
 ): Result<ChatEventEnvelope, LegacyRefusal> {
   const host = checkContext(ctx);
   if ("code" in host) return err(host);
-  const decoded = decodeLegacyChatFrame(frame, host.dialect as LegacyDialect, host.decode);
+  if (host.dialect !== "scout" && host.dialect !== "papercup") {
+    return refuse("invalid-context", 'the context\'s `dialect` must be "scout" or "papercup"');
+  }
+  const decoded = decodeLegacyChatFrame(frame, host.dialect, host.decode);
   if (!decoded.ok) return decoded;
   return upgradeChecked(decoded.value, ctx, host);
 }

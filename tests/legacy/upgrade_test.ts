@@ -336,3 +336,12 @@ Deno.test('tool_result with ok "true" (a string) is unknown-result-status, and t
     assert.match(!r.ok ? r.error.message : "", /not a boolean/);
   }
 });
+
+Deno.test("an unknown ctx.dialect is the host's mistake: invalid-context, not invalid-frame", () => {
+  const r = upgradeLegacyChatFrame(
+    frame({ type: "token", content: "x" }),
+    host("klingon" as "scout"),
+  );
+  assert.equal(!r.ok && r.error.code, "invalid-context");
+  assert.match(!r.ok ? r.error.message : "", /dialect/);
+});
