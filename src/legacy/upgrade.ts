@@ -280,7 +280,7 @@ function toV1(
  *   boolean, e.g. the string `"true"` (never fabricated as a success);
  * - `missing-retry-permission`: an `error` while `ctx.retryable` is not a
  *   boolean;
- * - `invalid-context`: bad ids or a bad `at` from the host, a context
+ * - `invalid-context`: bad ids, dialect or `at` from the host, a context
  *   field that cannot be read (a throwing getter), or a `callIdFor` that
  *   throws or returns anything but `undefined` or a non-empty string;
  * - `invalid-allocation`: `allocate()` threw, returned a malformed value, or
