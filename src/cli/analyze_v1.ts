@@ -4,7 +4,12 @@
  *
  * @module
  */
-import { ChatStateFolder, parseChatEnvelope } from "../v1/mod.ts";
+import {
+  ChatStateFolder,
+  DEFAULT_MAX_ENVELOPE_BYTES,
+  parseChatEnvelope,
+  utf8ByteLength,
+} from "../v1/mod.ts";
 import type { ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
@@ -127,6 +132,21 @@ export function analyzeV1(
     if (f.event === "heartbeat") {
       heartbeats++;
       continue;
+    }
+    // The bound every consumer using parseChatEnvelopeJson applies by default (SSE lines
+    // are already capped at 1 MiB by the SSE parser; NDJSON lines are not).
+    if (f.data.length > DEFAULT_MAX_ENVELOPE_BYTES / 3) {
+      const bytes = utf8ByteLength(f.data);
+      if (bytes > DEFAULT_MAX_ENVELOPE_BYTES) {
+        problems.push({
+          line: f.line,
+          severity: "error",
+          code: "too-large",
+          message: `the envelope is ${bytes} bytes, over the ${DEFAULT_MAX_ENVELOPE_BYTES}-byte ` +
+            "bound of parseChatEnvelopeJson: consumers refuse it",
+        });
+        continue;
+      }
     }
     const parsed = parseData(f.data);
     if (parsed === undefined) {

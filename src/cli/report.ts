@@ -31,7 +31,8 @@
  * - v1: the fold's refusal codes (`gap`, `duplicate`, `reordered`,
  *   `foreign-turn`, `illegal-transition`, `invalid-envelope`,
  *   `unsupported-version`, … see `ChatFoldRefusalCode`), `id-mismatch` and
- *   `event-name-mismatch` (warnings), `no-terminal-event` (warning);
+ *   `event-name-mismatch` (warnings), `no-terminal-event` (warning),
+ *   `too-large` (an envelope over parseChatEnvelopeJson's 1 MiB bound);
  * - Scout / v0: the legacy adapter's refusal codes (`invalid-event`,
  *   `missing-type`, `invalid-id`, `missing-call-identity`,
  *   `unknown-result-status`, … see `LegacyRefusalCode`), then the v1 fold's;

@@ -391,3 +391,24 @@ Deno.test("render: a newline inside an untrusted name cannot forge an output lin
   // assistant text keeps its own lines (and tabs), each behind the gutter
   assert.ok(lines.includes("    │ two") && lines.includes("    │ lines\twith a tab"), out);
 });
+
+Deno.test("v1 NDJSON: an envelope line over the 1 MiB envelope bound is a too-large violation on its line", () => {
+  const env = (seq: number, event: unknown) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${seq}`,
+      seq,
+      event,
+    });
+  const text = [
+    env(1, { type: "delta", text: "a" }),
+    env(2, { type: "delta", text: "é".repeat(600_000) }), // 1.2 MB of UTF-8, 600k UTF-16 units
+    env(3, { type: "done" }),
+  ].join("\n") + "\n";
+  const r = inspectText(text);
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[2, "too-large"], [3, "gap"]]);
+  assert.match(r.problems[0].message, /bytes, over the 1048576-byte bound/);
+  assert.equal(r.exitCode, 1);
+});
