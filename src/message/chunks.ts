@@ -297,7 +297,7 @@ export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
 
 /** A problem found while reading a capture or folding a stream. */
 export interface ChunkIssue {
-  /** 0-based index of the offending chunk (or SSE event) in its stream. */
+  /** 0-based index of the offending chunk (or SSE event) in its stream; -1 for a fold's `options.message`. */
   index: number;
   /** Stable machine-readable reason. */
   code: "invalid-json" | "invalid-chunk" | "unsupported-chunk" | "orphan-chunk" | "limit";

@@ -55,7 +55,10 @@ import { V1ToUIMessageChunks } from "./ai_sdk_stream.ts";
 export interface FoldOptions {
   /**
    * The persisted (last assistant) message to continue from. Never mutated.
-   * A non-assistant message is ignored, as in the AI SDK.
+   * A non-assistant message only lends its id, as in the AI SDK. It is
+   * checked lightly: a value that is not a message (no string `id` / `role`,
+   * no `parts` array) is ignored and a part without a string `type` is
+   * dropped, each reported as an `invalid-chunk` issue with index -1.
    */
   message?: UIMessage;
   /**
@@ -193,19 +196,45 @@ export class UIMessageFold {
     this.#maxChars = options.maxChars ?? 64 * 1024 * 1024;
     this.#maxIssues = options.maxIssues ?? 1_000;
     const m = options.message;
-    if (m !== undefined && m !== null && m.role === "assistant") {
+    if (m === undefined || m === null) return;
+    // the persisted message usually comes from storage: check it (issues at index -1)
+    this.#sourceIndex = -1;
+    try {
+      this.#adopt(m, options.replay === true);
+    } catch {
+      this.#reset("");
+      this.#issue("invalid-chunk", "options.message could not be read; ignored");
+    }
+    this.#sourceIndex = undefined;
+  }
+
+  #adopt(m: UIMessage, replay: boolean): void {
+    if (typeof m !== "object" || typeof m.id !== "string" || typeof m.role !== "string") {
+      return this.#issue("invalid-chunk", "options.message is not a UIMessage; ignored");
+    }
+    if (m.role !== "assistant") {
       this.#id = m.id;
-      this.#metadata = m.metadata;
-      // copy-on-entry: parts are shallow-copied once, so the input is never mutated
-      this.#parts = m.parts.map((p) => ({ ...p }) as ChatPart);
-      if (options.replay === true) {
-        this.#replayCursor = 0;
-        this.#replayEnd = this.#parts.length;
-      } else {
-        this.#indexPersisted();
-      }
-    } else if (m !== undefined && m !== null) {
-      this.#id = m.id;
+      return;
+    }
+    if (!Array.isArray(m.parts)) {
+      return this.#issue("invalid-chunk", "options.message has no parts array; ignored");
+    }
+    this.#id = m.id;
+    this.#metadata = m.metadata;
+    // copy-on-entry: parts are shallow-copied once, so the input is never mutated
+    const parts: ChatPart[] = [];
+    for (let i = 0; i < m.parts.length; i++) {
+      const p: unknown = m.parts[i];
+      if (p === null || typeof p !== "object" || typeof (p as ChatPart).type !== "string") {
+        this.#issue("invalid-chunk", `options.message part ${i} has no string type; dropped`);
+      } else parts.push({ ...p } as ChatPart);
+    }
+    this.#parts = parts;
+    if (replay) {
+      this.#replayCursor = 0;
+      this.#replayEnd = this.#parts.length;
+    } else {
+      this.#indexPersisted();
     }
   }
 

@@ -361,3 +361,39 @@ Deno.test("a non-identifier data chunk folds as in the AI SDK, and our schema fl
     true,
   );
 });
+
+Deno.test("a malformed persisted message is reported (index -1), never thrown on", () => {
+  const chunks = [
+    { type: "start-step" },
+    { type: "text-start", id: "t" },
+    { type: "text-delta", id: "t", delta: "ok" },
+  ];
+  const bad = [
+    { id: "m", role: "assistant", parts: null },
+    { id: "m", role: "assistant", parts: [null, { type: 5 }, { type: "text", text: "kept" }] },
+    "not a message",
+    { role: "assistant", parts: [] },
+  ];
+  for (const replay of [false, true]) {
+    for (const message of bad) {
+      const r = foldUIMessage(chunks, { message: message as unknown as UIMessage, replay });
+      assert.ok(r.issues.length > 0, JSON.stringify(message));
+      assert.ok(r.issues.every((i) => i.index === -1 && i.code === "invalid-chunk"));
+      assert.equal(typeof r.message.id, "string");
+      assert.deepEqual(r.message.parts.at(-1), { type: "text", text: "ok", state: "streaming" });
+    }
+  }
+  const kept = foldUIMessage(chunks, {
+    message: { id: "m", role: "assistant", parts: [null, { type: "text", text: "kept" }] } as never,
+  });
+  assert.deepEqual(kept.message.parts.map((p) => p.type === "text" ? p.text : p.type), [
+    "kept",
+    "step-start",
+    "ok",
+  ]);
+  assert.deepEqual(kept.issues.map((i) => i.index), [-1]);
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  const r = foldUIMessage(chunks, { message: revoked.proxy as never });
+  assert.deepEqual(r.issues.map((i) => [i.index, i.code]), [[-1, "invalid-chunk"]]);
+});
