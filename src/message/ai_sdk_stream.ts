@@ -357,7 +357,10 @@ export interface ChunksToV1Options {
  * `preliminary`) → `tool_result ok`; `tool-output-error` /
  * `tool-input-error` → `tool_result` with `ok: false` and `summary` =
  * `errorText` (a `tool_call` first when none was sent); `tool-output-denied`
- * → `tool_result ok: false`, summary `denied`; `error` → `error`
+ * → `tool_result ok: false`, summary `denied`; a call id the AI SDK reuses
+ * in a later step (legal there, not in v1, where call ids are unique per
+ * turn) is reported as `unsupported-chunk` for each of its chunks after the
+ * first result, so the envelopes stay a valid v1 turn; `error` → `error`
  * (`retryable: false`: a UI chunk carries no retry permission, so none is
  * granted; the `finish` the AI SDK sends after it is expected and ignored);
  * `finish` → `done` (`stopReason` = `finishReason`);
@@ -382,7 +385,7 @@ export class UIMessageChunksToV1 {
   #ended = false;
   #endedByError = false;
   #index = 0;
-  #tools = new Map<string, { name: string; called: boolean }>();
+  #tools = new Map<string, { name: string; called: boolean; resulted: boolean }>();
   /** Problems found, each with its chunk index (at most 1 000 kept). */
   readonly issues: ChunkIssue[] = [];
 
@@ -404,6 +407,14 @@ export class UIMessageChunksToV1 {
 
   #issue(code: ChunkIssue["code"], message: string): void {
     if (this.issues.length < 1_000) this.issues.push({ index: this.#index, code, message });
+  }
+
+  /** A chunk that would reuse a call id: v1 call ids are unique per turn. */
+  #reused(type: string, callId: string): void {
+    this.#issue(
+      "unsupported-chunk",
+      `${type} reuses tool call ${callId} (v1 call ids are unique per turn)`,
+    );
   }
 
   /** Convert one (untrusted) chunk. Never throws. */
@@ -441,15 +452,18 @@ export class UIMessageChunksToV1 {
       case "reasoning-delta":
         if (c.delta.length > 0) out.push(this.#env({ type: "reasoning", text: c.delta }));
         return;
-      case "tool-input-start":
-        this.#tools.set(c.toolCallId, { name: c.toolName, called: false });
+      case "tool-input-start": {
+        const t = this.#tools.get(c.toolCallId);
+        if (t?.called) return this.#reused(c.type, c.toolCallId);
+        this.#tools.set(c.toolCallId, { name: c.toolName, called: false, resulted: false });
         return;
+      }
       case "tool-input-available": {
         const t = this.#tools.get(c.toolCallId);
-        this.#tools.set(c.toolCallId, { name: c.toolName, called: true });
         if (t?.called) {
           return this.#issue("orphan-chunk", `tool call ${c.toolCallId} announced twice`);
         }
+        this.#tools.set(c.toolCallId, { name: c.toolName, called: true, resulted: false });
         const ev: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
         if (c.input !== undefined) ev.input = c.input;
         out.push(this.#env(ev));
@@ -457,16 +471,18 @@ export class UIMessageChunksToV1 {
       }
       case "tool-input-error": {
         const t = this.#tools.get(c.toolCallId);
+        if (t?.resulted) return this.#reused(c.type, c.toolCallId);
         if (!t?.called) {
           const ev: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
           if (c.input !== undefined) ev.input = c.input;
           out.push(this.#env(ev));
         }
-        this.#tools.set(c.toolCallId, { name: c.toolName, called: true });
+        const name = t?.called ? t.name : c.toolName;
+        this.#tools.set(c.toolCallId, { name, called: true, resulted: true });
         out.push(this.#env({
           type: "tool_result",
           callId: c.toolCallId,
-          name: c.toolName,
+          name,
           ok: false,
           summary: c.errorText,
         }));
@@ -479,6 +495,8 @@ export class UIMessageChunksToV1 {
         if (t === undefined || !t.called) {
           return this.#issue("orphan-chunk", `${c.type} for unknown tool call ${c.toolCallId}`);
         }
+        if (t.resulted) return this.#reused(c.type, c.toolCallId);
+        if (c.type !== "tool-output-available" || c.preliminary !== true) t.resulted = true;
         if (c.type === "tool-output-available") {
           if (c.preliminary === true) {
             return this.#issue("unsupported-chunk", "preliminary tool output has no v1 event");

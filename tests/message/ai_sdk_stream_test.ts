@@ -221,3 +221,29 @@ Deno.test("chunks → v1: an errored AI SDK stream (error, finish-step, finish) 
   // only the content after the end is reported, not the AI SDK's own closing finish
   assert.deepEqual(issues.map((i) => [i.index, i.code]), [[7, "orphan-chunk"]]);
 });
+
+Deno.test("chunks → v1: a call id reused in a later step is reported, and the turn stays valid v1", () => {
+  const { envelopes, issues } = uiMessageChunksToV1([
+    { type: "start", messageId: "m" },
+    { type: "start-step" },
+    { type: "tool-input-available", toolCallId: "c1", toolName: "a", input: {} },
+    { type: "tool-output-available", toolCallId: "c1", output: 1 },
+    { type: "finish-step" },
+    { type: "start-step" },
+    { type: "tool-input-start", toolCallId: "c1", toolName: "a" },
+    { type: "tool-input-available", toolCallId: "c1", toolName: "a", input: { x: 1 } },
+    { type: "tool-output-available", toolCallId: "c1", output: 2 },
+    { type: "tool-input-error", toolCallId: "c1", toolName: "a", input: {}, errorText: "e" },
+    { type: "finish" },
+  ], allocator());
+  assert.deepEqual(envelopes.map((e) => e.event.type), ["tool_call", "tool_result", "done"]);
+  assert.deepEqual(issues.map((i) => [i.index, i.code]), [
+    [6, "unsupported-chunk"],
+    [7, "orphan-chunk"],
+    [8, "unsupported-chunk"],
+    [9, "unsupported-chunk"],
+  ]);
+  const { state, refusals } = foldChatState(envelopes);
+  assert.deepEqual(refusals, []);
+  assert.equal(state!.status, "completed");
+});
