@@ -811,6 +811,16 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
   let first = true;
   let envelopes = 0;
   const refused: ChunkIssue[] = [];
+  if (!isIterable(input)) {
+    // Untyped callers (JSON from storage) may pass anything: refuse, never throw.
+    const r = fold.result();
+    r.issues = [{
+      index: -1,
+      code: "invalid-chunk",
+      message: "input is not an iterable of chunks",
+    }];
+    return r;
+  }
   for (const item of input) {
     if (first) {
       first = false;
@@ -835,6 +845,10 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     r.issues = [...refused, ...r.issues].sort((a, b) => a.index - b.index);
   }
   return r;
+}
+
+function isIterable(x: unknown): x is Iterable<unknown> {
+  return x != null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
 }
 
 /**
