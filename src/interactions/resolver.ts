@@ -10,6 +10,7 @@
  */
 import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
 import { err, ok, type Result } from "../result.ts";
+import { utf8ByteLength } from "../v1/parse.ts";
 import { AUTHORITY_FIELDS, effectiveStatus, sameAuthority, sameSchema } from "./fence.ts";
 import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
 import { standardValidate, type ValidationIssue } from "./standard_schema.ts";
@@ -325,24 +326,6 @@ function answerProblem(value: unknown, budget: number): string | null {
   }
 }
 
-/** UTF-8 length of `text` in bytes (lone surrogates count 3, as U+FFFD). */
-function utf8Length(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
-}
-
 /** A fresh JSON copy of a validated answer, or the reason it cannot be stored. */
 function answerCopy(
   value: unknown,
@@ -358,7 +341,9 @@ function answerCopy(
   }
   if (text === undefined) return { ok: false, why: "undefined" };
   // UTF-8 never takes fewer bytes than UTF-16 units: skip the count when already too long.
-  if (text.length > maxBytes || utf8Length(text) > maxBytes) return { ok: false, why: "too large" };
+  if (text.length > maxBytes || utf8ByteLength(text) > maxBytes) {
+    return { ok: false, why: "too large" };
+  }
   return { ok: true, value: JSON.parse(text) };
 }
 

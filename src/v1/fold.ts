@@ -13,6 +13,7 @@ import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { type EnvelopeIssue, parseChatEnvelope } from "./parse.ts";
 import { isTurnStatus, nextTurnStatus } from "./lifecycle.ts";
+import { isFiniteNonNeg, isNonEmpty, isObj, RESOLUTIONS } from "./_guards.ts";
 import { GroundedBlockSchema } from "./schemas.ts";
 import type {
   CardResolution,
@@ -137,26 +138,6 @@ function copyTool(t: ToolCallStateV1): ToolCallStateV1 {
 function where(env: ChatEventEnvelope): { seq: number; eventId: string; eventType: string } {
   return { seq: env.seq, eventId: env.eventId, eventType: env.event.type };
 }
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function isNonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0;
-}
-
-function isFiniteNonNeg(v: unknown): v is number {
-  return typeof v === "number" && v >= 0 && v !== Infinity;
-}
-
-const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
-  "submitted",
-  "declined",
-  "cancelled",
-  "expired",
-  "interrupted",
-]);
 
 /** A fresh, validated tool call state, or the path suffix of its first bad field. */
 function readSavedTool(v: unknown, lastSeq: number): ToolCallStateV1 | string {

@@ -21,6 +21,7 @@
  *
  * @module
  */
+import { isFiniteNonNeg, isNonEmpty, isObj, RESOLUTIONS } from "./_guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { ChatEventEnvelopeSchema } from "./schemas.ts";
@@ -90,23 +91,6 @@ export type EnvelopeRefusal =
 type Bag = Record<string, unknown>;
 type Fail = { readonly path: string; readonly message: string };
 
-function isObj(v: unknown): v is Bag {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-function isNonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0;
-}
-function isFiniteNonNeg(v: unknown): v is number {
-  return typeof v === "number" && v >= 0 && v !== Infinity;
-}
-
-const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
-  "submitted",
-  "declined",
-  "cancelled",
-  "expired",
-  "interrupted",
-]);
 const TURN_STATUS_TARGETS: ReadonlySet<string> = new Set([
   "running",
   "cancelled",

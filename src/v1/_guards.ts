@@ -1,0 +1,30 @@
+/**
+ * Small structural guards shared by the v1 parser and fold (internal).
+ *
+ * @module
+ */
+import type { CardResolution } from "./types.ts";
+
+/** A non-null, non-array object. */
+export function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A string with at least one character. */
+export function isNonEmpty(v: unknown): v is string {
+  return typeof v === "string" && v.length > 0;
+}
+
+/** A number ≥ 0 that is not NaN or Infinity. */
+export function isFiniteNonNeg(v: unknown): v is number {
+  return typeof v === "number" && v >= 0 && v !== Infinity;
+}
+
+/** The card resolutions a `card_closed` event may carry. */
+export const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
+  "submitted",
+  "declined",
+  "cancelled",
+  "expired",
+  "interrupted",
+]);
