@@ -118,9 +118,20 @@ export class TurnTextScanner {
    * ignored.
    */
   push(delta: string): TurnTextSegment[] {
+    if (this.#ended || typeof delta !== "string" || delta === "") return [];
+    let firstLt = -1;
+    if (this.#block === null && this.#carry === "") {
+      firstLt = delta.indexOf("<");
+      if (firstLt === -1) {
+        // Fast path (most deltas of a real stream): nothing held back and no
+        // "<" at all, so the whole delta is final text — unless it ends with
+        // a high surrogate, which the general path holds back.
+        const last = delta.charCodeAt(delta.length - 1);
+        if (last < 0xd800 || last > 0xdbff) return [{ kind: "text", text: delta }];
+      }
+    }
     const out: TurnTextSegment[] = [];
-    if (this.#ended || typeof delta !== "string" || delta === "") return out;
-    this.#feed(delta, false, out);
+    this.#feed(delta, false, out, firstLt);
     return out;
   }
 
@@ -138,12 +149,18 @@ export class TurnTextScanner {
     return out;
   }
 
-  #feed(delta: string, final: boolean, out: TurnTextSegment[]): void {
+  /**
+   * Scan `delta` (after any held-back fragment). `firstLt`, when > 0, is the
+   * index of the first "<" in `delta` (already found by `push`, so the text
+   * before it is not searched twice); any other value means "unknown".
+   */
+  #feed(delta: string, final: boolean, out: TurnTextSegment[], firstLt = -1): void {
     let s = delta;
     let i = 0;
     if (this.#block === null && this.#carry !== "") {
       s = this.#carry + delta;
       this.#carry = "";
+      firstLt = -1;
     }
     for (;;) {
       if (this.#block !== null) {
@@ -159,7 +176,8 @@ export class TurnTextScanner {
       // Text mode.
       const textStart = i;
       for (;;) {
-        let j = s.indexOf("<", i);
+        let j = firstLt > i ? firstLt : s.indexOf("<", i);
+        firstLt = -1;
         // A run of "<<<…": only the last "<" of the run can open a tag; skip
         // the run with a plain loop instead of one indexOf call per "<".
         while (j !== -1 && s.charCodeAt(j + 1) === 0x3c) j++;
