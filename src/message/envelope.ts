@@ -308,22 +308,41 @@ function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal
 
 /** Refusal of {@link markHumanEndorsed}. */
 export interface EndorsementRefusal {
-  /** Stable machine-readable reason. */
-  readonly code: "missing-attestation" | "not-agent-authored";
+  /**
+   * Stable machine-readable reason:
+   * - `missing-attestation`: `attestedBy` is not a non-empty string;
+   * - `not-agent-authored`: the message's own `provenance` is not plain
+   *   agent provenance `{authored:'agent'}` (absent, human, anything else,
+   *   or unreadable);
+   * - `already-endorsed`: the message is already endorsed by a different
+   *   attester (the earlier attester is never overwritten).
+   */
+  readonly code: "missing-attestation" | "not-agent-authored" | "already-endorsed";
   /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
 }
 
 /**
- * Mint a human endorsement: returns a copy of `message` with provenance
+ * Mint a human endorsement ("agent authored, endorsed by a human"): returns
+ * a shallow copy of `message` with provenance
  * `{authored:'agent', endorsedBy:'human', attestedBy}`. The only way an
- * endorsement is created. Does not mutate `message`. Refuses an empty
- * `attestedBy` and a message whose provenance says a human authored it.
+ * endorsement is created. Does not mutate `message`. Never throws.
+ *
+ * Only a message whose own `provenance` is exactly `{authored:'agent'}` can
+ * be endorsed; `role` is not consulted (it is a rendering hint). Refuses:
+ * an empty or non-string `attestedBy` (`missing-attestation`); a message
+ * with no provenance, human provenance or anything else that is not plain
+ * agent provenance (`not-agent-authored`); a message already endorsed by a
+ * different attester (`already-endorsed`). Re-endorsing by the same
+ * attester is idempotent: it succeeds with an unchanged copy.
+ *
+ * Departs from the titan original, which accepted an empty `attestedBy`,
+ * endorsed any message and overwrote an earlier endorsement.
  *
  * @example
  * ```ts
  * import { type ChatMessage, markHumanEndorsed } from "@papercusp/chat-protocol";
- * declare const agentMessage: ChatMessage;
+ * declare const agentMessage: ChatMessage; // provenance: { authored: "agent" }
  * const r = markHumanEndorsed(agentMessage, "user:alice");
  * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
  * ```
@@ -335,10 +354,28 @@ export function markHumanEndorsed(
   if (typeof attestedBy !== "string" || attestedBy.length === 0) {
     return err({ code: "missing-attestation", message: "attestedBy must be a non-empty string" });
   }
-  if (message.provenance?.authored === "human") {
+  let p: unknown;
+  try {
+    p = message !== null && typeof message === "object" && Object.hasOwn(message, "provenance")
+      ? message.provenance
+      : undefined;
+    const r = ProvenanceSchema.safeParse(p);
+    p = r.success ? r.data : undefined;
+  } catch {
+    p = undefined;
+  }
+  const prov = p as Provenance | undefined;
+  if (prov !== undefined && "endorsedBy" in prov) {
+    if (prov.attestedBy === attestedBy) return ok({ ...message });
+    return err({
+      code: "already-endorsed",
+      message: "the message is already endorsed by another attester",
+    });
+  }
+  if (prov?.authored !== "agent") {
     return err({
       code: "not-agent-authored",
-      message: "only an agent-authored message can be endorsed by a human",
+      message: "only a message with agent provenance can be endorsed by a human",
     });
   }
   return ok({
