@@ -99,6 +99,14 @@ export class TurnTextScanner {
   readonly #unclosed = new Set<BlockTagName>();
   /** The body of an unclosed block, scanned again as text by `end()`. */
   #rescan = "";
+  /**
+   * Output of the current `push`/`end` call: text not yet emitted (adjacent
+   * text is merged here, so a call never returns two text segments in a row)
+   * and the segments before it (`null` until there is one, so a call that
+   * emits only text allocates no growing array).
+   */
+  #text = "";
+  #out: TurnTextSegment[] | null = null;
 
   /**
    * Create a scanner with an empty buffer.
@@ -130,9 +138,8 @@ export class TurnTextScanner {
         if (last < 0xd800 || last > 0xdbff) return [{ kind: "text", text: delta }];
       }
     }
-    const out: TurnTextSegment[] = [];
-    this.#feed(delta, false, out, firstLt);
-    return out;
+    this.#feed(delta, false, firstLt);
+    return this.#take();
   }
 
   /**
@@ -142,11 +149,10 @@ export class TurnTextScanner {
    * followed a stray opening tag are still found.
    */
   end(): TurnTextSegment[] {
-    const out: TurnTextSegment[] = [];
-    if (this.#ended) return out;
-    this.#feed("", true, out);
+    if (this.#ended) return [];
+    this.#feed("", true);
     this.#ended = true;
-    return out;
+    return this.#take();
   }
 
   /**
@@ -154,7 +160,7 @@ export class TurnTextScanner {
    * index of the first "<" in `delta` (already found by `push`, so the text
    * before it is not searched twice); any other value means "unknown".
    */
-  #feed(delta: string, final: boolean, out: TurnTextSegment[], firstLt = -1): void {
+  #feed(delta: string, final: boolean, firstLt = -1): void {
     let s = delta;
     let i = 0;
     if (this.#block === null && this.#carry !== "") {
@@ -164,7 +170,7 @@ export class TurnTextScanner {
     }
     for (;;) {
       if (this.#block !== null) {
-        i = this.#blockStep(s, i, final, out);
+        i = this.#blockStep(s, i, final);
         if (i === RESCAN) {
           // The turn ended inside a block that never closed: only its opening
           // tag is invalid; what followed it is text and blocks again.
@@ -186,11 +192,11 @@ export class TurnTextScanner {
           // high surrogate so a UI never shows half an emoji.
           const last = s.charCodeAt(s.length - 1);
           if (!final && last >= 0xd800 && last <= 0xdbff && s.length > textStart) {
-            pushText(out, s.slice(textStart, s.length - 1));
+            this.#text += s.slice(textStart, s.length - 1);
             this.#carry = s.slice(s.length - 1);
             return;
           }
-          pushText(out, s.slice(textStart));
+          this.#text += s.slice(textStart);
           return;
         }
         // Fast path: '<' followed by anything but a/A/r/R is never a tag.
@@ -204,14 +210,14 @@ export class TurnTextScanner {
           i = j + 1;
           continue;
         }
-        pushText(out, s.slice(textStart, j));
+        this.#text += s.slice(textStart, j);
         if (m === PARTIAL) {
           this.#carry = s.slice(j);
           return;
         }
         const openLen = OPEN_TAG[m].length;
         if (this.#unclosed.has(m)) {
-          out.push({ kind: "invalid", tag: m, raw: s.slice(j, j + openLen), reason: "unclosed" });
+          this.#emit({ kind: "invalid", tag: m, raw: s.slice(j, j + openLen), reason: "unclosed" });
           i = j + openLen;
           break;
         }
@@ -233,7 +239,7 @@ export class TurnTextScanner {
    * resumes, -1 when all of `s` was consumed (block still open), or
    * {@link RESCAN} at the end of the turn for a block that never closed.
    */
-  #blockStep(s: string, i: number, final: boolean, out: TurnTextSegment[]): number {
+  #blockStep(s: string, i: number, final: boolean): number {
     const b = this.#block!;
     const close = CLOSE_TAG[b.name];
     const cl = close.length;
@@ -246,7 +252,7 @@ export class TurnTextScanner {
       if (k !== -1) {
         const bodyLen = b.len - b.tail.length + k;
         const body = b.parts.join("").slice(0, bodyLen);
-        this.#finish(body, u.slice(k, k + cl), out);
+        this.#finish(body, u.slice(k, k + cl));
         return i + (k + cl - b.tail.length);
       }
     }
@@ -255,7 +261,7 @@ export class TurnTextScanner {
     if (k !== -1) {
       const piece = s.slice(i, k);
       const body = b.parts.length === 0 ? piece : b.parts.join("") + piece;
-      this.#finish(body, s.slice(k, k + cl), out);
+      this.#finish(body, s.slice(k, k + cl));
       return k + cl;
     }
     // 3. No close yet: keep the body (bounded by `need`).
@@ -268,25 +274,47 @@ export class TurnTextScanner {
         : (b.tail + piece).slice(-(cl - 1));
     }
     if (b.len >= need) {
-      this.#invalid("too-large", b.openRaw + b.parts.join(""), out);
+      this.#invalid("too-large", b.openRaw + b.parts.join(""));
       return i + n;
     }
     if (final) {
       this.#rescan = b.parts.join("");
       this.#unclosed.add(b.name);
-      this.#invalid("unclosed", b.openRaw, out);
+      this.#invalid("unclosed", b.openRaw);
       return RESCAN;
     }
     return -1;
   }
 
-  #invalid(reason: InvalidBlockReason, raw: string, out: TurnTextSegment[]): void {
-    const tag = this.#block!.name;
-    this.#block = null;
-    out.push({ kind: "invalid", tag, raw, reason });
+  /** Emit a non-text segment after the pending text. */
+  #emit(seg: TurnTextSegment): void {
+    const text = this.#text;
+    if (text !== "") {
+      this.#text = "";
+      if (this.#out === null) this.#out = [{ kind: "text", text }, seg];
+      else this.#out.push({ kind: "text", text }, seg);
+    } else if (this.#out === null) this.#out = [seg];
+    else this.#out.push(seg);
   }
 
-  #finish(body: string, closeRaw: string, out: TurnTextSegment[]): void {
+  /** The segments of this call (pending text last), resetting the output. */
+  #take(): TurnTextSegment[] {
+    const text = this.#text;
+    const out = this.#out;
+    this.#text = "";
+    this.#out = null;
+    if (out === null) return text === "" ? [] : [{ kind: "text", text }];
+    if (text !== "") out.push({ kind: "text", text });
+    return out;
+  }
+
+  #invalid(reason: InvalidBlockReason, raw: string): void {
+    const tag = this.#block!.name;
+    this.#block = null;
+    this.#emit({ kind: "invalid", tag, raw, reason });
+  }
+
+  #finish(body: string, closeRaw: string): void {
     const b = this.#block!;
     const raw = b.openRaw + body + closeRaw;
     let json: unknown;
@@ -297,45 +325,37 @@ export class TurnTextScanner {
       json = JSON.parse(body);
     } catch {
       const trimmedBody = body.trim();
-      if (trimmedBody === "") return this.#invalid("empty-body", raw, out);
-      if (trimmedBody.length === body.length) return this.#invalid("malformed-json", raw, out);
+      if (trimmedBody === "") return this.#invalid("empty-body", raw);
+      if (trimmedBody.length === body.length) return this.#invalid("malformed-json", raw);
       try {
         json = JSON.parse(trimmedBody);
       } catch {
-        return this.#invalid("malformed-json", raw, out);
+        return this.#invalid("malformed-json", raw);
       }
     }
     if (b.name === "ask") {
       const block = parseAskBlock(json);
-      if (block === null) return this.#invalid("invalid-block", raw, out);
+      if (block === null) return this.#invalid("invalid-block", raw);
       this.#block = null;
-      out.push({ kind: "ask", block, raw });
+      this.#emit({ kind: "ask", block, raw });
     } else {
       const block = parseReportBlock(json);
-      if (block === null) return this.#invalid("invalid-block", raw, out);
+      if (block === null) return this.#invalid("invalid-block", raw);
       this.#block = null;
-      out.push({ kind: "report", block, raw });
+      this.#emit({ kind: "report", block, raw });
     }
   }
 }
 
-/** Whether a close tag (`</…`) could start inside `tail` and continue in the next chunk. */
 /** {@link TurnTextScanner}'s block step result: scan the unclosed body again as text. */
 const RESCAN = -2;
 
+/** Whether a close tag (`</…`) could start inside `tail` and continue in the next chunk. */
 function mayStartCloseTag(tail: string): boolean {
   for (let p = tail.indexOf("<"); p !== -1; p = tail.indexOf("<", p + 1)) {
     if (p === tail.length - 1 || tail.charCodeAt(p + 1) === 0x2f) return true;
   }
   return false;
-}
-
-function pushText(out: TurnTextSegment[], text: string): void {
-  if (text === "") return;
-  const last = out[out.length - 1];
-  if (last !== undefined && last.kind === "text") {
-    out[out.length - 1] = { kind: "text", text: last.text + text };
-  } else out.push({ kind: "text", text });
 }
 
 /**
