@@ -4,8 +4,9 @@
  *
  * @module
  */
-import type { ChatMessage } from "./envelope.ts";
+import { type ChatMessage, parseChatMessage } from "./envelope.ts";
 import type { ToolPart } from "./parts.ts";
+import { err, ok, type Result } from "../result.ts";
 
 /** Tool name of gate parts. */
 export const GATE_TOOL_NAME = "gate" as const;
@@ -45,6 +46,29 @@ export type GateAnswer =
   | { action: "accept"; gateId: string; payload: unknown }
   | { action: "decline"; gateId: string; reason: string };
 
+/** Refusal of {@link fromHitlGate}. */
+export interface GateRefusal {
+  /**
+   * Stable machine-readable reason:
+   * - `unknown-status`: `status` is not one of `pending`, `resolved`,
+   *   `cancelled`, `expired` (e.g. a bad database row);
+   * - `invalid-gate`: the row or the context cannot make a valid
+   *   {@link ChatMessage} (not an object, empty or non-string `id`, a
+   *   `createdAt` that is not ISO-8601, empty `threadId` / `authorId`, …) or
+   *   reading it threw.
+   */
+  readonly code: "unknown-status" | "invalid-gate";
+  /** One human-readable sentence; not stable, do not match on it. */
+  readonly message: string;
+}
+
+const GATE_STATUSES: ReadonlySet<unknown> = new Set([
+  "pending",
+  "resolved",
+  "cancelled",
+  "expired",
+]);
+
 /**
  * A gate → an assistant message (`id` = `gate:<id>`) with one `tool-gate`
  * part (`toolCallId` = gate id, `input` = `{prompt, schema?, expiresAt?}`):
@@ -60,17 +84,48 @@ export type GateAnswer =
  * `ToolPartSchema`) require an output in `output-available`, and an
  * `undefined` one would vanish when the message is stored as JSON.
  *
+ * Returns a {@link Result} and never throws: a row with any other status is
+ * refused (`unknown-status`) rather than read as a denial, and a result that
+ * would not pass {@link parseChatMessage} is refused (`invalid-gate`). The
+ * titan original returned the message directly and mapped every unknown
+ * status to `output-denied`.
+ *
  * @example
  * ```ts
  * import { fromHitlGate } from "@papercusp/chat-protocol";
- * const m = fromHitlGate(
+ * const r = fromHitlGate(
  *   { id: "g1", prompt: "Deploy?", status: "pending", createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },
  * );
- * m.parts[0].type; // "tool-gate"
+ * if (r.ok) r.value.parts[0].type; // "tool-gate"
+ * else console.error(r.error.code); // "unknown-status" | "invalid-gate"
  * ```
  */
-export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMessage {
+export function fromHitlGate(
+  gate: GateSnapshot,
+  context: GateContext,
+): Result<ChatMessage, GateRefusal> {
+  try {
+    if (gate === null || typeof gate !== "object") {
+      return err({ code: "invalid-gate", message: "a gate row must be an object" });
+    }
+    if (!GATE_STATUSES.has(gate.status)) {
+      return err({
+        code: "unknown-status",
+        message: `unknown gate status ${JSON.stringify(String(gate.status)).slice(0, 80)}`,
+      });
+    }
+    const m = gateMessage(gate, context);
+    if (!parseChatMessage(m).ok) {
+      return err({ code: "invalid-gate", message: "the gate row does not make a valid message" });
+    }
+    return ok(m);
+  } catch {
+    return err({ code: "invalid-gate", message: "reading the gate row threw" });
+  }
+}
+
+function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
   const input: Record<string, unknown> = { prompt: gate.prompt };
   if (gate.schema) input.schema = gate.schema;
   if (gate.expiresAt) input.expiresAt = gate.expiresAt;
@@ -92,7 +147,8 @@ export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMess
         approval: { id: gate.id, approved: true },
       };
       break;
-    default:
+    case "cancelled":
+    case "expired":
       part = {
         ...base,
         state: "output-denied",
@@ -122,7 +178,7 @@ export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMess
  *   { id: "g1", prompt: "Deploy?", status: "resolved", payload: { ok: true }, createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },
  * );
- * toHitlAnswer(done); // { action: "accept", gateId: "g1", payload: { ok: true } }
+ * if (done.ok) toHitlAnswer(done.value); // { action: "accept", gateId: "g1", payload: { ok: true } }
  * ```
  */
 export function toHitlAnswer(message: ChatMessage): GateAnswer | undefined {

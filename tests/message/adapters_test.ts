@@ -78,10 +78,16 @@ const gate = (over: Partial<GateSnapshot>): GateSnapshot => ({
   ...over,
 });
 const gctx = { threadId: "th1", authorId: "agent:ops" };
+/** fromHitlGate on a well-formed row: must succeed. */
+const gateMessage = (g: GateSnapshot, c: typeof gctx): ChatMessage => {
+  const r = fromHitlGate(g, c);
+  if (!r.ok) throw new Error(`fromHitlGate refused: ${r.error.code} ${r.error.message}`);
+  return r.value;
+};
 
 Deno.test("fromHitlGate maps each gate status; every result is a valid message and part", () => {
   const schema = { type: "object", properties: { ok: { type: "boolean" } } };
-  const pending = fromHitlGate(gate({ schema, expiresAt: "2026-12-01T00:00:00.000Z" }), gctx);
+  const pending = gateMessage(gate({ schema, expiresAt: "2026-12-01T00:00:00.000Z" }), gctx);
   assert.deepEqual(pending, {
     id: "gate:g1",
     threadId: "th1",
@@ -96,7 +102,7 @@ Deno.test("fromHitlGate maps each gate status; every result is a valid message a
       approval: { id: "g1", descriptor: schema },
     }],
   });
-  const resolved = fromHitlGate(gate({ status: "resolved", payload: { ok: true } }), gctx).parts[0];
+  const resolved = gateMessage(gate({ status: "resolved", payload: { ok: true } }), gctx).parts[0];
   assert.deepEqual(resolved, {
     type: "tool-gate",
     toolCallId: "g1",
@@ -105,13 +111,13 @@ Deno.test("fromHitlGate maps each gate status; every result is a valid message a
     output: { ok: true },
     approval: { id: "g1", approved: true },
   });
-  const cancelled = fromHitlGate(gate({ status: "cancelled" }), gctx).parts[0];
+  const cancelled = gateMessage(gate({ status: "cancelled" }), gctx).parts[0];
   assert.deepEqual((cancelled as { approval: unknown }).approval, {
     id: "g1",
     approved: false,
     reason: "cancelled",
   });
-  const expired = fromHitlGate(gate({ status: "expired", reason: "timeout" }), gctx).parts[0];
+  const expired = gateMessage(gate({ status: "expired", reason: "timeout" }), gctx).parts[0];
   assert.equal((expired as { state: string }).state, "output-denied");
   assert.deepEqual((expired as { approval: unknown }).approval, {
     id: "g1",
@@ -119,7 +125,7 @@ Deno.test("fromHitlGate maps each gate status; every result is a valid message a
     reason: "timeout",
   });
   for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
-    const m = fromHitlGate(gate({ status, payload: 1 }), gctx);
+    const m = gateMessage(gate({ status, payload: 1 }), gctx);
     assert.ok(parseChatMessage(m).ok, status);
     assert.ok(
       UIMessageSchema.safeParse({ id: m.id, role: m.role, parts: m.parts }).success,
@@ -129,21 +135,21 @@ Deno.test("fromHitlGate maps each gate status; every result is a valid message a
 });
 
 Deno.test("toHitlAnswer: undefined while open or without a gate; accept / decline otherwise", () => {
-  assert.equal(toHitlAnswer(fromHitlGate(gate({}), gctx)), undefined);
+  assert.equal(toHitlAnswer(gateMessage(gate({}), gctx)), undefined);
   assert.deepEqual(
-    toHitlAnswer(fromHitlGate(gate({ status: "resolved", payload: { v: 1 } }), gctx)),
+    toHitlAnswer(gateMessage(gate({ status: "resolved", payload: { v: 1 } }), gctx)),
     {
       action: "accept",
       gateId: "g1",
       payload: { v: 1 },
     },
   );
-  assert.deepEqual(toHitlAnswer(fromHitlGate(gate({ status: "cancelled" }), gctx)), {
+  assert.deepEqual(toHitlAnswer(gateMessage(gate({ status: "cancelled" }), gctx)), {
     action: "decline",
     gateId: "g1",
     reason: "cancelled",
   });
-  assert.deepEqual(toHitlAnswer(fromHitlGate(gate({ status: "expired" }), gctx)), {
+  assert.deepEqual(toHitlAnswer(gateMessage(gate({ status: "expired" }), gctx)), {
     action: "decline",
     gateId: "g1",
     reason: "expired",
@@ -171,7 +177,7 @@ Deno.test("fromHitlGate: every status, with and without payload, survives JSON a
   const msgs: unknown[][] = [];
   for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
     for (const extra of [{}, { payload: { ok: true } }, { payload: null }]) {
-      const m = json(fromHitlGate(gate({ status, ...extra }), gctx));
+      const m = json(gateMessage(gate({ status, ...extra }), gctx));
       assert.ok(parseChatMessage(m).ok, `${status} ${JSON.stringify(extra)}`);
       msgs.push([{ id: m.id, role: m.role, parts: m.parts }]);
     }
@@ -180,7 +186,36 @@ Deno.test("fromHitlGate: every status, with and without payload, survives JSON a
     { success: boolean; error?: string }[],
   ];
   res.forEach((r, i) => assert.ok(r.success, `${JSON.stringify(msgs[i])}: ${r.error}`));
-  const bare = fromHitlGate(gate({ status: "resolved" }), gctx);
+  const bare = gateMessage(gate({ status: "resolved" }), gctx);
   assert.equal((bare.parts[0] as { output: unknown }).output, null);
   assert.deepEqual(toHitlAnswer(bare), { action: "accept", gateId: "g1", payload: null });
+});
+
+Deno.test("fromHitlGate refuses an unknown status or a malformed row instead of inventing a denial", () => {
+  for (const status of ["approved", "", "PENDING", null, undefined, 3]) {
+    const r = fromHitlGate(gate({ status: status as GateSnapshot["status"] }), gctx);
+    assert.ok(!r.ok, String(status));
+    assert.equal(r.error.code, "unknown-status", String(status));
+  }
+  const bad: [string, unknown][] = [
+    ["empty id", gate({ id: "" })],
+    ["numeric id", gate({ id: 7 as unknown as string })],
+    ["bad createdAt", gate({ createdAt: "yesterday" })],
+    ["not an object", null],
+  ];
+  for (const [name, g] of bad) {
+    const r = fromHitlGate(g as GateSnapshot, gctx);
+    assert.ok(!r.ok, name);
+    assert.equal(r.error.code, "invalid-gate", name);
+  }
+  const empty = fromHitlGate(gate({}), { threadId: "", authorId: "agent:ops" });
+  assert.ok(!empty.ok && empty.error.code === "invalid-gate");
+  const hostile = Object.defineProperty(gate({}), "status", {
+    enumerable: true,
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const h = fromHitlGate(hostile, gctx);
+  assert.ok(!h.ok && h.error.code === "invalid-gate");
 });
