@@ -338,7 +338,11 @@ export interface V1IdAllocator {
   conversationId: string;
   /** Host-allocated turn id (non-empty). */
   turnId: string;
-  /** Returns a fresh, non-empty event id, unique within the conversation. */
+  /**
+   * Returns a fresh, non-empty event id, unique within the conversation.
+   * Checked: a non-string, an empty string, an id already returned to this
+   * adapter, or a throw is refused (see {@link UIMessageChunksToV1}).
+   */
   nextEventId(): string;
 }
 
@@ -370,6 +374,15 @@ export interface ChunksToV1Options {
  * preliminary outputs) are listed in `issues` as `unsupported-chunk`, never
  * dropped silently. After a terminal event nothing more is emitted.
  *
+ * Host ids are checked, not trusted: when `nextEventId()` returns a
+ * non-string, an empty string or an id it already returned to this adapter
+ * (or throws), the chunk being converted yields no envelope at all (`seq`
+ * is not advanced, so the emitted stream stays gapless), an
+ * `invalid-event-id` issue is recorded, and the adapter stops: every later
+ * chunk is reported as `invalid-event-id` and converted to nothing. The
+ * adapter keeps the set of ids it handed out (one string per envelope
+ * emitted) to detect a repeat.
+ *
  * @example
  * ```ts
  * import { uiMessageChunksToV1 } from "@papercusp/chat-protocol";
@@ -386,6 +399,8 @@ export class UIMessageChunksToV1 {
   #endedByError = false;
   #index = 0;
   #tools = new Map<string, { name: string; called: boolean; resulted: boolean }>();
+  #eventIds = new Set<string>();
+  #idFailed = false;
   /** Problems found, each with its chunk index (at most 1 000 kept). */
   readonly issues: ChunkIssue[] = [];
 
@@ -397,12 +412,32 @@ export class UIMessageChunksToV1 {
       schemaVersion: 1,
       conversationId: this.ids.conversationId,
       turnId: this.ids.turnId,
-      eventId: this.ids.nextEventId(),
+      eventId: this.#nextEventId(),
       seq: ++this.#seq,
       event,
     };
     if (this.options.now !== undefined) env.at = this.options.now();
     return env;
+  }
+
+  #nextEventId(): string {
+    let id: unknown;
+    try {
+      id = this.ids.nextEventId();
+    } catch (e) {
+      throw new EventIdFailure(`nextEventId() threw: ${String(e).slice(0, 200)}`);
+    }
+    if (typeof id !== "string") {
+      throw new EventIdFailure(`nextEventId() returned a ${id === null ? "null" : typeof id}`);
+    }
+    if (id.length === 0) throw new EventIdFailure("nextEventId() returned an empty string");
+    if (this.#eventIds.has(id)) {
+      throw new EventIdFailure(
+        `nextEventId() returned ${JSON.stringify(id.slice(0, 100))} a second time`,
+      );
+    }
+    this.#eventIds.add(id);
+    return id;
   }
 
   #issue(code: ChunkIssue["code"], message: string): void {
@@ -417,13 +452,29 @@ export class UIMessageChunksToV1 {
     );
   }
 
-  /** Convert one (untrusted) chunk. Never throws. */
+  /**
+   * Convert one (untrusted) chunk. Never throws. Returns `[]` (and records
+   * an `invalid-event-id` issue) once the host's id allocator has failed.
+   */
   push(value: unknown): ChatEventEnvelope[] {
-    const out: ChatEventEnvelope[] = [];
+    let out: ChatEventEnvelope[] = [];
+    if (this.#idFailed) {
+      this.#issue("invalid-event-id", "chunk not converted: the event id allocator failed earlier");
+      this.#index++;
+      return out;
+    }
+    const seq = this.#seq;
     try {
       this.#apply(value, out);
     } catch (e) {
-      this.#issue("invalid-chunk", `chunk could not be read: ${String(e).slice(0, 200)}`);
+      if (e instanceof EventIdFailure) {
+        out = [];
+        this.#seq = seq;
+        this.#idFailed = true;
+        this.#issue("invalid-event-id", `${e.message}; nothing more is converted`);
+      } else {
+        this.#issue("invalid-chunk", `chunk could not be read: ${String(e).slice(0, 200)}`);
+      }
     }
     this.#index++;
     return out;
@@ -553,6 +604,9 @@ export class UIMessageChunksToV1 {
     }
   }
 }
+
+/** The host's id allocator broke its contract (internal to {@link UIMessageChunksToV1}). */
+class EventIdFailure extends Error {}
 
 /** Result of {@link uiMessageChunksToV1}. */
 export interface ChunksToV1Result {

@@ -299,8 +299,18 @@ export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
 export interface ChunkIssue {
   /** 0-based index of the offending chunk (or SSE event) in its stream; -1 for a fold's `options.message`. */
   index: number;
-  /** Stable machine-readable reason. */
-  code: "invalid-json" | "invalid-chunk" | "unsupported-chunk" | "orphan-chunk" | "limit";
+  /**
+   * Stable machine-readable reason. `invalid-event-id` comes only from
+   * {@link UIMessageChunksToV1}: the host's `nextEventId()` returned a
+   * non-string, an empty string or an id it had already returned, or threw.
+   */
+  code:
+    | "invalid-json"
+    | "invalid-chunk"
+    | "unsupported-chunk"
+    | "orphan-chunk"
+    | "limit"
+    | "invalid-event-id";
   /** One human-readable sentence; not stable, do not match on it. */
   message: string;
 }
