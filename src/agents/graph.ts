@@ -88,7 +88,11 @@ function tally(kind: AgentGraphEdge["kind"]): Tally {
   };
 }
 
-/** The roster row a node joins: the presence row, else the newest incarnation's row, else the last row with the name. */
+/**
+ * The roster row a node joins: the presence row, else the newest
+ * incarnation's row, else the last other row with the name (e.g. the
+ * `name:<name>` row of an agent whose spawn row aged out).
+ */
 function rosterIdsByName(
   roster: readonly AgentRosterEntry[],
   newestAgentId: (name: string) => string | undefined,
@@ -116,8 +120,11 @@ function rosterIdsByName(
  * 1. Nodes = {@link layoutSpawnTree} nodes sorted by depth then row (ties in
  *    name order): `{id, name, rosterId, parent, depth, row, activity, spawnRow}`.
  *    `id` = the roster id for the name (its presence row, else its newest
- *    incarnation's row), else the newest spawn's agent id, else `name:<name>`,
- *    so a respawned name never takes its predecessor's id.
+ *    incarnation's row, else its `name:<name>` row when it is known only
+ *    from lifecycle rows whose spawn row aged out), else the newest spawn's
+ *    agent id, else `name:<name>`, so a respawned name never takes its
+ *    predecessor's id and an aged-out name keeps `name:<name>` with or
+ *    without a roster.
  * 2. `spawned` edges: `agent_spawned` rows whose `(from, child)` pair is a
  *    final tree edge (a superseded parent's spawn is not counted; a repeated
  *    spawn row, same agent id, counts once).

@@ -41,6 +41,30 @@ export interface AgentRecord {
   supersededBy: string | null;
 }
 
+/**
+ * What the window says about a name whose spawn row is not in it (extension
+ * over titan, which drops these rows): the lifecycle rows naming it before
+ * any spawn row of that name, folded by the same transition rules. There is
+ * no agent id (it was the spawn row's `msgId`), so it is keyed by name.
+ */
+export interface AgentOrphanRecord {
+  /** The name the lifecycle rows name (`from`, or `meta.target ?? from` for retire/resume). */
+  name: string;
+  /**
+   * Lifecycle from those rows (`retired` is final; exited/failed as for
+   * {@link AgentRecord}). Never `spawning`: there is no spawn row.
+   */
+  lifecycle: Exclude<AgentLifecycle, "spawning">;
+  /** Time of the first lifecycle row naming it, epoch ms. */
+  firstEventAt: number;
+  /** Newest row about it (lifecycle or talk, from the first lifecycle row on), epoch ms. */
+  lastEventAt: number;
+  /** `meta.cost_usd` of its exit row (US dollars) when finite, else null. */
+  exitCostUsd: number | null;
+  /** Agent id of the first spawn of this name later in the window, else null. */
+  supersededBy: string | null;
+}
+
 /** Result of {@link foldAgentLifecycle}: the records plus what could not be joined. */
 export interface AgentLifecycleFold {
   /** Records keyed by agent id, in spawn-row order. */
@@ -50,14 +74,24 @@ export interface AgentLifecycleFold {
   /**
    * Names named by a lifecycle row (attached/detached/exited/resumed/retired)
    * before any spawn row of that name in the window: their spawn row is
-   * outside the window.
+   * outside the window (or, when the window is not full, was never logged).
+   * Same keys as `orphans`.
    */
   orphanNames: Set<string>;
+  /**
+   * What those rows say, per name (insertion order = first lifecycle row):
+   * rows before a spawn row of the name fold into its orphan record; from
+   * that spawn row on, rows join the spawned record and the orphan gets
+   * `supersededBy`.
+   */
+  orphans: Map<string, AgentOrphanRecord>;
   /** Rows skipped because they were not valid {@link BrokerEvent}s. */
   malformed: number;
 }
 
-const TRANSITIONS: ReadonlyMap<string, AgentLifecycle> = new Map<string, AgentLifecycle>([
+type Transition = Exclude<AgentLifecycle, "spawning">;
+
+const TRANSITIONS: ReadonlyMap<string, Transition> = new Map<string, Transition>([
   ["agent_attached", "live"],
   ["agent_resumed", "live"],
   ["agent_detached", "detached"],
@@ -89,6 +123,10 @@ function subjectOf(event: BrokerEvent): string {
  * 4. A lifecycle row identical to one already applied (same kind, msgId,
  *    actor, time and target: overlapping windows concatenated) is skipped,
  *    as a repeated spawn row is.
+ * 5. A lifecycle row whose subject has no spawn row yet (its spawn row aged
+ *    out of the window) opens or updates that name's {@link AgentOrphanRecord}
+ *    with the same transitions; later rows of any kind from the subject bump
+ *    its `lastEventAt` until a spawn row of the name supersedes it.
  *
  * Malformed rows are skipped and counted. Linear time.
  */
@@ -102,6 +140,7 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
   const records = new Map<string, AgentRecord>();
   const newest = new Map<string, AgentRecord>();
   const orphanNames = new Set<string>();
+  const orphans = new Map<string, AgentOrphanRecord>();
   // Lifecycle rows already applied, by content (kind, msgId, actor, time, target).
   const applied = new Set<string>();
   for (const event of events) {
@@ -123,6 +162,10 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       };
       const previous = newest.get(name);
       if (previous !== undefined) previous.supersededBy = record.agentId;
+      else {
+        const orphan = orphans.get(name);
+        if (orphan !== undefined) orphan.supersededBy = record.agentId;
+      }
       records.set(record.agentId, record);
       newest.set(name, record);
       continue;
@@ -139,10 +182,23 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       if (applied.has(key)) continue;
       applied.add(key);
     }
-    const record = newest.get(subject);
+    let record: AgentRecord | AgentOrphanRecord | undefined = newest.get(subject);
     if (record === undefined) {
-      if (transition !== undefined && subject !== "") orphanNames.add(subject);
-      continue;
+      // No spawn row of the subject so far: its spawn row is outside the window.
+      record = orphans.get(subject);
+      if (record === undefined) {
+        if (transition === undefined || subject === "") continue;
+        record = {
+          name: subject,
+          lifecycle: transition,
+          firstEventAt: event.at,
+          lastEventAt: event.at,
+          exitCostUsd: null,
+          supersededBy: null,
+        };
+        orphans.set(subject, record);
+        orphanNames.add(subject);
+      }
     }
     if (event.at > record.lastEventAt) record.lastEventAt = event.at;
     if (transition === undefined || record.lifecycle === "retired") continue;
@@ -155,7 +211,7 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       record.lifecycle = transition;
     }
   }
-  return { records, newest, orphanNames, malformed };
+  return { records, newest, orphanNames, orphans, malformed };
 }
 
 /**

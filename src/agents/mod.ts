@@ -21,6 +21,14 @@
  *   snapshots carry `diagnostics` (skipped rows, unknown kinds, rows out of
  *   time order, full window — 1,000 rows are full whatever limit was asked —
  *   and names whose spawn row likely aged out of the broker's window).
+ * - No record is lost when a spawn row aged out of the window: titan drops
+ *   lifecycle rows it cannot join to a spawn row, so an agent that is not
+ *   live had no roster row at all. Ours folds them per name
+ *   (`AgentOrphanRecord`) into a history row keyed by name — `id:
+ *   'name:<name>'`, `idSource: 'name'` (a value titan lacks), `agentId:
+ *   null`, `origin: 'unknown'` (never guessed), `spawnRow:
+ *   'likely-aged-out'` — with its state and exit-report cost; a live session
+ *   of the name joins them instead. Its graph node keeps the id `name:<name>`.
  * - Malformed rows are skipped and counted instead of throwing; `costOf` only
  *   counts when it returns a finite number; `pointAlongPolyline` reads a NaN
  *   `t` (or a missing coordinate) as 0; `glowStrength` is never NaN.
@@ -44,6 +52,7 @@ export * from "./parse.ts";
 export {
   type AgentLifecycle,
   type AgentLifecycleFold,
+  type AgentOrphanRecord,
   type AgentRecord,
   foldAgentLifecycle,
   foldAgentRecords,

@@ -5,7 +5,12 @@
  * @module
  */
 import { validEvents, validSessions } from "./_rows.ts";
-import { type AgentLifecycleFold, type AgentRecord, lifecycleOf } from "./lifecycle.ts";
+import {
+  type AgentLifecycleFold,
+  type AgentOrphanRecord,
+  type AgentRecord,
+  lifecycleOf,
+} from "./lifecycle.ts";
 import {
   type AgentRosterEntry,
   type AgentRosterSnapshot,
@@ -127,7 +132,7 @@ function priced(input: RosterInput, claudeSessionId: string | null): number | un
 function costFacts(
   input: RosterInput,
   claudeSessionId: string | null,
-  record: AgentRecord | undefined,
+  record: AgentRecord | AgentOrphanRecord | undefined,
 ): Pick<AgentRosterEntry, "costUsd" | "costSource"> {
   const value = priced(input, claudeSessionId);
   if (value !== undefined) return { costUsd: value, costSource: "session-analytics" };
@@ -152,7 +157,7 @@ function historyState(lifecycle: AgentRecord["lifecycle"]): AgentState {
 export interface AgedOutFacts {
   /** `events ≥ min(limit, 1000)`. */
   full: boolean;
-  /** Names with lifecycle rows but no spawn row before them, when the window is full. */
+  /** Names with lifecycle rows but no spawn row before them, when the window is full (else empty). */
   orphans: ReadonlySet<string>;
 }
 
@@ -214,8 +219,9 @@ export function countOutOfOrder(events: readonly BrokerEvent[]): number {
  * order), then the newest incarnations' history rows, then superseded
  * ones; a row whose id is already taken — a respawn that resumed the same
  * Claude session, two spawns of a name in the same millisecond — gets
- * `#<agentId>` appended (`#<name>` for a presence row; agent ids and live
- * names are unique). Mutates the rows.
+ * `#<agentId>` appended (`#<name>` for a presence row or a row without a
+ * spawn row; agent ids, live names and such rows' names are unique).
+ * Mutates the rows.
  */
 function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
   const used = new Set<string>();
@@ -250,6 +256,18 @@ function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
  *   whose spawn row likely aged out (full window and lifecycle rows without a
  *   spawn row, or a live session that registered before the oldest row with
  *   no spawn row in the window). Such rows say `origin: 'unknown'`.
+ * - No record is lost when a spawn row aged out: a name with lifecycle rows
+ *   (attached, detached, exited, resumed, retired) before any spawn row of
+ *   it in the window gets a history row built from those rows
+ *   ({@link AgentOrphanRecord}) unless a live session of the name joins them
+ *   (then the presence row takes its exit-report cost and times). That row
+ *   is keyed by name — `id: 'name:<name>'`, `idSource: 'name'`,
+ *   `agentId: null`, `origin: 'unknown'`, `spawnRow: 'likely-aged-out'`
+ *   (`'absent'` when the window is not full) — with `state` from the rows
+ *   (`live` → `detached`, `retired` final), `costUsd` from the exit report,
+ *   `lastEventAt` = its newest row, `spawnedAt`/`spawnedBy`/`seat`/
+ *   `workingOn` null (nothing is guessed), and `supersededBy` = the agent id
+ *   of a later spawn of the name in the window, if any.
  *
  * Never throws on malformed rows: they are skipped and counted.
  *
@@ -285,11 +303,15 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
   const window = windowOf(input?.events ?? [], limit, input?.historyRows);
   const aged = agedOutFacts(fold, window);
   const agedOut = new Set<string>(aged.orphans);
-  const joined = new Set<AgentRecord>();
+  const joined = new Set<AgentRecord | AgentOrphanRecord>();
 
   const live: AgentRosterEntry[] = sessions.map((session) => {
     const record = fold.newest.get(session.name);
     if (record !== undefined) joined.add(record);
+    // No spawn row in the window: the session is the incarnation the
+    // lifecycle rows without one describe (the newest known), if any.
+    const orphan = record === undefined ? fold.orphans.get(session.name) : undefined;
+    if (orphan !== undefined) joined.add(orphan);
     let spawnRow: SpawnRowStatus = "seen";
     if (record === undefined) {
       const before = window.oldestAt !== null && session.registeredAt < window.oldestAt;
@@ -300,7 +322,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     }
     const observedId = session.observed?.claudeSessionId;
     const claudeSessionId = observedId ?? (record && own(record.meta, "session_id")) ?? null;
-    const cost = costFacts(input, claudeSessionId, record);
+    const cost = costFacts(input, claudeSessionId, record ?? orphan);
     return {
       id: claudeSessionId ? claudeSessionId : `${session.name}@${session.registeredAt}`,
       idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
@@ -320,7 +342,10 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
       claudeSessionId: claudeSessionId ? claudeSessionId : null,
       registeredAt: session.registeredAt,
       spawnedAt: record?.spawnedAt ?? null,
-      lastEventAt: Math.max(now - session.idleMs, record?.lastEventAt ?? 0),
+      lastEventAt: Math.max(
+        now - session.idleMs,
+        record?.lastEventAt ?? orphan?.lastEventAt ?? 0,
+      ),
       idleMs: session.idleMs,
       dnd: session.dnd ?? false,
       provisional: session.provisional ?? false,
@@ -332,43 +357,14 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     } satisfies AgentRosterEntry;
   });
 
-  const past: AgentRosterEntry[] = [...fold.records.values()]
-    .filter((record) => !joined.has(record))
-    .sort((a, b) => b.lastEventAt - a.lastEventAt)
-    .map((record) => {
-      const claudeSessionId = own(record.meta, "session_id") || null;
-      const workingOn = record.brief.split("\n", 1)[0] || null;
-      const cost = costFacts(input, claudeSessionId, record);
-      return {
-        id: claudeSessionId ? claudeSessionId : `${record.name}@${record.spawnedAt}`,
-        idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
-        name: record.name,
-        agentId: record.agentId,
-        state: historyState(record.lifecycle),
-        stateSource: "history",
-        origin: originOf(record),
-        workingOn,
-        cwd: own(record.meta, "cwd") || null,
-        gitBranch: null,
-        seat: seatOf(record.name, prefixes),
-        surface: own(record.meta, "surface") || null,
-        profile: own(record.meta, "profile") || null,
-        taskId: taskIdOf(undefined, workingOn),
-        spawnedBy: record.spawnedBy,
-        claudeSessionId,
-        registeredAt: null,
-        spawnedAt: record.spawnedAt,
-        lastEventAt: record.lastEventAt,
-        idleMs: null,
-        dnd: false,
-        provisional: false,
-        tags: [],
-        costUsd: cost.costUsd,
-        costSource: cost.costSource,
-        spawnRow: "seen",
-        supersededBy: record.supersededBy,
-      } satisfies AgentRosterEntry;
-    });
+  const past: AgentRosterEntry[] = [
+    ...[...fold.records.values()].filter((record) => !joined.has(record)).map((record) =>
+      spawnedRow(input, record, prefixes)
+    ),
+    ...[...fold.orphans.values()].filter((orphan) => !joined.has(orphan)).map((orphan) =>
+      orphanRow(input, orphan, aged.full)
+    ),
+  ].sort((a, b) => b.lastEventAt! - a.lastEventAt!);
 
   uniqueIds(live, past);
 
@@ -387,5 +383,86 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     history: window,
     generatedAt: now,
     diagnostics,
+  };
+}
+
+/** History row of one incarnation whose spawn row is in the window. */
+function spawnedRow(
+  input: RosterInput,
+  record: AgentRecord,
+  prefixes: readonly SeatPrefix[],
+): AgentRosterEntry {
+  const claudeSessionId = own(record.meta, "session_id") || null;
+  const workingOn = record.brief.split("\n", 1)[0] || null;
+  const cost = costFacts(input, claudeSessionId, record);
+  return {
+    id: claudeSessionId ? claudeSessionId : `${record.name}@${record.spawnedAt}`,
+    idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
+    name: record.name,
+    agentId: record.agentId,
+    state: historyState(record.lifecycle),
+    stateSource: "history",
+    origin: originOf(record),
+    workingOn,
+    cwd: own(record.meta, "cwd") || null,
+    gitBranch: null,
+    seat: seatOf(record.name, prefixes),
+    surface: own(record.meta, "surface") || null,
+    profile: own(record.meta, "profile") || null,
+    taskId: taskIdOf(undefined, workingOn),
+    spawnedBy: record.spawnedBy,
+    claudeSessionId,
+    registeredAt: null,
+    spawnedAt: record.spawnedAt,
+    lastEventAt: record.lastEventAt,
+    idleMs: null,
+    dnd: false,
+    provisional: false,
+    tags: [],
+    costUsd: cost.costUsd,
+    costSource: cost.costSource,
+    spawnRow: "seen",
+    supersededBy: record.supersededBy,
+  } satisfies AgentRosterEntry;
+}
+
+/**
+ * History row of a name known only from lifecycle rows whose spawn row is
+ * not in the window: keyed by name, nothing guessed (see {@link foldRoster}).
+ */
+function orphanRow(
+  input: RosterInput,
+  orphan: AgentOrphanRecord,
+  full: boolean,
+): AgentRosterEntry {
+  const cost = costFacts(input, null, orphan);
+  return {
+    id: `name:${orphan.name}`,
+    idSource: "name",
+    name: orphan.name,
+    agentId: null,
+    state: historyState(orphan.lifecycle),
+    stateSource: "history",
+    origin: "unknown",
+    workingOn: null,
+    cwd: null,
+    gitBranch: null,
+    seat: null,
+    surface: null,
+    profile: null,
+    taskId: null,
+    spawnedBy: null,
+    claudeSessionId: null,
+    registeredAt: null,
+    spawnedAt: null,
+    lastEventAt: orphan.lastEventAt,
+    idleMs: null,
+    dnd: false,
+    provisional: false,
+    tags: [],
+    costUsd: cost.costUsd,
+    costSource: cost.costSource,
+    spawnRow: full ? "likely-aged-out" : "absent",
+    supersededBy: orphan.supersededBy,
   };
 }

@@ -193,12 +193,19 @@ export type AgentStateSource = "presence" | "history";
 /** Schema of {@link AgentStateSource}. */
 export const agentStateSource: z.ZodType<AgentStateSource> = z.enum(["presence", "history"]);
 
-/** How a roster row's `id` was made: the Claude session id, or `<name>@<epoch ms>`. */
-export type AgentIdSource = "claudeSessionId" | "nameAtRegisteredAt";
+/**
+ * How a roster row's `id` was made: the Claude session id, or
+ * `<name>@<epoch ms>` (registration or spawn time), or — extension over
+ * titan — `name`: `name:<name>` for a row known only from lifecycle rows
+ * whose spawn row is not in the window (no agent id, no session id, no
+ * spawn time to key it by; `agentId` is then null).
+ */
+export type AgentIdSource = "claudeSessionId" | "nameAtRegisteredAt" | "name";
 /** Schema of {@link AgentIdSource}. */
 export const agentIdSource: z.ZodType<AgentIdSource> = z.enum([
   "claudeSessionId",
   "nameAtRegisteredAt",
+  "name",
 ]);
 
 /** `spawned` / `adopted` from the spawn row; `unknown` when no spawn row is in the window. */
@@ -221,7 +228,9 @@ export const agentCostSource: z.ZodType<AgentCostSource> = z.enum([
  * window is full, `events ≥ limit`, and the agent has lifecycle rows without a
  * spawn row, or registered before the oldest row: its spawn row most likely
  * fell out of the broker's 1,000-row window, so `origin` says `unknown`
- * rather than guessing).
+ * rather than guessing). A roster row for an agent that is not live and has
+ * no spawn row in the window (`absent` or `likely-aged-out`) is built from
+ * its lifecycle rows: `idSource: 'name'`, `agentId: null`.
  */
 export type SpawnRowStatus = "seen" | "absent" | "likely-aged-out";
 /** Schema of {@link SpawnRowStatus}. */
@@ -235,15 +244,16 @@ export const spawnRowStatus: z.ZodType<SpawnRowStatus> = z.enum([
 export interface AgentRosterEntry {
   /**
    * Stable id, unique within a snapshot: the Claude session id, else
-   * `<name>@<registeredAt or spawnedAt>`; a superseded incarnation whose id
-   * another row already has gets `#<agentId>` appended.
+   * `<name>@<registeredAt or spawnedAt>`, else (not live, no spawn row in the
+   * window) `name:<name>`; a superseded incarnation whose id another row
+   * already has gets `#<agentId>` appended.
    */
   id: string;
   /** How `id` was made. */
   idSource: AgentIdSource;
   /** Agent (session) name. */
   name: string;
-  /** Durable agent id (the spawn row's msgId), null without a spawn row. */
+  /** Durable agent id (the spawn row's msgId), null without a spawn row in the window. */
   agentId: string | null;
   /** Current state. */
   state: AgentState;
@@ -271,9 +281,9 @@ export interface AgentRosterEntry {
   claudeSessionId: string | null;
   /** Registration time, epoch ms (presence only). */
   registeredAt: number | null;
-  /** Spawn row time, epoch ms. */
+  /** Spawn row time, epoch ms (null without a spawn row in the window). */
   spawnedAt: number | null;
-  /** Newest activity seen, epoch ms. */
+  /** Newest activity seen, epoch ms (for a row without a spawn row: its newest row). */
   lastEventAt: number | null;
   /** Idle time, ms (presence only). */
   idleMs: number | null;

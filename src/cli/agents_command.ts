@@ -395,7 +395,7 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
     notes.push(
       `  spawn row likely aged out (origin unknown, marked *): ${
         roster.diagnostics.spawnRowsLikelyAgedOut.map(safe).join(", ")
-      }`,
+      }; those not live are keyed by name (id name:<name>, state and cost from their remaining lifecycle rows)`,
     );
   }
   if (roster.diagnostics.outOfOrderRows > 0) {
