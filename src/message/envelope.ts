@@ -260,7 +260,9 @@ function unreadable(): Result<never, MessageRefusal> {
 /**
  * Parse what a transport hands in. Refuses (never strips) a payload that
  * claims `provenance` (`claims-provenance`) or `delivery`
- * (`claims-delivery`): those are set by the broker. Never throws.
+ * (`claims-delivery`), as an own key or inherited through the prototype:
+ * those are set by the broker. Any other unknown key, an own `__proto__` key
+ * included, is `invalid-message`. Never throws.
  *
  * @example
  * ```ts
@@ -282,14 +284,16 @@ export function parseInboundChatMessage(
 
 function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal> {
   if (value !== null && typeof value === "object") {
-    if (Object.hasOwn(value, "provenance")) {
+    // `in`, not Object.hasOwn: a claim inherited through the prototype is
+    // still a claim (an own `__proto__` key is not one: it is an unknown key)
+    if ("provenance" in value) {
       return err({
         code: "claims-provenance",
         message: "an inbound message may not claim provenance",
         issues: [{ path: ["provenance"], message: "set by the broker only" }],
       });
     }
-    if (Object.hasOwn(value, "delivery")) {
+    if ("delivery" in value) {
       return err({
         code: "claims-delivery",
         message: "an inbound message may not claim delivery state",
