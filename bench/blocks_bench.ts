@@ -84,10 +84,13 @@ const WORKLOADS: [string, (n: number) => string][] = [
   ["adversarial", adversarialText],
   ["too-large blocks", tooLargeText],
 ];
-const RUNNERS: [string, (t: string) => number][] = [["splitTurnText", runSplit], [
-  "TurnTextScanner (64-char deltas)",
-  (t) => runScanner(t),
-]];
+// 64-char deltas as in issue 3; 16-char deltas are closer to real token
+// streams (a few characters per delta), where per-push overhead dominates.
+const RUNNERS: [string, (t: string) => number][] = [
+  ["splitTurnText", runSplit],
+  ["TurnTextScanner (64-char deltas)", (t) => runScanner(t)],
+  ["TurnTextScanner (16-char deltas)", (t) => runScanner(t, 16)],
+];
 
 if (import.meta.main) {
   let failed = false;
