@@ -130,13 +130,28 @@ export class TurnTextScanner {
     let firstLt = -1;
     if (this.#block === null && this.#carry === "") {
       firstLt = delta.indexOf("<");
-      if (firstLt === -1) {
-        // Fast path (most deltas of a real stream): nothing held back and no
-        // "<" at all, so the whole delta is final text — unless it ends with
-        // a high surrogate, which the general path holds back.
-        const last = delta.charCodeAt(delta.length - 1);
+      // Fast path (most deltas of a real stream): nothing held back and no
+      // "<" that could start a tag (each is followed, inside the delta, by a
+      // character other than a/A/r/R), so the whole delta is final text —
+      // unless it ends with a high surrogate, which the general path holds
+      // back.
+      let j = firstLt;
+      const n = delta.length;
+      while (j !== -1 && j + 1 < n) {
+        const c = delta.charCodeAt(j + 1);
+        if (c === 0x3c) {
+          j++; // a "<<<" run: step without an indexOf call per "<"
+          continue;
+        }
+        const next = c | 0x20;
+        if (next === 0x61 || next === 0x72) break;
+        j = delta.indexOf("<", j + 2);
+      }
+      if (j === -1) {
+        const last = delta.charCodeAt(n - 1);
         if (last < 0xd800 || last > 0xdbff) return [{ kind: "text", text: delta }];
       }
+      firstLt = j;
     }
     this.#feed(delta, false, firstLt);
     return this.#take();
@@ -157,8 +172,9 @@ export class TurnTextScanner {
 
   /**
    * Scan `delta` (after any held-back fragment). `firstLt`, when > 0, is the
-   * index of the first "<" in `delta` (already found by `push`, so the text
-   * before it is not searched twice); any other value means "unknown".
+   * index of the first "<" in `delta` that could start a tag (found by
+   * `push`, so the text before it is not searched twice); any other value
+   * means "unknown".
    */
   #feed(delta: string, final: boolean, firstLt = -1): void {
     let s = delta;
