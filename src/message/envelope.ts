@@ -317,7 +317,8 @@ export interface EndorsementRefusal {
    * - `missing-attestation`: `attestedBy` is not a non-empty string;
    * - `not-agent-authored`: the message's own `provenance` is not plain
    *   agent provenance `{authored:'agent'}` (absent, human, anything else,
-   *   or unreadable);
+   *   or unreadable), or `message` is not a non-array object or cannot be
+   *   copied (a throwing getter or proxy trap);
    * - `already-endorsed`: the message is already endorsed by a different
    *   attester (the earlier attester is never overwritten).
    */
@@ -337,8 +338,10 @@ export interface EndorsementRefusal {
  * an empty or non-string `attestedBy` (`missing-attestation`); a message
  * with no provenance, human provenance or anything else that is not plain
  * agent provenance (`not-agent-authored`); a message already endorsed by a
- * different attester (`already-endorsed`). Re-endorsing by the same
- * attester is idempotent: it succeeds with an unchanged copy.
+ * different attester (`already-endorsed`); a message that is an array or
+ * cannot be copied (`not-agent-authored`). Re-endorsing by the same
+ * attester is idempotent: it succeeds with an equal copy. The returned
+ * provenance is always a fresh object built here, never the input's.
  *
  * Departs from the titan original, which accepted an empty `attestedBy`,
  * endorsed any message and overwrote an earlier endorsement.
@@ -360,7 +363,8 @@ export function markHumanEndorsed(
   }
   let p: unknown;
   try {
-    p = message !== null && typeof message === "object" && Object.hasOwn(message, "provenance")
+    p = message !== null && typeof message === "object" && !Array.isArray(message) &&
+        Object.hasOwn(message, "provenance")
       ? message.provenance
       : undefined;
     const r = ProvenanceSchema.safeParse(p);
@@ -370,22 +374,31 @@ export function markHumanEndorsed(
   }
   const prov = p as Provenance | undefined;
   if (prov !== undefined && "endorsedBy" in prov) {
-    if (prov.attestedBy === attestedBy) return ok({ ...message });
-    return err({
-      code: "already-endorsed",
-      message: "the message is already endorsed by another attester",
-    });
-  }
-  if (prov?.authored !== "agent") {
+    if (prov.attestedBy !== attestedBy) {
+      return err({
+        code: "already-endorsed",
+        message: "the message is already endorsed by another attester",
+      });
+    }
+  } else if (prov?.authored !== "agent") {
     return err({
       code: "not-agent-authored",
       message: "only a message with agent provenance can be endorsed by a human",
     });
   }
-  return ok({
-    ...message,
-    provenance: { authored: "agent", endorsedBy: "human", attestedBy },
-  });
+  try {
+    // always a fresh provenance object: the one read above may be a getter
+    // or proxy that answers differently on a second read
+    return ok({
+      ...message,
+      provenance: { authored: "agent", endorsedBy: "human", attestedBy },
+    });
+  } catch {
+    return err({
+      code: "not-agent-authored",
+      message: "the message could not be copied: reading it threw",
+    });
+  }
 }
 
 /** The envelope fields of a {@link ChatMessage} (everything a `UIMessage` lacks). */

@@ -66,3 +66,59 @@ Deno.test("markHumanEndorsed: hostile input is a refusal, not an exception", () 
   const n = markHumanEndorsed(null as unknown as ChatMessage, "user:alice");
   assert.ok(!n.ok && n.error.code === "not-agent-authored");
 });
+
+Deno.test("markHumanEndorsed: a message that throws when copied is a refusal, not an exception", () => {
+  const parts = Object.defineProperty({ ...agent }, "parts", {
+    enumerable: true,
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const keys = new Proxy({ ...agent }, {
+    ownKeys() {
+      throw new Error("boom");
+    },
+  });
+  for (const m of [parts, keys]) {
+    const r = markHumanEndorsed(m, "user:alice");
+    assert.ok(!r.ok);
+    assert.equal(r.error.code, "not-agent-authored");
+  }
+  const arr = Object.assign([1, 2], { provenance: { authored: "agent" } });
+  const ra = markHumanEndorsed(arr as unknown as ChatMessage, "user:alice");
+  assert.ok(!ra.ok && ra.error.code === "not-agent-authored");
+});
+
+Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a re-read of the input's", () => {
+  let reads = 0;
+  const flip = Object.defineProperty({ ...agent }, "provenance", {
+    enumerable: true,
+    get: (): Provenance => ({
+      authored: "agent",
+      endorsedBy: "human",
+      attestedBy: reads++ === 0 ? "user:alice" : "user:mallory",
+    }),
+  });
+  const r = markHumanEndorsed(flip, "user:alice");
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.provenance, {
+    authored: "agent",
+    endorsedBy: "human",
+    attestedBy: "user:alice",
+  });
+  const endorsed = { ...agent, provenance: Object.freeze({ ...r.value.provenance! }) };
+  const again = markHumanEndorsed(endorsed, "user:alice");
+  assert.ok(again.ok);
+  assert.notEqual(again.value.provenance, endorsed.provenance);
+  assert.deepEqual(again.value.provenance, endorsed.provenance);
+  // odd but valid shapes of plain agent provenance are endorsed
+  for (const p of [Object.freeze({ authored: "agent" }), new Proxy({ authored: "agent" }, {})]) {
+    const e = markHumanEndorsed({ ...agent, provenance: p as Provenance }, "user:bob");
+    assert.ok(e.ok);
+    assert.deepEqual(e.value.provenance, {
+      authored: "agent",
+      endorsedBy: "human",
+      attestedBy: "user:bob",
+    });
+  }
+});
