@@ -124,7 +124,9 @@ function rosterIdsByName(
  *    from lifecycle rows whose spawn row aged out), else the newest spawn's
  *    agent id, else `name:<name>`, so a respawned name never takes its
  *    predecessor's id and an aged-out name keeps `name:<name>` with or
- *    without a roster.
+ *    without a roster. Node ids are unique: one already taken (e.g. a spawn
+ *    row whose msgId is literally `name:x` beside a node `x`) gets
+ *    `#<name>` appended — roster ids claim first, then agent ids.
  * 2. `spawned` edges: `agent_spawned` rows whose `(from, child)` pair is a
  *    final tree edge (a superseded parent's spawn is not counted; a repeated
  *    spawn row, same agent id, counts once).
@@ -171,13 +173,29 @@ export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
     }
   }
 
+  // Ids unique per graph: roster ids claim first, then agent ids, then the
+  // `name:<name>` fallbacks; an id already taken (a spawn row whose msgId is
+  // literally `name:x` beside a node `x`) gets `#<name>` appended.
   const idOf = new Map<string, string>();
+  const used = new Set<string>();
+  const claim = (name: string, id: string) => {
+    if (used.has(id)) id = `${id}#${name}`;
+    for (let n = 2; used.has(id); n++) id = `${id}#${n}`;
+    used.add(id);
+    idOf.set(name, id);
+  };
   for (const node of layout.nodes) {
-    idOf.set(
-      node.name,
-      // `||`: an empty agent id (a spawn row with msgId "") is no id.
-      rosterIds.get(node.name) || newestAgentId(node.name) || `name:${node.name}`,
-    );
+    const id = rosterIds.get(node.name);
+    if (id) claim(node.name, id);
+  }
+  for (const node of layout.nodes) {
+    if (idOf.has(node.name)) continue;
+    // `||`: an empty agent id (a spawn row with msgId "") is no id.
+    const id = newestAgentId(node.name);
+    if (id) claim(node.name, id);
+  }
+  for (const node of layout.nodes) {
+    if (!idOf.has(node.name)) claim(node.name, `name:${node.name}`);
   }
   const nodeId = (name: string) => idOf.get(name) ?? `name:${name}`;
 

@@ -126,7 +126,11 @@ function subjectOf(event: BrokerEvent): string {
  * 5. A lifecycle row whose subject has no spawn row yet (its spawn row aged
  *    out of the window) opens or updates that name's {@link AgentOrphanRecord}
  *    with the same transitions; later rows of any kind from the subject bump
- *    its `lastEventAt` until a spawn row of the name supersedes it.
+ *    its `lastEventAt` until a spawn row of the name supersedes it. A
+ *    retire/resume row without `meta.target` opens none (its `from` is who
+ *    retired, not the agent). A spawn row older than the orphan's first row
+ *    (rows out of time order) takes the orphan's state, cost and time instead
+ *    of superseding it: those rows came after the spawn.
  *
  * Malformed rows are skipped and counted. Linear time.
  */
@@ -164,7 +168,15 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       if (previous !== undefined) previous.supersededBy = record.agentId;
       else {
         const orphan = orphans.get(name);
-        if (orphan !== undefined) orphan.supersededBy = record.agentId;
+        if (orphan !== undefined && orphan.firstEventAt > event.at) {
+          // Rows out of time order: the "orphan" rows happened after this
+          // spawn, so they are this incarnation's, not an aged-out one's.
+          record.lifecycle = orphan.lifecycle;
+          record.exitCostUsd = orphan.exitCostUsd;
+          if (orphan.lastEventAt > record.lastEventAt) record.lastEventAt = orphan.lastEventAt;
+          orphans.delete(name);
+          orphanNames.delete(name);
+        } else if (orphan !== undefined) orphan.supersededBy = record.agentId;
       }
       records.set(record.agentId, record);
       newest.set(name, record);
@@ -188,6 +200,12 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       record = orphans.get(subject);
       if (record === undefined) {
         if (transition === undefined || subject === "") continue;
+        // A retire/resume row names its agent in `target` (its actor is who
+        // did it): without one it names no agent, so it opens no record.
+        if (
+          (event.kind === "agent_retired" || event.kind === "agent_resumed") &&
+          metaOf(event, "target") === undefined
+        ) continue;
         record = {
           name: subject,
           lifecycle: transition,

@@ -28,7 +28,8 @@
  *   'name:<name>'`, `idSource: 'name'` (a value titan lacks), `agentId:
  *   null`, `origin: 'unknown'` (never guessed), `spawnRow:
  *   'likely-aged-out'` — with its state and exit-report cost; a live session
- *   of the name joins them instead. Its graph node keeps the id `name:<name>`.
+ *   of the name joins them instead while they leave it running (not after a
+ *   final exit, failure or retirement). Its graph node keeps the id `name:<name>`.
  * - Malformed rows are skipped and counted instead of throwing; `costOf` only
  *   counts when it returns a finite number; `pointAlongPolyline` reads a NaN
  *   `t` (or a missing coordinate) as 0; `glowStrength` is never NaN.

@@ -260,7 +260,10 @@ function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
  *   (attached, detached, exited, resumed, retired) before any spawn row of
  *   it in the window gets a history row built from those rows
  *   ({@link AgentOrphanRecord}) unless a live session of the name joins them
- *   (then the presence row takes its exit-report cost and times). That row
+ *   (then the presence row takes its exit-report cost and times) — only
+ *   while those rows leave it running (`live`/`detached`): after a final
+ *   exit, failure or retirement the session is a later one and the
+ *   name-keyed row stays, with its state and cost, beside it. That row
  *   is keyed by name — `id: 'name:<name>'`, `idSource: 'name'`,
  *   `agentId: null`, `origin: 'unknown'`, `spawnRow: 'likely-aged-out'`
  *   (`'absent'` when the window is not full) — with `state` from the rows
@@ -309,8 +312,14 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     const record = fold.newest.get(session.name);
     if (record !== undefined) joined.add(record);
     // No spawn row in the window: the session is the incarnation the
-    // lifecycle rows without one describe (the newest known), if any.
-    const orphan = record === undefined ? fold.orphans.get(session.name) : undefined;
+    // lifecycle rows without one describe (the newest known) only while those
+    // rows leave it running (live/detached); after an exit/failure/retirement
+    // (final) it is a later session, which must not take that exit cost.
+    const candidate = record === undefined ? fold.orphans.get(session.name) : undefined;
+    const orphan = candidate !== undefined &&
+        (candidate.lifecycle === "live" || candidate.lifecycle === "detached")
+      ? candidate
+      : undefined;
     if (orphan !== undefined) joined.add(orphan);
     let spawnRow: SpawnRowStatus = "seen";
     if (record === undefined) {

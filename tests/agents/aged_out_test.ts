@@ -242,10 +242,13 @@ Deno.test("property: every lifecycle subject has a roster row; ids unique; name-
           assert.notEqual(a.spawnRow, "seen");
           assert.ok(fold.orphans.has(a.name));
         }
-        // A name-keyed row shows only when no live session joins it.
+        // A name-keyed row shows only when no live session joins it (a
+        // session joins it only while its rows leave it running).
         for (const [name, orphan] of fold.orphans) {
           const rows = snap.agents.filter((a) => a.idSource === "name" && a.name === name);
-          const joinedByPresence = orphan.supersededBy === null && liveNames.includes(name);
+          const running = orphan.lifecycle === "live" || orphan.lifecycle === "detached";
+          const joinedByPresence = orphan.supersededBy === null && liveNames.includes(name) &&
+            running;
           assert.equal(rows.length, joinedByPresence ? 0 : 1);
         }
         const ids = snap.agents.map((a) => a.id);

@@ -1,0 +1,114 @@
+/**
+ * Review regressions for the name-keyed rows of agents whose spawn row aged
+ * out (commit 143120d): no row fabricated from a retire/resume row that names
+ * no agent, rows out of time order join the spawn they follow, a later
+ * session never takes a finished incarnation's exit cost, and graph node ids
+ * stay unique when an id is literally `name:<x>`.
+ */
+import assert from "node:assert/strict";
+import {
+  type BrokerEvent,
+  type BrokerSession,
+  foldAgentGraph,
+  foldAgentLifecycle,
+  foldRoster,
+} from "../../agents.ts";
+
+const ev = (
+  kind: string,
+  from: string,
+  at: number,
+  meta: Record<string, string> = {},
+  msgId = `${kind}-${at}`,
+): BrokerEvent => ({ msgId, kind, from, text: "", at, meta });
+const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
+  name,
+  workingOn: "",
+  cwd: "/w",
+  status: "working",
+  idleMs: 0,
+  registeredAt: 500,
+  ...extra,
+});
+const roster = (sessions: BrokerSession[], events: BrokerEvent[]) =>
+  foldRoster({ sessions, brokerUptimeMs: 60_000, events, historyLimit: events.length, now: 1000 });
+
+Deno.test("aged-out review: a retire/resume row without meta.target opens no row for its actor", () => {
+  const events = [
+    ev("agent_retired", "human", 5),
+    ev("agent_resumed", "agent-chat", 6),
+    ev("agent_retired", "human", 7, { target: "w1" }),
+  ];
+  const snap = roster([], events);
+  assert.deepEqual(
+    snap.agents.map((a) => [a.id, a.state]),
+    [["name:w1", "retired"]],
+  );
+  assert.deepEqual([...foldAgentLifecycle(events).orphanNames], ["w1"]);
+});
+
+Deno.test("aged-out review: lifecycle rows listed before an older spawn row (out of time order) join that spawn", () => {
+  const events = [
+    ev("agent_exited", "w", 300, { cost_usd: "2" }, "e1"),
+    ev("agent_spawned", "coord", 200, { target: "w" }, "A"),
+  ];
+  const fold = foldAgentLifecycle(events);
+  assert.equal(fold.orphans.size, 0);
+  assert.equal(fold.orphanNames.size, 0);
+  const snap = roster([], events);
+  assert.deepEqual(
+    snap.agents.map((a) => [a.id, a.agentId, a.state, a.costUsd, a.costSource, a.lastEventAt]),
+    [["w@200", "A", "exited", 2, "exit-report", 300]],
+  );
+  // In time order (the orphan rows older than the spawn) it stays a
+  // superseded name-keyed row.
+  const inOrder = roster([], [
+    ev("agent_exited", "w", 100, { cost_usd: "2" }, "e1"),
+    ev("agent_spawned", "coord", 200, { target: "w" }, "A"),
+  ]);
+  assert.deepEqual(
+    inOrder.agents.map((a) => [a.id, a.state, a.costUsd, a.supersededBy]),
+    [["w@200", "spawning", null, null], ["name:w", "exited", 2, "A"]],
+  );
+});
+
+Deno.test("aged-out review: a live session does not take the exit cost of a finished (exited/failed/retired) name-keyed row", () => {
+  for (
+    const [rows, state] of [
+      [[ev("agent_exited", "w", 100, { cost_usd: "4" })], "exited"],
+      [[ev("agent_exited", "w", 100, { cost_usd: "4", failed: "true" })], "failed"],
+      [[
+        ev("agent_exited", "w", 100, { cost_usd: "4" }),
+        ev("agent_retired", "human", 110, { target: "w" }),
+        ev("agent_attached", "w", 120),
+      ], "retired"],
+    ] as const
+  ) {
+    const snap = roster([session("w", { registeredAt: 900 })], [...rows]);
+    assert.deepEqual(
+      snap.agents.map((a) => [a.id, a.stateSource, a.state, a.costUsd, a.costSource]),
+      [
+        ["w@900", "presence", "working", null, null],
+        ["name:w", "history", state, 4, "exit-report"],
+      ],
+      state,
+    );
+    const graph = foldAgentGraph({
+      events: [...rows],
+      historyLimit: rows.length,
+      now: 1000,
+      roster: snap.agents,
+    });
+    assert.equal(graph.nodes.find((n) => n.name === "w")?.id, "w@900");
+  }
+});
+
+Deno.test("aged-out review: graph node ids stay unique when a spawn row's msgId is literally name:<x>", () => {
+  const events = [
+    ev("agent_exited", "x", 5, {}, "e1"),
+    ev("agent_spawned", "coord", 6, { target: "y" }, "name:x"),
+  ];
+  const graph = foldAgentGraph({ events, historyLimit: 2, now: 10 });
+  const ids = graph.nodes.map((n) => [n.name, n.id]);
+  assert.deepEqual(ids, [["coord", "name:coord"], ["x", "name:x#x"], ["y", "name:x"]]);
+});
