@@ -334,9 +334,9 @@ export function v1ToUIMessageChunks(
 
 /** Host-supplied identity for envelopes made from chunks. */
 export interface V1IdAllocator {
-  /** Host-allocated conversation id (non-empty). */
+  /** Host-allocated conversation id (non-empty; checked, read for each envelope). */
   conversationId: string;
-  /** Host-allocated turn id (non-empty). */
+  /** Host-allocated turn id (non-empty; checked, read for each envelope). */
   turnId: string;
   /**
    * Returns a fresh, non-empty event id, unique within the conversation.
@@ -348,7 +348,11 @@ export interface V1IdAllocator {
 
 /** Options of {@link UIMessageChunksToV1}. */
 export interface ChunksToV1Options {
-  /** Set `at` (epoch ms) on each envelope from this clock; omitted by default. */
+  /**
+   * Set `at` (epoch ms) on each envelope from this clock; omitted by
+   * default. Checked like the host's ids: a throw or a value that is not a
+   * finite, non-negative number stops the adapter (`invalid-event-id`).
+   */
   now?: () => number;
 }
 
@@ -376,8 +380,10 @@ export interface ChunksToV1Options {
  *
  * Host ids are checked, not trusted: when `nextEventId()` returns a
  * non-string, an empty string or an id it already returned to this adapter
- * (or throws), the chunk being converted yields no envelope at all (`seq`
- * is not advanced, so the emitted stream stays gapless), an
+ * (or throws), when `conversationId` / `turnId` is not a non-empty string,
+ * or when `options.now()` throws or returns anything but a finite,
+ * non-negative number, the chunk being converted yields no envelope at all
+ * (`seq` is not advanced, so the emitted stream stays gapless), an
  * `invalid-event-id` issue is recorded, and the adapter stops: every later
  * chunk is reported as `invalid-event-id` and converted to nothing. The
  * adapter keeps the set of ids it handed out (one string per envelope
@@ -408,16 +414,48 @@ export class UIMessageChunksToV1 {
   constructor(readonly ids: V1IdAllocator, readonly options: ChunksToV1Options = {}) {}
 
   #env(event: ChatEventV1): ChatEventEnvelope {
+    // every host-supplied value is read and checked before `seq` moves
+    const conversationId = this.#hostId("conversationId");
+    const turnId = this.#hostId("turnId");
+    const at = this.#clock();
     const env: ChatEventEnvelope = {
       schemaVersion: 1,
-      conversationId: this.ids.conversationId,
-      turnId: this.ids.turnId,
+      conversationId,
+      turnId,
       eventId: this.#nextEventId(),
       seq: ++this.#seq,
       event,
     };
-    if (this.options.now !== undefined) env.at = this.options.now();
+    if (at !== undefined) env.at = at;
     return env;
+  }
+
+  #hostId(key: "conversationId" | "turnId"): string {
+    let v: unknown;
+    try {
+      v = this.ids[key];
+    } catch (e) {
+      throw new EventIdFailure(`reading ${key} threw: ${String(e).slice(0, 200)}`);
+    }
+    if (typeof v !== "string" || v.length === 0) {
+      throw new EventIdFailure(`${key} is not a non-empty string`);
+    }
+    return v;
+  }
+
+  #clock(): number | undefined {
+    let at: unknown;
+    try {
+      const now = this.options.now;
+      if (now === undefined) return undefined;
+      at = now();
+    } catch (e) {
+      throw new EventIdFailure(`now() threw: ${String(e).slice(0, 200)}`);
+    }
+    if (typeof at !== "number" || !Number.isFinite(at) || at < 0) {
+      throw new EventIdFailure("now() did not return a finite, non-negative epoch-ms number");
+    }
+    return at;
   }
 
   #nextEventId(): string {

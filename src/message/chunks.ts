@@ -302,7 +302,8 @@ export interface ChunkIssue {
   /**
    * Stable machine-readable reason. `invalid-event-id` comes only from
    * {@link UIMessageChunksToV1}: the host's `nextEventId()` returned a
-   * non-string, an empty string or an id it had already returned, or threw.
+   * non-string, an empty string or an id it had already returned, or threw
+   * (or its `conversationId` / `turnId` or `now()` clock was unusable).
    */
   code:
     | "invalid-json"

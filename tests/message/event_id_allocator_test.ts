@@ -73,3 +73,79 @@ Deno.test("chunks → v1: a throwing allocator is an invalid-event-id issue, not
   assert.equal(issues[0].code, "invalid-event-id");
   assert.equal(issues[0].index, 2);
 });
+
+Deno.test("chunks → v1: a throwing or bad clock stops the adapter without a seq gap", () => {
+  const bad: [string, () => number][] = [
+    ["throws", () => {
+      throw new Error("clock");
+    }],
+    ["NaN", () => NaN],
+    ["negative", () => -1],
+    ["string", () => "1000" as unknown as number],
+  ];
+  for (const [name, broken] of bad) {
+    let k = 0;
+    const now = () => (++k === 2 ? broken() : 1_000);
+    let n = 0;
+    const { envelopes, issues } = uiMessageChunksToV1(chunks, {
+      conversationId: "c",
+      turnId: "t",
+      nextEventId: () => `e${++n}`,
+    }, { now });
+    // the second envelope's clock failed: only the first is emitted, never seq 3 after seq 1
+    assert.deepEqual(envelopes.map((e) => [e.eventId, e.seq, e.at]), [["e1", 1, 1_000]], name);
+    for (const e of envelopes) assert.ok(parseChatEnvelope(e).ok, name);
+    assert.equal(issues[0].code, "invalid-event-id", name);
+    assert.equal(issues[0].index, 3, name);
+    assert.ok(issues.every((i) => i.code === "invalid-event-id"), name);
+  }
+});
+
+Deno.test("chunks → v1: a bad conversationId / turnId is refused, never emitted", () => {
+  const bad: [string, unknown, unknown][] = [
+    ["numeric conversation", 5, "t"],
+    ["empty turn", "c", ""],
+    ["undefined turn", "c", undefined],
+  ];
+  for (const [name, conversationId, turnId] of bad) {
+    let n = 0;
+    const { envelopes, issues } = uiMessageChunksToV1(chunks, {
+      conversationId: conversationId as string,
+      turnId: turnId as string,
+      nextEventId: () => `e${++n}`,
+    });
+    assert.deepEqual(envelopes, [], name);
+    assert.equal(issues[0].code, "invalid-event-id", name);
+    assert.equal(issues[0].index, 2, name);
+  }
+  const getter = {
+    get conversationId(): string {
+      throw new Error("gone");
+    },
+    turnId: "t",
+    nextEventId: () => "e1",
+  };
+  const r = uiMessageChunksToV1(chunks, getter);
+  assert.deepEqual(r.envelopes, []);
+  assert.deepEqual(r.issues.map((i) => i.code), Array(5).fill("invalid-event-id"));
+});
+
+Deno.test("chunks → v1: the allocator throwing mid-chunk discards that chunk's first envelope", () => {
+  let n = 0;
+  const a = new UIMessageChunksToV1({
+    conversationId: "c",
+    turnId: "t",
+    nextEventId: () => {
+      if (++n === 4) throw new Error("pool exhausted");
+      return `e${n}`;
+    },
+  });
+  const out = chunks.map((c) => a.push(c));
+  // tool-input-error: tool_call took e3, tool_result's id threw → both discarded
+  assert.deepEqual(out.flat().map((e) => [e.eventId, e.seq]), [["e1", 1], ["e2", 2]]);
+  assert.deepEqual(a.issues.map((i) => [i.index, i.code]), [
+    [4, "invalid-event-id"],
+    [5, "invalid-event-id"],
+    [6, "invalid-event-id"],
+  ]);
+});
