@@ -6,6 +6,7 @@
  */
 import { type ChatMessage, parseChatMessage } from "./envelope.ts";
 import type { ToolPart } from "./parts.ts";
+import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
 
 /** Tool name of gate parts. */
@@ -54,8 +55,11 @@ export interface GateRefusal {
    *   `cancelled`, `expired` (e.g. a bad database row);
    * - `invalid-gate`: the row or the context cannot make a valid
    *   {@link ChatMessage} (not an object, empty or non-string `id`, a
-   *   `createdAt` that is not ISO-8601, empty `threadId` / `authorId`, …) or
-   *   reading it threw.
+   *   `createdAt` that is not ISO-8601, empty `threadId` / `authorId`, a
+   *   non-string `reason`, …), the row breaks {@link GateSnapshot} where the
+   *   message cannot tell (a `prompt` that is not a string, a `schema` that
+   *   is not an object, an `expiresAt` that is not ISO-8601; `null` counts
+   *   as absent for the optional fields), or reading it threw.
    */
   readonly code: "unknown-status" | "invalid-gate";
   /** One human-readable sentence; not stable, do not match on it. */
@@ -109,13 +113,26 @@ export function fromHitlGate(
     if (gate === null || typeof gate !== "object") {
       return err({ code: "invalid-gate", message: "a gate row must be an object" });
     }
-    if (!GATE_STATUSES.has(gate.status)) {
+    // read each field once: what is checked is what is used
+    const row: GateSnapshot = {
+      id: gate.id,
+      prompt: gate.prompt,
+      schema: gate.schema,
+      status: gate.status,
+      payload: gate.payload,
+      reason: gate.reason,
+      createdAt: gate.createdAt,
+      expiresAt: gate.expiresAt,
+    };
+    if (!GATE_STATUSES.has(row.status)) {
       return err({
         code: "unknown-status",
-        message: `unknown gate status ${JSON.stringify(String(gate.status)).slice(0, 80)}`,
+        message: `unknown gate status ${JSON.stringify(String(row.status)).slice(0, 80)}`,
       });
     }
-    const m = gateMessage(gate, context);
+    const why = rowProblem(row);
+    if (why !== null) return err({ code: "invalid-gate", message: why });
+    const m = gateMessage(row, context);
     if (!parseChatMessage(m).ok) {
       return err({ code: "invalid-gate", message: "the gate row does not make a valid message" });
     }
@@ -124,6 +141,22 @@ export function fromHitlGate(
     return err({ code: "invalid-gate", message: "reading the gate row threw" });
   }
 }
+
+/** What the message schema cannot see (they land in the untyped `input`). */
+function rowProblem(row: GateSnapshot): string | null {
+  if (typeof row.prompt !== "string") return "the gate prompt is not a string";
+  const schema: unknown = row.schema;
+  if (schema != null && (typeof schema !== "object" || Array.isArray(schema))) {
+    return "the gate schema is not an object";
+  }
+  const expiresAt: unknown = row.expiresAt;
+  if (expiresAt != null && expiresAt !== "" && !ISO.safeParse(expiresAt).success) {
+    return "the gate expiresAt is not an ISO-8601 string";
+  }
+  return null;
+}
+
+const ISO = z.iso.datetime({ offset: true });
 
 function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
   const input: Record<string, unknown> = { prompt: gate.prompt };

@@ -219,3 +219,50 @@ Deno.test("fromHitlGate refuses an unknown status or a malformed row instead of 
   const h = fromHitlGate(hostile, gctx);
   assert.ok(!h.ok && h.error.code === "invalid-gate");
 });
+
+Deno.test("fromHitlGate refuses a row whose prompt, schema or expiresAt breaks GateSnapshot", () => {
+  const bad: [string, Partial<Record<keyof GateSnapshot, unknown>>][] = [
+    ["prompt number", { prompt: 5 }],
+    ["prompt missing", { prompt: undefined }],
+    ["schema string", { schema: "x" }],
+    ["schema array", { schema: [] }],
+    ["expiresAt number", { expiresAt: 5 }],
+    ["expiresAt not ISO", { expiresAt: "tomorrow" }],
+  ];
+  for (const [name, over] of bad) {
+    for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
+      const r = fromHitlGate(gate({ status, ...over } as Partial<GateSnapshot>), gctx);
+      assert.ok(!r.ok, `${name} ${status}`);
+      assert.equal(r.error.code, "invalid-gate", `${name} ${status}`);
+    }
+  }
+  // null optional columns (a database row) read as absent
+  const nulls = gateMessage(
+    gate({ schema: null, expiresAt: null, reason: null } as unknown as Partial<GateSnapshot>),
+    gctx,
+  );
+  assert.deepEqual(nulls.parts[0], {
+    type: "tool-gate",
+    toolCallId: "g1",
+    input: { prompt: "Deploy to prod?" },
+    state: "approval-requested",
+    approval: { id: "g1", descriptor: null },
+  });
+  const declined = gateMessage(
+    gate({ status: "expired", reason: null } as unknown as Partial<GateSnapshot>),
+    gctx,
+  );
+  assert.deepEqual(toHitlAnswer(declined), { action: "decline", gateId: "g1", reason: "expired" });
+});
+
+Deno.test("fromHitlGate reads each field of the row once", () => {
+  let reads = 0;
+  const row = Object.defineProperty(gate({}), "status", {
+    enumerable: true,
+    get: () => (reads++ === 0 ? "pending" : "bogus"),
+  });
+  const r = fromHitlGate(row, gctx);
+  assert.ok(r.ok);
+  assert.equal((r.value.parts[0] as { state: string }).state, "approval-requested");
+  assert.equal(reads, 1);
+});
