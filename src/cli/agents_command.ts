@@ -398,6 +398,14 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
       }; those not live are keyed by name (id name:<name>, state and cost from their remaining lifecycle rows)`,
     );
   }
+  const absent = roster.agents.filter((a) => a.idSource === "name" && a.spawnRow === "absent");
+  if (absent.length > 0) {
+    notes.push(
+      `  no spawn row in the window (never logged, or the window is not full): ${
+        absent.map((a) => safe(a.name)).join(", ")
+      }; keyed by name (id name:<name>, state and cost from their lifecycle rows, origin unknown)`,
+    );
+  }
   if (roster.diagnostics.outOfOrderRows > 0) {
     notes.push(
       `  ${roster.diagnostics.outOfOrderRows} row(s) older than the row before them: the history is not oldest first, so states, respawns and the tree may be wrong`,

@@ -13,6 +13,7 @@ import {
   foldAgentLifecycle,
   foldRoster,
 } from "../../agents.ts";
+import { runAgentsCommand } from "../../src/cli/agents_command.ts";
 
 const ev = (
   kind: string,
@@ -111,4 +112,28 @@ Deno.test("aged-out review: graph node ids stay unique when a spawn row's msgId 
   const graph = foldAgentGraph({ events, historyLimit: 2, now: 10 });
   const ids = graph.nodes.map((n) => [n.name, n.id]);
   assert.deepEqual(ids, [["coord", "name:coord"], ["x", "name:x#x"], ["y", "name:x"]]);
+});
+
+Deno.test("aged-out review: CLI explains name-keyed rows also when the window is not full (spawn row absent)", async () => {
+  const files: Record<string, string> = {
+    "s.json": JSON.stringify({ sessions: [], brokerUptimeMs: 86_400_000 }),
+    "h.json": JSON.stringify({
+      items: [
+        ev("agent_exited", "w-gone", 100, { cost_usd: "1" }),
+        ev("agent_retired", "human", 200),
+      ],
+    }),
+  };
+  const out: string[] = [];
+  await runAgentsCommand(["s.json", "h.json", "--now=5000"], {
+    readText: (p) => Promise.resolve(files[p]),
+    write: (s) => void out.push(s),
+  });
+  const text = out.join("");
+  assert.match(
+    text,
+    /\n {2}w-gone +exited +history +unknown .*1\.00 \(exit-report\) +name:w-gone\n/,
+  );
+  assert.match(text, /no spawn row in the window .*: w-gone; keyed by name/);
+  assert.doesNotMatch(text, /name:human/);
 });
