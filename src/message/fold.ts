@@ -790,6 +790,10 @@ export class UIMessageFold {
  * Fold a UI message chunk stream, or a v1 envelope stream (detected from the
  * first item, converted with {@link V1ToUIMessageChunks}), into a
  * {@link UIMessage}. Linear in the input; never mutates it; never throws.
+ * A non-iterable `input` is an `invalid-chunk` issue at index -1; an
+ * iterator that throws ends the input there: the items read so far are
+ * folded and the throw is an `invalid-chunk` issue at the index of the
+ * item that could not be read.
  *
  * @example
  * ```ts
@@ -806,10 +810,11 @@ export class UIMessageFold {
  * ```
  */
 export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {}): FoldResult {
-  const fold = new UIMessageFold(options);
+  const fold = new UIMessageFold(options ?? {});
   let v1: V1ToUIMessageChunks | undefined;
   let first = true;
   let envelopes = 0;
+  let chunks = 0;
   const refused: ChunkIssue[] = [];
   if (!isIterable(input)) {
     // Untyped callers (JSON from storage) may pass anything: refuse, never throw.
@@ -821,22 +826,30 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     }];
     return r;
   }
-  for (const item of input) {
-    if (first) {
-      first = false;
-      if (isV1Envelope(item)) v1 = new V1ToUIMessageChunks();
+  // a throwing iterator (a generator over a broken source, a revoked proxy)
+  // ends the input: what was read so far is folded and the throw is an issue
+  let readFailure: string | undefined;
+  try {
+    for (const item of input) {
+      if (first) {
+        first = false;
+        if (isV1Envelope(item)) v1 = new V1ToUIMessageChunks();
+      }
+      if (v1 === undefined) {
+        chunks++;
+        fold.push(item);
+        continue;
+      }
+      const index = envelopes++;
+      const converted = v1.push(item);
+      if (!converted.ok) {
+        refused.push({ index, code: "invalid-chunk", message: converted.error.message });
+        continue;
+      }
+      for (const chunk of converted.value) fold.push(chunk, index);
     }
-    if (v1 === undefined) {
-      fold.push(item);
-      continue;
-    }
-    const index = envelopes++;
-    const converted = v1.push(item);
-    if (!converted.ok) {
-      refused.push({ index, code: "invalid-chunk", message: converted.error.message });
-      continue;
-    }
-    for (const chunk of converted.value) fold.push(chunk, index);
+  } catch (e) {
+    readFailure = `reading the input threw: ${describe(e)}; the rest of it is not folded`;
   }
   if (v1 !== undefined) { for (const chunk of v1.end()) fold.push(chunk, envelopes); }
   const r = fold.result();
@@ -844,11 +857,31 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     r.count = envelopes;
     r.issues = [...refused, ...r.issues].sort((a, b) => a.index - b.index);
   }
+  if (readFailure !== undefined) {
+    r.issues.push({
+      index: v1 === undefined ? chunks : envelopes,
+      code: "invalid-chunk",
+      message: readFailure,
+    });
+  }
   return r;
 }
 
 function isIterable(x: unknown): x is Iterable<unknown> {
-  return x != null && typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  try {
+    return x != null &&
+      typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  } catch {
+    return false;
+  }
+}
+
+function describe(e: unknown): string {
+  try {
+    return String(e).slice(0, 200);
+  } catch {
+    return "an unprintable value";
+  }
 }
 
 /**
