@@ -48,7 +48,10 @@ export interface AgentRecord {
  * no agent id (it was the spawn row's `msgId`), so it is keyed by name.
  */
 export interface AgentOrphanRecord {
-  /** The name the lifecycle rows name (`from`, or `meta.target ?? from` for retire/resume). */
+  /**
+   * The name the lifecycle rows name: `from`, or `meta.target` for
+   * retire/resume (a retire/resume row without a target opens no record).
+   */
   name: string;
   /**
    * Lifecycle from those rows (`retired` is final; exited/failed as for

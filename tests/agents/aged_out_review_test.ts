@@ -6,6 +6,8 @@
  * stay unique when an id is literally `name:<x>`.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import {
   type BrokerEvent,
   type BrokerSession,
@@ -136,4 +138,73 @@ Deno.test("aged-out review: CLI explains name-keyed rows also when the window is
   );
   assert.match(text, /no spawn row in the window .*: w-gone; keyed by name/);
   assert.doesNotMatch(text, /name:human/);
+});
+
+Deno.test("aged-out review property: name-keyed rows claim nothing they cannot know, in any row order; node ids unique", () => {
+  let nameRows = 0;
+  fc.assert(
+    fc.property(
+      fc.oneof(historyArb, lifecycleArb),
+      fc.integer({ min: 0, max: 10 }),
+      fc.boolean(),
+      fc.subarray(["w1", "w2", "coord", "human"]),
+      (history, cut, shuffle, liveNames) => {
+        let events = history.slice(cut);
+        // Out of time order: reverse (every row older than the one before).
+        if (shuffle) events = [...events].reverse();
+        const snap = foldRoster({
+          sessions: liveNames.map((name, i) => session(name, { registeredAt: 1000 + i })),
+          brokerUptimeMs: 60_000,
+          events,
+          historyLimit: Math.max(1, events.length),
+          now: 5000,
+        });
+        for (const a of snap.agents) {
+          if (a.idSource !== "name") continue;
+          nameRows++;
+          assert.deepEqual(
+            [a.agentId, a.origin, a.spawnedBy, a.spawnedAt, a.seat, a.claudeSessionId, a.workingOn],
+            [null, "unknown", null, null, null, null, null],
+          );
+          // Named by a lifecycle row as its subject: the actor of
+          // attached/detached/exited, or the target of retired/resumed.
+          assert.ok(
+            events.some((e) =>
+              (["agent_attached", "agent_detached", "agent_exited"].includes(e.kind) &&
+                e.from === a.name) ||
+              (["agent_retired", "agent_resumed"].includes(e.kind) && e.meta.target === a.name)
+            ),
+            `${a.name} is named by no lifecycle row`,
+          );
+          if (a.costUsd !== null) {
+            assert.equal(a.costSource, "exit-report");
+            assert.ok(
+              events.some((e) =>
+                e.kind === "agent_exited" && e.from === a.name && e.meta.cost_usd !== undefined &&
+                Number(e.meta.cost_usd) === a.costUsd
+              ),
+            );
+          }
+        }
+        for (const a of snap.agents) {
+          if (a.stateSource !== "presence" || a.costSource !== "exit-report") continue;
+          assert.ok(events.some((e) => e.kind === "agent_exited" && e.from === a.name));
+        }
+        const ids = snap.agents.map((a) => a.id);
+        assert.equal(new Set(ids).size, ids.length);
+        for (const roster of [undefined, snap.agents]) {
+          const graph = foldAgentGraph({
+            events,
+            historyLimit: events.length || 1,
+            now: 5000,
+            roster,
+          });
+          const nodeIds = graph.nodes.map((n) => n.id);
+          assert.equal(new Set(nodeIds).size, nodeIds.length);
+        }
+      },
+    ),
+    { numRuns: 1000 },
+  );
+  assert.ok(nameRows > 200, `only ${nameRows} name-keyed rows`);
 });
