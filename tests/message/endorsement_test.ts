@@ -3,6 +3,7 @@
  * existing endorsement is never silently overwritten.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
 import { type ChatMessage, markHumanEndorsed, type Provenance } from "../../src/message/mod.ts";
 
 const agent: ChatMessage = {
@@ -121,4 +122,42 @@ Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a 
       attestedBy: "user:bob",
     });
   }
+});
+
+Deno.test("markHumanEndorsed: never throws, and an endorsement is only ever minted from plain agent provenance or the same attester", () => {
+  const provenance = fc.oneof(
+    fc.constant({ authored: "agent" }),
+    fc.constant({ authored: "human" }),
+    fc.record({
+      authored: fc.constantFrom("agent", "human", "robot"),
+      endorsedBy: fc.constantFrom("human", "agent"),
+      attestedBy: fc.constantFrom("user:alice", "user:bob", ""),
+    }, { requiredKeys: ["authored"] }),
+    fc.anything(),
+  );
+  const message = fc.oneof(
+    fc.record({ provenance }).map((o) => ({ ...agent, ...o })),
+    fc.anything(),
+  );
+  fc.assert(
+    fc.property(message, fc.constantFrom("user:alice", "user:bob", ""), (m, by) => {
+      const before = (m !== null && typeof m === "object" && Object.hasOwn(m, "provenance"))
+        ? JSON.stringify((m as ChatMessage).provenance)
+        : undefined;
+      const r = markHumanEndorsed(m as ChatMessage, by);
+      if (!r.ok) return;
+      assert.notEqual(by, "");
+      assert.deepEqual(r.value.provenance, {
+        authored: "agent",
+        endorsedBy: "human",
+        attestedBy: by,
+      });
+      assert.ok(
+        before === JSON.stringify({ authored: "agent" }) ||
+          before === JSON.stringify({ authored: "agent", endorsedBy: "human", attestedBy: by }),
+        `minted from ${before}`,
+      );
+    }),
+    { numRuns: 2_000 },
+  );
 });
