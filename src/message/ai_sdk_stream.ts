@@ -654,14 +654,34 @@ export interface ChunksToV1Result {
   issues: ChunkIssue[];
 }
 
-/** Convert a whole chunk stream (see {@link UIMessageChunksToV1} for the mapping). */
+/**
+ * Convert a whole chunk stream (see {@link UIMessageChunksToV1} for the
+ * mapping). Never throws: when `chunks` is not iterable or its iterator
+ * throws, the chunks read so far are converted and an `invalid-chunk` issue
+ * is added at the index of the chunk that could not be read.
+ */
 export function uiMessageChunksToV1(
   chunks: Iterable<unknown>,
   ids: V1IdAllocator,
   options: ChunksToV1Options = {},
 ): ChunksToV1Result {
-  const a = new UIMessageChunksToV1(ids, options);
+  const a = new UIMessageChunksToV1(ids, options ?? {});
   const envelopes: ChatEventEnvelope[] = [];
-  for (const c of chunks) for (const e of a.push(c)) envelopes.push(e);
-  return { envelopes, issues: a.issues.slice() };
+  let read = 0;
+  let failure: string | undefined;
+  try {
+    for (const c of chunks) {
+      for (const e of a.push(c)) envelopes.push(e);
+      read++;
+    }
+  } catch (e) {
+    let why = "an unprintable value";
+    try {
+      why = String(e).slice(0, 200);
+    } catch { /* keep the placeholder */ }
+    failure = `reading the chunks threw: ${why}; the rest is not converted`;
+  }
+  const issues = a.issues.slice();
+  if (failure !== undefined) issues.push({ index: read, code: "invalid-chunk", message: failure });
+  return { envelopes, issues };
 }

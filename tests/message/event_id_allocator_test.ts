@@ -149,3 +149,26 @@ Deno.test("chunks → v1: the allocator throwing mid-chunk discards that chunk's
     [6, "invalid-event-id"],
   ]);
 });
+
+Deno.test("uiMessageChunksToV1: a non-iterable or throwing input is an issue, never a throw", () => {
+  const ids = () => {
+    let n = 0;
+    return { conversationId: "c", turnId: "t", nextEventId: () => `e${++n}` };
+  };
+  for (const bad of [null, 5, {}, { [Symbol.iterator]: () => 5 }]) {
+    const r = uiMessageChunksToV1(bad as never, ids());
+    assert.deepEqual(r.envelopes, []);
+    assert.equal(r.issues.length, 1);
+    assert.equal(r.issues[0].index, 0);
+    assert.equal(r.issues[0].code, "invalid-chunk");
+  }
+  function* source() {
+    yield* chunks.slice(0, 3);
+    throw new Error("socket closed");
+  }
+  const r = uiMessageChunksToV1(source(), ids());
+  assert.deepEqual(r.envelopes.map((e) => [e.eventId, e.seq]), [["e1", 1]]);
+  assert.equal(r.issues.length, 1);
+  assert.equal(r.issues[0].index, 3);
+  assert.match(r.issues[0].message, /socket closed/);
+});
