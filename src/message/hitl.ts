@@ -110,7 +110,7 @@ export function fromHitlGate(
   context: GateContext,
 ): Result<ChatMessage, GateRefusal> {
   try {
-    if (gate === null || typeof gate !== "object") {
+    if (gate === null || typeof gate !== "object" || Array.isArray(gate)) {
       return err({ code: "invalid-gate", message: "a gate row must be an object" });
     }
     // read each field once: what is checked is what is used

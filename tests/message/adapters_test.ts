@@ -236,6 +236,8 @@ Deno.test("fromHitlGate refuses a row whose prompt, schema or expiresAt breaks G
       assert.equal(r.error.code, "invalid-gate", `${name} ${status}`);
     }
   }
+  const arr = fromHitlGate([] as unknown as GateSnapshot, gctx);
+  assert.ok(!arr.ok && arr.error.code === "invalid-gate", "an array is not a gate row");
   // null optional columns (a database row) read as absent
   const nulls = gateMessage(
     gate({ schema: null, expiresAt: null, reason: null } as unknown as Partial<GateSnapshot>),
