@@ -1,0 +1,52 @@
+/**
+ * Structural guards shared by every area of the package (internal: not
+ * exported from any entry point). Each reads untrusted values without
+ * throwing and never consults the prototype chain where it says "own".
+ *
+ * @module
+ */
+
+/** A non-null, non-array object (a JSON object after `JSON.parse`). */
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** `o[key]` if `key` is an OWN property of `o`, else `undefined` (never an inherited value). */
+export function own(o: object, key: string): unknown {
+  return Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+/** `obj[key]` if `obj` is a record with an OWN string property `key`, else `undefined`. */
+export function ownString(obj: unknown, key: string): string | undefined {
+  if (!isRecord(obj)) return undefined;
+  const v = own(obj, key);
+  return typeof v === "string" ? v : undefined;
+}
+
+/** `true` if `x` has a callable `Symbol.iterator` (a throwing getter counts as not iterable). */
+export function isIterable(x: unknown): x is Iterable<unknown> {
+  try {
+    return x !== null && x !== undefined &&
+      typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
+  } catch {
+    return false;
+  }
+}
+
+/** UTF-8 byte length of `s` (a lone surrogate counts 3, as TextEncoder writes U+FFFD). */
+export function utf8ByteLength(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
+}
