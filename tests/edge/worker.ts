@@ -1,57 +1,91 @@
 /**
- * A Cloudflare Worker test module that exercises every entry point inside
- * workerd (Cloudflare's real runtime), proving the library is edge-safe:
- * workerd has no `Deno` global and rejects `node:` builtins.
+ * A Cloudflare Worker test module that runs the library inside workerd
+ * (Cloudflare's real runtime), proving it is edge-safe: workerd has no `Deno`
+ * global and rejects `node:` builtins. Every entry point is exercised, and
+ * the recovery and interactions conformance kits run in full against their
+ * in-memory reference stores.
  *
  * Bundled and run by `scripts/edge_check.ts`.
  *
  * @module
  */
-import * as root from "../../mod.ts";
-import * as recovery from "../../recovery.ts";
-import * as interactions from "../../interactions.ts";
-import * as agents from "../../agents.ts";
+import {
+  foldUIMessage,
+  parseChatEnvelope,
+  parseChatEvent,
+  splitTurnText,
+  type SseMessage,
+  SseParser,
+} from "../../mod.ts";
+import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
+import { MemoryInteractionStore } from "../../interactions.ts";
+import { interactionStoreConformance } from "../../src/interactions/testing.ts";
+import { glowStrength, layoutSpawnTree } from "../../agents.ts";
 
 function check(cond: unknown, what: string): void {
   if (!cond) throw new Error(`edge check failed: ${what}`);
 }
 
+async function runCases(
+  label: string,
+  cases: readonly { name: string; skip?: string; run(): Promise<void> }[],
+): Promise<number> {
+  let ran = 0;
+  for (const c of cases) {
+    if (c.skip !== undefined) continue;
+    try {
+      await c.run();
+    } catch (e) {
+      throw new Error(`edge check failed: ${label} case "${c.name}": ${String(e)}`);
+    }
+    ran++;
+  }
+  check(ran > 0, `${label} ran no case`);
+  return ran;
+}
+
 export default {
-  test(): void {
-    const modules = { root, recovery, interactions, agents } as Record<
-      string,
-      Record<string, unknown>
-    >;
-    for (const [name, mod] of Object.entries(modules)) {
-      check(Object.keys(mod).length > 0, `${name} entry point exports something`);
-    }
-    const r = root as Record<string, unknown>;
-    // Exercise the core functions when present (by name, so this module
-    // type-checks while the package grows).
-    const parseChatEvent = r.parseChatEvent as ((n: string, d: unknown) => unknown) | undefined;
-    if (parseChatEvent) {
-      const ev = parseChatEvent("delta", { text: "hi" }) as { text?: string } | null;
-      check(ev?.text === "hi", "parseChatEvent works");
-    }
-    const parseChatEnvelope = r.parseChatEnvelope as ((v: unknown) => { ok: boolean }) | undefined;
-    if (parseChatEnvelope) {
-      const res = parseChatEnvelope({
-        schemaVersion: 1,
-        conversationId: "c",
-        turnId: "t",
-        eventId: "e1",
-        seq: 1,
-        event: { type: "delta", text: "x" },
-      });
-      check(res.ok, "parseChatEnvelope accepts a valid envelope");
-    }
-    const splitTurnText = r.splitTurnText as ((s: string) => unknown[]) | undefined;
-    if (splitTurnText) {
-      check(splitTurnText('a<ask>{"question":"q"}</ask>b').length === 3, "splitTurnText works");
-    }
+  async test(): Promise<void> {
+    check(parseChatEvent("delta", { text: "hi" })?.type === "delta", "parseChatEvent");
+    const env = parseChatEnvelope({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: "e1",
+      seq: 1,
+      event: { type: "delta", text: "x" },
+    });
+    check(env.ok, "parseChatEnvelope accepts a valid envelope");
+    check(splitTurnText('a<ask>{"question":"q"}</ask>b').length === 3, "splitTurnText");
+    const got: SseMessage[] = [];
+    const parser = new SseParser({ onEvent: (m) => got.push(m) });
+    parser.feed(new TextEncoder().encode('id: 1\ndata: {"a":1}\n\n'));
+    check(got.length === 1 && got[0].data === '{"a":1}', "SseParser decodes bytes");
+    check(foldUIMessage([{ type: "start", messageId: "m" }]).message.id === "m", "foldUIMessage");
+    check(layoutSpawnTree([]).nodes.length === 0, "layoutSpawnTree");
+    check(glowStrength({ at: 0 } as never, 0) === 1, "glowStrength");
+
+    const recovery = await runCases(
+      "recovery conformance",
+      recoveryConformanceCases(() => memoryConformanceHost()),
+    );
+    const interactions = await runCases(
+      "interactions conformance",
+      interactionStoreConformance(() => {
+        let t = 1_700_000_000_000;
+        const store = new MemoryInteractionStore({ now: () => t });
+        return {
+          store,
+          now: () => t,
+          advanceClock: (ms: number) => void (t += ms),
+          revoke: (a) => store.revoke(a),
+          transitions: (id) => store.transitions(id),
+          loseNextAck: () => store.loseNextAck(),
+        };
+      }, { lostAcks: true }),
+    );
     console.log(
-      "edge check ok:",
-      Object.keys(modules).map((k) => `${k}=${Object.keys(modules[k]).length}`).join(" "),
+      `edge check ok: core functions, ${recovery} recovery and ${interactions} interactions conformance cases`,
     );
   },
 };
