@@ -55,3 +55,12 @@ export function code<T>(r: Result<T, RecoveryError>): string {
   if (r.ok) throw new Error(`expected a refusal, got ok ${JSON.stringify(r.value)}`);
   return r.error.code;
 }
+
+/** `worker.runEffect` as "alice" on turn "t1" (the turn {@link setup} begins), effect `effectId`. */
+export function runAsAlice(
+  worker: TurnRecovery,
+  dispatch: (signal: AbortSignal) => unknown,
+  effectId = "e1",
+): Promise<Result<EffectRun, RecoveryError>> {
+  return worker.runEffect({ turnId: "t1", effectId, principal: "alice", dispatch });
+}

@@ -10,7 +10,7 @@ import {
   type RecoveryStore,
   TurnRecovery,
 } from "../../src/recovery/mod.ts";
-import { code, faultPlan, setup, value } from "./_helpers.ts";
+import { code, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 function withFence(
   s: RecoveryStore,
@@ -38,12 +38,7 @@ Deno.test("hostile fence: launch called after a refused admission settled never 
     }),
   });
   let dispatched = 0;
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => ++dispatched,
-  });
+  const r = await runAsAlice(w, () => ++dispatched);
   assert.equal(code(r), "turn-not-running");
   assert.ok(launched);
   launched(); // the host's fence calls launch late, outside the fence
@@ -62,12 +57,7 @@ Deno.test("hostile fence: admitted without launching, then launching late, never
     }),
   });
   let dispatched = 0;
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => ++dispatched,
-  });
+  const r = await runAsAlice(w, () => ++dispatched);
   assert.equal(code(r), "admission-contract-violated");
   await later();
   assert.equal(dispatched, 0);
@@ -84,12 +74,7 @@ Deno.test("hostile fence: launch after an uncertain (thrown) admission never dis
   });
   let dispatched = 0;
   const r = value(
-    await w.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(w, () => ++dispatched),
   );
   assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-admission" });
   await later();
@@ -120,12 +105,7 @@ Deno.test("stored records: a completion without an outcome, or an unknown state,
     assert.ok(w.ok);
     let dispatched = 0;
     const r = value(
-      await worker.runEffect({
-        turnId: "t1",
-        effectId: "e1",
-        principal: "alice",
-        dispatch: () => ++dispatched,
-      }),
+      await runAsAlice(worker, () => ++dispatched),
     );
     assert.deepEqual(r, { status: "needs-reconciliation", reason: "outcome-unknown", detail });
     assert.equal(dispatched, 0);
@@ -148,7 +128,7 @@ Deno.test("stored records: a completion without an outcome, or an unknown state,
 Deno.test("stored records: a record of another effect or turn is not trusted", async () => {
   const { host, worker } = await setup();
   const e2 = value(
-    await worker.runEffect({ turnId: "t1", effectId: "e2", principal: "alice", dispatch: () => 2 }),
+    await runAsAlice(worker, () => 2, "e2"),
   );
   assert.equal(e2.status, "completed");
   const s = host.store;
@@ -159,12 +139,7 @@ Deno.test("stored records: a record of another effect or turn is not trusted", a
   };
   let dispatched = 0;
   const w = new TurnRecovery({ ...host.seams(), store: crossed });
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => ++dispatched,
-  });
+  const r = await runAsAlice(w, () => ++dispatched);
   assert.equal(code(r), "store-unavailable");
   assert.equal(dispatched, 0);
   const other: RecoveryStore = {
@@ -215,7 +190,7 @@ Deno.test("malformed store answers become typed refusals, never exceptions", asy
   for (const [name, store] of Object.entries(variants)) {
     const w = new TurnRecovery({ ...host.seams(), store });
     const calls = [
-      () => w.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: () => 1 }),
+      () => runAsAlice(w, () => 1),
       () => w.cancel({ turnId: "t1", principal: "alice" }),
       () =>
         w.reconcile({
@@ -237,12 +212,7 @@ Deno.test("malformed store answers become typed refusals, never exceptions", asy
 Deno.test("unprintable errors (null-prototype objects, throwing message getters) never escape", async () => {
   const { host, worker } = await setup();
   const r = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => Promise.reject(Object.create(null)),
-    }),
+    await runAsAlice(worker, () => Promise.reject(Object.create(null))),
   );
   assert.deepEqual(r, {
     status: "needs-reconciliation",
@@ -294,12 +264,7 @@ Deno.test("a lost acknowledgement of a turn status change is read back (resume, 
   // A dispatch error moves the turn to needs-reconciliation (casTurn #2);
   // reconciling reopens it (casTurn #3, ack lost): the answer says running.
   value(
-    await w.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => Promise.reject(new Error("timeout")),
-    }),
+    await runAsAlice(w, () => Promise.reject(new Error("timeout"))),
   );
   assert.equal(host.store.peekTurn("t1")?.status, "needs-reconciliation");
   const rec = await w.reconcile({
@@ -329,7 +294,7 @@ Deno.test("a conflict answer without `current` is retried, not taken for a lost 
   };
   const w = new TurnRecovery({ ...host.seams(), store: terse });
   const r = value(
-    await w.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: () => "ok" }),
+    await runAsAlice(w, () => "ok"),
   );
   assert.deepEqual(r, { status: "completed", outcome: { ok: true, value: "ok" }, reused: false });
 });

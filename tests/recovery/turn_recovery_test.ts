@@ -7,17 +7,12 @@ import {
   type StoreEvent,
   TurnRecovery,
 } from "../../src/recovery/mod.ts";
-import { code, deferred, faultPlan, setup, value } from "./_helpers.ts";
+import { code, deferred, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 Deno.test("effects: a turn starts with host-authorized ids; model-supplied ids authorize nothing", async () => {
   const { host, worker } = await setup();
   let dispatched = 0;
-  const r = await worker.runEffect({
-    turnId: "t1",
-    effectId: "model-made-up-id",
-    principal: "alice",
-    dispatch: () => dispatched++,
-  });
+  const r = await runAsAlice(worker, () => dispatched++, "model-made-up-id");
   assert.equal(code(r), "unknown-effect");
   assert.equal(dispatched, 0);
   assert.equal(host.store.peekEffect("t1", "model-made-up-id"), null);
@@ -103,12 +98,7 @@ Deno.test("effects: a delayed (stale) turn snapshot cannot authorize launch", as
   };
   const w = new TurnRecovery({ ...host.seams(), store: laggy });
   let dispatched = 0;
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => dispatched++,
-  });
+  const r = await runAsAlice(w, () => dispatched++);
   assert.equal(code(r), "turn-not-running");
   assert.equal(dispatched, 0);
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "claimed");
@@ -135,12 +125,7 @@ Deno.test("effects: a late abort hook cannot authorize launch (cancel committed,
   assert.equal(seams.abort.signalFor("t1").aborted, false);
   let dispatched = 0;
   const w = new TurnRecovery(host.seams());
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => dispatched++,
-  });
+  const r = await runAsAlice(w, () => dispatched++);
   assert.equal(code(r), "turn-not-running");
   assert.equal(dispatched, 0);
   gate.resolve();
@@ -159,22 +144,12 @@ Deno.test("effects: a missing admission seam refuses dispatch before claiming", 
   };
   let dispatched = 0;
   const w = new TurnRecovery({ ...host.seams(), store: noFence });
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => dispatched++,
-  });
+  const r = await runAsAlice(w, () => dispatched++);
   assert.equal(code(r), "admission-unavailable");
   const noAbort = new TurnRecovery({ store: s, authority: s.authority() });
   assert.equal(
     code(
-      await noAbort.runEffect({
-        turnId: "t1",
-        effectId: "e1",
-        principal: "alice",
-        dispatch: () => dispatched++,
-      }),
+      await runAsAlice(noAbort, () => dispatched++),
     ),
     "admission-unavailable",
   );
@@ -190,7 +165,7 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
     return Promise.reject(new Error("socket reset"));
   };
   const r = value(
-    await worker.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: failing }),
+    await runAsAlice(worker, failing),
   );
   assert.deepEqual(r, {
     status: "needs-reconciliation",
@@ -202,19 +177,14 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
   // The model "retries" from a fresh worker: refused, no dispatch.
   const retry = new TurnRecovery(host.seams());
   const again = value(
-    await retry.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: failing }),
+    await runAsAlice(retry, failing),
   );
   assert.equal(again.status, "needs-reconciliation");
   assert.equal(again.status === "needs-reconciliation" && again.reason, "outcome-unknown");
   // Other effects cannot be admitted while the turn needs reconciliation.
   assert.equal(
     code(
-      await retry.runEffect({
-        turnId: "t1",
-        effectId: "e2",
-        principal: "alice",
-        dispatch: failing,
-      }),
+      await runAsAlice(retry, failing, "e2"),
     ),
     "turn-not-running",
   );
@@ -231,7 +201,7 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
   assert.equal(rec.value.turnStatus, "running");
   assert.equal(rec.value.record.reconciled, true);
   const reused = value(
-    await retry.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: failing }),
+    await runAsAlice(retry, failing),
   );
   assert.deepEqual(reused, {
     status: "completed",
@@ -258,12 +228,7 @@ Deno.test("effects: an uncertain claim acknowledgement returns needs-reconciliat
   });
   let dispatched = 0;
   const r = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => dispatched++,
-    }),
+    await runAsAlice(worker, () => dispatched++),
   );
   assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-claim-ack" });
   assert.equal(dispatched, 0);
@@ -275,24 +240,14 @@ Deno.test("effects: a checkpoint-write failure is returned explicitly and never 
     store: { fault: faultPlan({ casEffect: { 1: "fail" } }) },
   });
   let dispatched = 0;
-  const r = await worker.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => ++dispatched,
-  });
+  const r = await runAsAlice(worker, () => ++dispatched);
   assert.equal(code(r), "checkpoint-write-failed");
   assert.ok(!r.ok);
   assert.deepEqual(r.error.outcome, { ok: true, value: 1 });
   assert.equal(r.error.uncertain, false);
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "admitted");
   const again = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(worker, () => ++dispatched),
   );
   assert.equal(again.status === "needs-reconciliation" && again.reason, "admitted-elsewhere");
   assert.equal(dispatched, 1);
@@ -304,12 +259,7 @@ Deno.test("effects: a completion that committed with a lost acknowledgement is r
   });
   let dispatched = 0;
   const r = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(worker, () => ++dispatched),
   );
   assert.deepEqual(r, { status: "completed", outcome: { ok: true, value: 1 }, reused: false });
   assert.deepEqual(host.store.peekEffect("t1", "e1")?.outcome, { ok: true, value: 1 });
@@ -322,12 +272,7 @@ Deno.test("effects: an uncertain admission acknowledgement after launch still st
   });
   let dispatched = 0;
   const r = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(worker, () => ++dispatched),
   );
   assert.equal(r.status, "completed");
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "completed");
@@ -338,12 +283,7 @@ Deno.test("effects: admission that fails before the fence returns needs-reconcil
   const { worker } = await setup({ store: { fault: faultPlan({ admitDispatch: { 0: "fail" } }) } });
   let dispatched = 0;
   const r = value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(worker, () => ++dispatched),
   );
   assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-admission" });
   assert.equal(dispatched, 0);
@@ -355,24 +295,14 @@ Deno.test("effects: authority revoked after the worker's check is caught by the 
   const w = new TurnRecovery({ ...host.seams(), authority: { check: () => true } });
   host.revoke("alice", "t1");
   let dispatched = 0;
-  const r = await w.runEffect({
-    turnId: "t1",
-    effectId: "e1",
-    principal: "alice",
-    dispatch: () => dispatched++,
-  });
+  const r = await runAsAlice(w, () => dispatched++);
   assert.equal(code(r), "unauthorized");
   assert.equal(dispatched, 0);
   // And the live seam refuses before anything is claimed.
   const live = new TurnRecovery(host.seams());
   assert.equal(
     code(
-      await live.runEffect({
-        turnId: "t1",
-        effectId: "e2",
-        principal: "alice",
-        dispatch: () => dispatched++,
-      }),
+      await runAsAlice(live, () => dispatched++, "e2"),
     ),
     "unauthorized",
   );
@@ -482,20 +412,10 @@ Deno.test("cancel: an in-flight effect with an unknown outcome still requires re
 Deno.test("resume: restart recovery reuses results, flags in-flight effects, refuses under the replay-only profile", async () => {
   const { host, worker } = await setup({}, ["e1", "e2", "e3"]);
   value(
-    await worker.runEffect({
-      turnId: "t1",
-      effectId: "e1",
-      principal: "alice",
-      dispatch: () => "done",
-    }),
+    await runAsAlice(worker, () => "done"),
   );
   // e2 is in flight when the process dies: its work never settles.
-  void worker.runEffect({
-    turnId: "t1",
-    effectId: "e2",
-    principal: "alice",
-    dispatch: () => new Promise(() => {}),
-  });
+  void runAsAlice(worker, () => new Promise(() => {}), "e2");
   for (let i = 0; i < 50 && host.store.peekEffect("t1", "e2")?.state !== "admitted"; i++) {
     await Promise.resolve();
   }
@@ -527,12 +447,7 @@ Deno.test("resume: restart recovery reuses results, flags in-flight effects, ref
   assert.ok(rec.ok && rec.value.turnStatus === "running");
   let dispatched = 0;
   value(
-    await fresh.runEffect({
-      turnId: "t1",
-      effectId: "e3",
-      principal: "alice",
-      dispatch: () => ++dispatched,
-    }),
+    await runAsAlice(fresh, () => ++dispatched, "e3"),
   );
   assert.equal(dispatched, 1);
 });
@@ -557,12 +472,7 @@ Deno.test("effects: a fence that admits without launching, or launches twice, is
   let dispatched = 0;
   assert.equal(
     code(
-      await silent.runEffect({
-        turnId: "t1",
-        effectId: "e1",
-        principal: "alice",
-        dispatch: () => dispatched++,
-      }),
+      await runAsAlice(silent, () => dispatched++),
     ),
     "admission-contract-violated",
   );
@@ -579,12 +489,7 @@ Deno.test("effects: a fence that admits without launching, or launches twice, is
   });
   assert.equal(
     code(
-      await twice.runEffect({
-        turnId: "t1",
-        effectId: "e2",
-        principal: "alice",
-        dispatch: () => dispatched++,
-      }),
+      await runAsAlice(twice, () => dispatched++, "e2"),
     ),
     "admission-contract-violated",
   );
