@@ -5,26 +5,15 @@
  *
  * @module
  */
+import { isRecord, own as ownValue, ownString } from "../_internal/guards.ts";
 import { type BrokerEvent, type BrokerSession, PRESENCE_STATES } from "./types.ts";
 
 const PRESENCE: ReadonlySet<string> = new Set(PRESENCE_STATES);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Own string property of `obj`, else undefined (never an inherited value). */
-export function ownString(obj: unknown, key: string): string | undefined {
-  if (!isRecord(obj) || !Object.hasOwn(obj, key)) return undefined;
-  const value = obj[key];
-  return typeof value === "string" ? value : undefined;
-}
-
 /** `meta[key]` of a row that passed {@link isEvent}: own string values only. */
 export function metaOf(event: BrokerEvent, key: string): string | undefined {
-  const meta: Record<string, unknown> = event.meta;
-  if (!Object.hasOwn(meta, key)) return undefined;
-  const value = meta[key];
+  // `meta` is already known to be a record: skip ownString's re-check on this hot path.
+  const value = ownValue(event.meta, key);
   return typeof value === "string" ? value : undefined;
 }
 
@@ -53,10 +42,6 @@ export function validEvents(events: unknown): { events: BrokerEvent[]; malformed
   // Common case: nothing to drop, reuse the caller's array (never mutated).
   if (malformed === 0) return { events: events as BrokerEvent[], malformed };
   return { events: events.filter(isEvent), malformed };
-}
-
-function ownValue(obj: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /**

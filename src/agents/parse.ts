@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { isRecord, own } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { type BrokerEvent, brokerEvent, type BrokerSession, brokerSession } from "./types.ts";
 
@@ -46,10 +47,6 @@ export interface ParsedSessions {
   malformed: number;
   /** Up to {@link MAX_REPORTED_ISSUES} reasons. */
   issues: RowIssue[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function rows<T>(
@@ -98,12 +95,8 @@ function rows<T>(
  * ```
  */
 export function parseBrokerHistory(json: unknown): Result<ParsedHistory, BrokerPayloadRefusal> {
-  const items = Array.isArray(json)
-    ? json
-    : isRecord(json) && Object.hasOwn(json, "items") && Array.isArray(json.items)
-    ? json.items
-    : null;
-  if (items === null) {
+  const items = Array.isArray(json) ? json : isRecord(json) ? own(json, "items") : undefined;
+  if (!Array.isArray(items)) {
     return err({
       code: "malformed-payload",
       payload: "history",
@@ -120,15 +113,16 @@ export function parseBrokerHistory(json: unknown): Result<ParsedHistory, BrokerP
  * `sessions` array; a missing uptime reads as null.
  */
 export function parseBrokerSessions(json: unknown): Result<ParsedSessions, BrokerPayloadRefusal> {
-  if (!isRecord(json) || !Object.hasOwn(json, "sessions") || !Array.isArray(json.sessions)) {
+  const sessions = isRecord(json) ? own(json, "sessions") : undefined;
+  if (!isRecord(json) || !Array.isArray(sessions)) {
     return err({
       code: "malformed-payload",
       payload: "sessions",
       message: "expected a /api/sessions body: an object with a `sessions` array",
     });
   }
-  const uptime = Object.hasOwn(json, "brokerUptimeMs") ? json.brokerUptimeMs : undefined;
-  const { values, malformed, issues } = rows(json.sessions, brokerSession);
+  const uptime = own(json, "brokerUptimeMs");
+  const { values, malformed, issues } = rows(sessions, brokerSession);
   return ok({
     sessions: values,
     brokerUptimeMs: typeof uptime === "number" && Number.isFinite(uptime) ? uptime : null,

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ownString } from "../_internal/guards.ts";
 import { validEvents, validSessions } from "./_rows.ts";
 import {
   type AgentLifecycleFold,
@@ -105,18 +106,9 @@ function taskIdOf(
   declared: Record<string, string> | undefined,
   workingOn: string | null,
 ): string | null {
-  const stated = declared === undefined
-    ? undefined
-    : (Object.hasOwn(declared, "task") ? declared.task : undefined) ??
-      (Object.hasOwn(declared, "taskId") ? declared.taskId : undefined);
+  const stated = ownString(declared, "task") ?? ownString(declared, "taskId");
   if (stated) return stated;
   return TASK_ID.exec(workingOn ?? "")?.[0] ?? null;
-}
-
-function own(meta: Record<string, string>, key: string): string | undefined {
-  if (!Object.hasOwn(meta, key)) return undefined;
-  const value: unknown = meta[key];
-  return typeof value === "string" ? value : undefined;
 }
 
 function priced(input: RosterInput, claudeSessionId: string | null): number | undefined {
@@ -330,7 +322,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
       if (spawnRow === "likely-aged-out") agedOut.add(session.name);
     }
     const observedId = session.observed?.claudeSessionId;
-    const claudeSessionId = observedId ?? (record && own(record.meta, "session_id")) ?? null;
+    const claudeSessionId = observedId ?? (record && ownString(record.meta, "session_id")) ?? null;
     const cost = costFacts(input, claudeSessionId, record ?? orphan);
     return {
       id: claudeSessionId ? claudeSessionId : `${session.name}@${session.registeredAt}`,
@@ -344,8 +336,8 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
       cwd: session.cwd,
       gitBranch: session.observed?.gitBranch ?? null,
       seat: record === undefined ? null : seatOf(record.name, prefixes),
-      surface: (record && own(record.meta, "surface")) || null,
-      profile: (record && own(record.meta, "profile")) || null,
+      surface: (record && ownString(record.meta, "surface")) || null,
+      profile: (record && ownString(record.meta, "profile")) || null,
       taskId: taskIdOf(session.declared, session.workingOn),
       spawnedBy: record?.spawnedBy ?? null,
       claudeSessionId: claudeSessionId ? claudeSessionId : null,
@@ -401,7 +393,7 @@ function spawnedRow(
   record: AgentRecord,
   prefixes: readonly SeatPrefix[],
 ): AgentRosterEntry {
-  const claudeSessionId = own(record.meta, "session_id") || null;
+  const claudeSessionId = ownString(record.meta, "session_id") || null;
   const workingOn = record.brief.split("\n", 1)[0] || null;
   const cost = costFacts(input, claudeSessionId, record);
   return {
@@ -413,11 +405,11 @@ function spawnedRow(
     stateSource: "history",
     origin: originOf(record),
     workingOn,
-    cwd: own(record.meta, "cwd") || null,
+    cwd: ownString(record.meta, "cwd") || null,
     gitBranch: null,
     seat: seatOf(record.name, prefixes),
-    surface: own(record.meta, "surface") || null,
-    profile: own(record.meta, "profile") || null,
+    surface: ownString(record.meta, "surface") || null,
+    profile: ownString(record.meta, "profile") || null,
     taskId: taskIdOf(undefined, workingOn),
     spawnedBy: record.spawnedBy,
     claudeSessionId,
