@@ -7,6 +7,7 @@
  */
 import { checkUIMessageChunk, foldUIMessage } from "../message/mod.ts";
 import { splitTurnText } from "../blocks/mod.ts";
+import { isRecord } from "../_internal/guards.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { jsonError, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTool, InspectTurn } from "./report.ts";
@@ -20,10 +21,6 @@ export interface AiSdkAnalysis {
 }
 
 type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Analyse the frames of an AI SDK UI message stream. */
 export function analyzeAiSdk(frames: readonly CapturedFrame[]): AiSdkAnalysis {
@@ -68,7 +65,7 @@ export function analyzeAiSdk(frames: readonly CapturedFrame[]): AiSdkAnalysis {
       problems.push({ line: f.line, severity: "error", code: "invalid-chunk", message: why });
       continue;
     }
-    if (isObject(parsed.value) && parsed.value.type === "finish") finished = true;
+    if (isRecord(parsed.value) && parsed.value.type === "finish") finished = true;
     chunks.push(parsed.value);
     lines.push(f.line);
   }

@@ -18,6 +18,7 @@ import {
   type LegacyToolFrame,
   upgradeDecodedLegacyChatFrame,
 } from "../legacy/mod.ts";
+import { SCOUT_ONLY_CHAT_TYPES } from "../legacy/decode.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { LinedFold } from "./analyze_v1.ts";
 import { jsonError } from "./detect.ts";
@@ -31,8 +32,6 @@ export interface LegacyAnalysis {
   heartbeats: number;
   domainEvents: InspectDomainEvent[];
 }
-
-const SCOUT_NAMES = new Set(["token", "tool_start"]);
 
 /** Analyse legacy frames in `dialect`. */
 export function analyzeLegacy(
@@ -153,7 +152,7 @@ export function analyzeLegacy(
     }
     if (d.kind === "domain") {
       domainEvents.push({ line: f.line, type: d.type });
-      if (dialect === "papercup" && SCOUT_NAMES.has(d.type)) {
+      if (dialect === "papercup" && SCOUT_ONLY_CHAT_TYPES.has(d.type)) {
         problems.push({
           line: f.line,
           severity: "warning",

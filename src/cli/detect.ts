@@ -4,21 +4,11 @@
  * @module
  */
 import { isChatEventType } from "../wire/mod.ts";
+import { isRecord } from "../_internal/guards.ts";
+import { SCOUT_ONLY_CHAT_TYPES, SCOUT_SHARED_CHAT_TYPES } from "../legacy/decode.ts";
 import type { CapturedFrame } from "./capture.ts";
 import type { InspectDialect } from "./report.ts";
 
-/** Scout's legacy chat types (legacy-scout spec §A.1): `token` and `tool_start` are Scout-only. */
-const SCOUT_ONLY = new Set(["token", "tool_start"]);
-/** Types Scout shares with other dialects (weak evidence on an unnamed frame). */
-const SCOUT_SHARED = new Set([
-  "session",
-  "card",
-  "card_closed",
-  "state",
-  "done",
-  "error",
-  "navigate",
-]);
 /** AI SDK UI message chunk types that no other dialect uses. */
 const AI_SDK_TYPES = new Set([
   "start",
@@ -75,10 +65,6 @@ export function jsonError(data: string): string {
   }
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * Which dialect one frame points at, and how strongly (`undefined`: no
  * evidence, e.g. a heartbeat or a Scout domain event).
@@ -90,19 +76,19 @@ export function frameDialect(
   if (frame.data === "[DONE]") return { dialect: "ai-sdk", strong: true };
   const parsed = parseData(frame.data);
   const value = parsed?.value;
-  if (isObject(value) && Object.hasOwn(value, "schemaVersion") && Object.hasOwn(value, "event")) {
+  if (isRecord(value) && Object.hasOwn(value, "schemaVersion") && Object.hasOwn(value, "event")) {
     return { dialect: "v1", strong: true };
   }
   const named = frame.event !== undefined && frame.event !== "message";
   if (named && isChatEventType(frame.event!)) return { dialect: "v0", strong: true };
-  if (!isObject(value) || !Object.hasOwn(value, "type")) return undefined;
+  if (!isRecord(value) || !Object.hasOwn(value, "type")) return undefined;
   const type = value.type;
   if (typeof type !== "string") return undefined;
-  if (SCOUT_ONLY.has(type)) return { dialect: "scout", strong: true };
+  if (SCOUT_ONLY_CHAT_TYPES.has(type)) return { dialect: "scout", strong: true };
   if (AI_SDK_TYPES.has(type) || type.startsWith("data-")) {
     return { dialect: "ai-sdk", strong: true };
   }
-  if (!named && SCOUT_SHARED.has(type)) return { dialect: "scout", strong: false };
+  if (!named && SCOUT_SHARED_CHAT_TYPES.has(type)) return { dialect: "scout", strong: false };
   if (isChatEventType(type)) return { dialect: "v0", strong: false };
   return undefined;
 }

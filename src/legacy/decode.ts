@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import { clip } from "./_clip.ts";
+import { isRecord, own, ownString } from "../_internal/guards.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { isChatEventType, parseChatEvent } from "../wire/mod.ts";
 import type {
@@ -32,19 +33,30 @@ export interface LegacyDecodeOptions {
 }
 
 /**
- * The chat types of Scout's legacy union (legacy-scout spec §A.1), by wire
- * name. Every other Scout `type` is a domain event.
+ * The Scout chat types no v0 event shares (legacy-scout spec §A.1): `token`
+ * and `tool_start`. Internal (not re-exported from the legacy barrel): the
+ * CLI's dialect detection reads it.
  */
-const SCOUT_CHAT_TYPES: ReadonlySet<string> = new Set([
+export const SCOUT_ONLY_CHAT_TYPES: ReadonlySet<string> = new Set(["token", "tool_start"]);
+
+/**
+ * The chat types Scout shares with v0 (legacy-scout spec §A.1), by wire name.
+ * Internal, like {@link SCOUT_ONLY_CHAT_TYPES}.
+ */
+export const SCOUT_SHARED_CHAT_TYPES: ReadonlySet<string> = new Set([
   "session",
-  "token",
-  "tool_start",
   "card",
   "card_closed",
   "state",
   "done",
   "error",
   "navigate",
+]);
+
+/** Every chat type of Scout's legacy union; every other Scout `type` is a domain event. */
+const SCOUT_CHAT_TYPES: ReadonlySet<string> = new Set([
+  ...SCOUT_ONLY_CHAT_TYPES,
+  ...SCOUT_SHARED_CHAT_TYPES,
 ]);
 
 const DECIMAL_ID = /^[0-9]+$/;
@@ -54,20 +66,6 @@ type Payload = Record<string, unknown>;
 function refuse(code: LegacyRefusalCode, message: string, type?: string) {
   const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
   return err(error);
-}
-
-/** Own-property read: inherited names (`constructor`, `__proto__`) never count. */
-function own(obj: Payload, key: string): unknown {
-  return Object.hasOwn(obj, key) ? obj[key] : undefined;
-}
-
-function isObject(v: unknown): v is Payload {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function str(obj: Payload, key: string): string | undefined {
-  const v = own(obj, key);
-  return typeof v === "string" ? v : undefined;
 }
 
 function readFrame(
@@ -108,7 +106,7 @@ function finiteNonNegative(v: unknown): v is number {
 
 /** Copy only well-formed usage numbers (tokens, USD); `undefined` when none. */
 function readUsage(v: unknown): LegacyUsage | undefined {
-  if (!isObject(v)) return undefined;
+  if (!isRecord(v)) return undefined;
   const out: LegacyUsage = {};
   for (const key of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
     const n = own(v, key);
@@ -118,7 +116,7 @@ function readUsage(v: unknown): LegacyUsage | undefined {
 }
 
 function isCard(v: unknown): v is OpenCardSnapshot {
-  return isObject(v) && typeof own(v, "correlationId") === "string" &&
+  return isRecord(v) && typeof own(v, "correlationId") === "string" &&
     typeof own(v, "prompt") === "string";
 }
 
@@ -126,7 +124,7 @@ type Decoded = Result<LegacyDecodedFrame, LegacyRefusal>;
 
 function heartbeat(dialect: LegacyDialect, data: string): Decoded {
   const parsed = parseJson(data);
-  const tsMs = parsed && isObject(parsed.value) ? own(parsed.value, "tsMs") : undefined;
+  const tsMs = parsed && isRecord(parsed.value) ? own(parsed.value, "tsMs") : undefined;
   return ok(
     typeof tsMs === "number" && Number.isFinite(tsMs)
       ? { kind: "heartbeat", dialect, tsMs }
@@ -141,12 +139,12 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
   const bad = (why: string) => refuse("invalid-event", `Scout \`${type}\` frame ${why}`, type);
   switch (type) {
     case "session": {
-      const sessionId = str(p, "sessionId");
+      const sessionId = ownString(p, "sessionId");
       if (sessionId === undefined) return bad("needs a string `sessionId`");
       return chat({ type: "session", sessionId });
     }
     case "token": {
-      const content = str(p, "content");
+      const content = ownString(p, "content");
       if (content === undefined) return bad("needs a string `content`");
       return chat({ type: "delta", text: content });
     }
@@ -158,8 +156,8 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
           return bad(`has a \`${field}\` that is not a string (${typeof v})`);
         }
       }
-      const tool = str(p, "tool");
-      const name = str(p, "name");
+      const tool = ownString(p, "tool");
+      const name = ownString(p, "name");
       if (tool !== undefined && name !== undefined && tool !== name) {
         return bad(
           `names the tool twice, differently (\`tool\` ${clip(tool)}, \`name\` ${clip(name)})`,
@@ -188,7 +186,7 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
       return chat({ type: "card", card });
     }
     case "card_closed": {
-      const correlationId = str(p, "correlationId");
+      const correlationId = ownString(p, "correlationId");
       if (correlationId === undefined) return bad("needs a string `correlationId`");
       return chat({ type: "card_closed", correlationId });
     }
@@ -201,19 +199,19 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
     }
     case "done": {
       const event: LegacyChatEvent = { type: "done" };
-      const stopReason = str(p, "stopReason");
+      const stopReason = ownString(p, "stopReason");
       if (stopReason !== undefined) event.stopReason = stopReason;
       const usage = readUsage(own(p, "usage"));
       if (usage !== undefined) event.usage = usage;
       return chat(event);
     }
     case "error": {
-      const message = str(p, "message");
+      const message = ownString(p, "message");
       if (message === undefined) return bad("needs a string `message`");
       return chat({ type: "error", message });
     }
     case "navigate": {
-      const href = str(p, "href");
+      const href = ownString(p, "href");
       if (href === undefined) return bad("needs a string `href`");
       return chat({ type: "navigate", href });
     }
@@ -259,7 +257,7 @@ function decodePapercup(
   if (!isChatEventType(event)) {
     return ok({ kind: "domain", dialect: "papercup", ...base, type: event, data: value });
   }
-  if (isObject(value)) {
+  if (isRecord(value)) {
     const t = own(value, "type");
     if (typeof t === "string" && t !== event) {
       return refuse(
@@ -360,7 +358,7 @@ export function decodeLegacyChatFrame(
   if (parsed === undefined) return refuse("invalid-json", "the frame's data is not valid JSON");
   if (dialect === "papercup") return decodePapercup(f.id, f.event, parsed.value);
   const value = parsed.value;
-  if (!isObject(value)) {
+  if (!isRecord(value)) {
     return refuse("not-an-object", "a Scout frame's data must be a JSON object with a `type`");
   }
   const type = own(value, "type");

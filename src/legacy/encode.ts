@@ -6,6 +6,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import { clip } from "./_clip.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
 import type { LegacyFrame, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
@@ -20,18 +21,10 @@ function refuse(code: LegacyRefusalCode, message: string, type?: string) {
 
 type Obj = Record<string, unknown>;
 
-function isObject(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function get(o: Obj, k: string): unknown {
-  return Object.hasOwn(o, k) ? o[k] : undefined;
-}
-
 /** Copy `keys` that are defined on `src` into `dst` (own properties only). */
 function copy(dst: Obj, src: Obj, keys: readonly string[]): Obj {
   for (const k of keys) {
-    const v = get(src, k);
+    const v = own(src, k);
     if (v !== undefined) dst[k] = v;
   }
   return dst;
@@ -43,10 +36,10 @@ function scoutPayload(e: Obj, type: string): Obj | string {
     case "session":
       return copy({ type }, e, ["sessionId"]);
     case "delta":
-      return { type: "token", content: get(e, "text") };
+      return { type: "token", content: own(e, "text") };
     case "tool_call":
       // The reducer reads `tool`; `callId` is what Scout's runtime sends alongside.
-      return copy({ type: "tool_start", tool: get(e, "name") }, e, ["callId"]);
+      return copy({ type: "tool_start", tool: own(e, "name") }, e, ["callId"]);
     case "card":
       return copy({ type }, e, ["card"]);
     case "card_closed":
@@ -59,8 +52,8 @@ function scoutPayload(e: Obj, type: string): Obj | string {
       return copy({ type }, e, ["message"]);
     case "done": {
       const out: Obj = { type };
-      const usage = get(e, "usage");
-      if (isObject(usage)) {
+      const usage = own(e, "usage");
+      if (isRecord(usage)) {
         const u = copy({}, usage, ["totalTokens", "costUsd"]);
         if (Object.keys(u).length > 0) out.usage = u;
       }
@@ -159,13 +152,13 @@ export function encodeLegacyChatFrame(
       `unknown legacy vocabulary ${clip(String(vocabulary))}`,
     );
   }
-  if (!isObject(envelope)) return refuse("invalid-envelope", "the envelope is not an object");
+  if (!isRecord(envelope)) return refuse("invalid-envelope", "the envelope is not an object");
   const checked = parseChatEnvelope(envelope);
   if (!checked.ok) return refuse("invalid-envelope", checked.error.message);
   const env = checked.value as unknown as Obj;
-  const event = get(env, "event");
-  if (!isObject(event)) return refuse("invalid-envelope", "the envelope has no `event` object");
-  const type = get(event, "type");
+  const event = own(env, "event");
+  if (!isRecord(event)) return refuse("invalid-envelope", "the envelope has no `event` object");
+  const type = own(event, "type");
   if (typeof type !== "string") return refuse("invalid-envelope", "the event has no string `type`");
   const payload = vocabulary === "scout" ? scoutPayload(event, type) : papercupPayload(event, type);
   if (typeof payload === "string") return refuse("unsupported-event", payload, type);
@@ -176,13 +169,13 @@ export function encodeLegacyChatFrame(
     return refuse("unencodable", `the \`${type}\` payload is not JSON-serialisable`, type);
   }
   if (vocabulary === "scout") {
-    const seq = get(env, "seq");
+    const seq = own(env, "seq");
     if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
       return refuse("invalid-envelope", "the envelope's `seq` is not a positive integer");
     }
     return ok({ id: String(seq), data });
   }
-  const eventId = get(env, "eventId");
+  const eventId = own(env, "eventId");
   if (typeof eventId !== "string" || eventId === "" || /[\0\r\n]/.test(eventId)) {
     return refuse(
       "invalid-envelope",
