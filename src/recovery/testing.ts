@@ -198,6 +198,28 @@ export function recoveryConformanceCases(
     expect(typeof fence === "function", "the store must implement admitDispatch");
     return fence.call(h.store, { turnId, effectId: "e1", claimRevision, principal: P, launch });
   };
+  /** Grant P and begin `turnId` through a TurnRecovery over the host's seams (`abort` may wrap the host's). */
+  const beginWorker = async (
+    h: ConformanceHost,
+    turnId: string,
+    effectIds = ["e1"],
+    abort: AbortSeam = h.abort,
+  ) => {
+    await h.grant(P, turnId);
+    const seams = { store: h.store, authority: h.authority, abort };
+    const w = new TurnRecovery(seams);
+    const b = await w.beginTurn({
+      conversationId: `conv-${turnId}`,
+      turnId,
+      principal: P,
+      effectIds,
+    });
+    expect(b.ok, `beginTurn must succeed, got ${b.ok ? "ok" : b.error.code}`);
+    return { w, seams };
+  };
+  /** Run effect e1 of `turnId` as P through `w`. */
+  const runE1 = (w: TurnRecovery, turnId: string, dispatch: () => unknown) =>
+    w.runEffect({ turnId, effectId: "e1", principal: P, dispatch });
 
   add(
     "CAS on the turn record is exclusive and advances the revision by one",
@@ -442,32 +464,13 @@ export function recoveryConformanceCases(
   );
 
   add("exactly once end to end: concurrent workers dispatch an effect once", null, async (h, t) => {
-    await h.grant(P, t);
-    const seams = { store: h.store, authority: h.authority, abort: h.abort };
-    const begun = await new TurnRecovery(seams).beginTurn({
-      conversationId: `conv-${t}`,
-      turnId: t,
-      principal: P,
-      effectIds: ["e1"],
-    });
-    expect(begun.ok, "beginTurn must succeed");
+    const { seams } = await beginWorker(h, t);
     let dispatches = 0;
     const runs = await Promise.all(
-      Array.from({ length: n }, () =>
-        new TurnRecovery(seams).runEffect({
-          turnId: t,
-          effectId: "e1",
-          principal: P,
-          dispatch: () => ++dispatches,
-        })),
+      Array.from({ length: n }, () => runE1(new TurnRecovery(seams), t, () => ++dispatches)),
     );
     expect(dispatches === 1, `expected 1 dispatch, got ${dispatches}`);
-    const after = await new TurnRecovery(seams).runEffect({
-      turnId: t,
-      effectId: "e1",
-      principal: P,
-      dispatch: () => ++dispatches,
-    });
+    const after = await runE1(new TurnRecovery(seams), t, () => ++dispatches);
     expect(
       after.ok && after.value.status === "completed" && after.value.reused,
       "the stored result must be reused",
@@ -479,7 +482,6 @@ export function recoveryConformanceCases(
     "cancellation commits before the abort hook, which reaches the execution signal",
     null,
     async (h, t) => {
-      await h.grant(P, t);
       const order: string[] = [];
       const abort: AbortSeam = {
         signalFor: (id) => h.abort.signalFor(id),
@@ -489,14 +491,7 @@ export function recoveryConformanceCases(
           await h.abort.abort(id, reason);
         },
       };
-      const w = new TurnRecovery({ store: h.store, authority: h.authority, abort });
-      const b = await w.beginTurn({
-        conversationId: `conv-${t}`,
-        turnId: t,
-        principal: P,
-        effectIds: [],
-      });
-      expect(b.ok, "beginTurn must succeed");
+      const { w } = await beginWorker(h, t, [], abort);
       const signal = h.abort.signalFor(t);
       const r = await w.cancel({ turnId: t, principal: P });
       expect(r.ok, `cancel must succeed, got ${r.ok ? "" : r.error.code}`);
@@ -512,27 +507,11 @@ export function recoveryConformanceCases(
     "a completion whose acknowledgement is lost is read back, not rerun",
     "lost-acks",
     async (h, t) => {
-      await h.grant(P, t);
-      const seams = { store: h.store, authority: h.authority, abort: h.abort };
-      const w = new TurnRecovery(seams);
-      expect(
-        (await w.beginTurn({
-          conversationId: `c-${t}`,
-          turnId: t,
-          principal: P,
-          effectIds: ["e1"],
-        })).ok,
-        "begin",
-      );
+      const { w } = await beginWorker(h, t);
       let dispatches = 0;
-      const r = await w.runEffect({
-        turnId: t,
-        effectId: "e1",
-        principal: P,
-        dispatch: async () => {
-          await h.loseNextAck!("casEffect"); // the next effect write is the completion
-          return ++dispatches;
-        },
+      const r = await runE1(w, t, async () => {
+        await h.loseNextAck!("casEffect"); // the next effect write is the completion
+        return ++dispatches;
       });
       expect(
         r.ok && r.value.status === "completed",
@@ -569,34 +548,18 @@ export function recoveryConformanceCases(
     "reconciliation: unknown outcomes are resolved only by the host, through CAS",
     null,
     async (h, t) => {
-      await h.grant(P, t);
-      const seams = { store: h.store, authority: h.authority, abort: h.abort };
-      const w = new TurnRecovery(seams);
-      expect(
-        (await w.beginTurn({
-          conversationId: `c-${t}`,
-          turnId: t,
-          principal: P,
-          effectIds: ["e1"],
-        })).ok,
-        "begin",
-      );
+      const { w, seams } = await beginWorker(h, t);
       let dispatches = 0;
       const fail = () => {
         dispatches++;
         return Promise.reject(new Error("timeout"));
       };
-      const r = await w.runEffect({ turnId: t, effectId: "e1", principal: P, dispatch: fail });
+      const r = await runE1(w, t, fail);
       expect(
         r.ok && r.value.status === "needs-reconciliation",
         "a dispatch error must return needs-reconciliation",
       );
-      const retry = await new TurnRecovery(seams).runEffect({
-        turnId: t,
-        effectId: "e1",
-        principal: P,
-        dispatch: fail,
-      });
+      const retry = await runE1(new TurnRecovery(seams), t, fail);
       expect(
         retry.ok && retry.value.status === "needs-reconciliation" && dispatches === 1,
         "a retry must not redispatch",
@@ -611,7 +574,7 @@ export function recoveryConformanceCases(
         rec.ok && rec.value.turnStatus === "running",
         "reconciliation must persist and reopen the turn",
       );
-      const reused = await w.runEffect({ turnId: t, effectId: "e1", principal: P, dispatch: fail });
+      const reused = await runE1(w, t, fail);
       expect(
         reused.ok && reused.value.status === "completed" && reused.value.outcome.ok &&
           reused.value.outcome.value === "verified" && dispatches === 1,
@@ -628,13 +591,15 @@ export function recoveryConformanceCases(
     seq,
     event: { type: "delta", text: String(seq) },
   });
+  /** Replay of turn `t` from the host's window after `afterSeq`. */
+  const replayOf = (rp: NonNullable<ConformanceHost["replay"]>, t: string) => (afterSeq: number) =>
+    replayAfter(rp.seam, { conversationId: `c-${t}`, turnId: t, afterSeq });
   add(
     "replay: exact suffix after each cursor, empty window, cursor beyond latest",
     "replay",
     async (h, t) => {
       const rp = h.replay!;
-      const q = (afterSeq: number) =>
-        replayAfter(rp.seam, { conversationId: `c-${t}`, turnId: t, afterSeq });
+      const q = replayOf(rp, t);
       const empty = await q(0);
       expect(
         empty.ok && empty.value.frames.length === 0,
@@ -666,8 +631,7 @@ export function recoveryConformanceCases(
     const rp = h.replay!;
     for (let s = 1; s <= 6; s++) await rp.append(frame(t, s));
     await rp.trimBefore!(t, 4);
-    const q = (afterSeq: number) =>
-      replayAfter(rp.seam, { conversationId: `c-${t}`, turnId: t, afterSeq });
+    const q = replayOf(rp, t);
     const stale = await q(2);
     expect(
       !stale.ok && stale.error.code === "stale-cursor",
