@@ -10,7 +10,7 @@
  */
 import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
 import { err, ok, type Result } from "../result.ts";
-import { utf8ByteLength } from "../v1/parse.ts";
+import { isRecord, utf8ByteLength } from "../_internal/guards.ts";
 import { AUTHORITY_FIELDS, effectiveStatus, sameAuthority, sameSchema } from "./fence.ts";
 import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
 import { standardValidate, type ValidationIssue } from "./standard_schema.ts";
@@ -37,7 +37,10 @@ import type {
 export const MAX_ID_LENGTH = 200;
 /** Most metadata keys on one record. */
 export const MAX_METADATA_KEYS = 64;
-/** Longest metadata key and value, and decline/cancel reason, in characters. */
+/**
+ * Longest metadata value and server cancel reason, in UTF-16 code units
+ * (metadata keys are bounded by {@link MAX_ID_LENGTH}).
+ */
 export const MAX_METADATA_VALUE_LENGTH = 1000;
 /** Default bound on a validated answer, in UTF-8 bytes of its JSON text. */
 export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
@@ -152,6 +155,7 @@ type Intent =
   | { readonly kind: "schema"; readonly schema: SchemaRef }
   | { readonly kind: "metadata"; readonly patch: Readonly<Record<string, string | null>> };
 
+/** A non-array object whose prototype is `Object.prototype` or `null` (not a class instance). */
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
@@ -193,30 +197,26 @@ const FENCE_CODES: readonly string[] = [
   "stale-revision",
 ];
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
-}
-
 /**
  * Does a store-returned value look like the version-1 record `id`? A store
  * that breaks its contract (returns garbage) must not crash the resolver or
  * make it report a fabricated state.
  */
 function looksLikeRecord(v: unknown, id: string): v is InteractionRecordV1 {
-  if (!isObj(v) || v.v !== 1 || v.id !== id) return false;
+  if (!isRecord(v) || v.v !== 1 || v.id !== id) return false;
   if (!Number.isSafeInteger(v.revision) || (v.revision as number) < 1) return false;
   if (typeof v.status !== "string" || !STATUSES.includes(v.status)) return false;
   if (!validAuthority(v.authority) || !validSchemaRef(v.schema)) return false;
-  if (!isObj(v.card) || !isObj(v.metadata) || typeof v.createdAt !== "number") return false;
+  if (!isRecord(v.card) || !isRecord(v.metadata) || typeof v.createdAt !== "number") return false;
   if (v.expiresAt !== null && typeof v.expiresAt !== "number") return false;
   const s = v.submission;
   if (v.status === "pending") return s === undefined;
-  return isObj(s) && typeof s.submissionId === "string";
+  return isRecord(s) && typeof s.submissionId === "string";
 }
 
 /** A well-formed `StoreRead` for `id` and `caller`, or `null` (a contract breach). */
 function checkedRead(r: unknown, id: string, caller: InteractionAuthority): StoreRead | null {
-  if (!isObj(r)) return null;
+  if (!isRecord(r)) return null;
   if (r.ok === false) {
     return r.code === "not-found" || r.code === "unauthorized" ? { ok: false, code: r.code } : null;
   }
@@ -232,7 +232,7 @@ function checkedRead(r: unknown, id: string, caller: InteractionAuthority): Stor
  * inventing anything, or `null`.
  */
 function checkedFence(o: unknown, id: string): FenceRefusal | null {
-  if (!isObj(o) || o.ok !== false || !isObj(o.error)) return null;
+  if (!isRecord(o) || o.ok !== false || !isRecord(o.error)) return null;
   const e = o.error;
   if (typeof e.code !== "string" || !FENCE_CODES.includes(e.code)) return null;
   if (e.code === "not-found" || e.code === "unauthorized") {
@@ -254,7 +254,7 @@ type FenceStateCode = "resolved" | "cancelled" | "expired" | "schema-changed" | 
 
 /** Order-insensitive equality of two metadata maps (a database may reorder keys). */
 function sameMetadata(a: Readonly<Record<string, string>>, b: unknown): boolean {
-  if (!isObj(b)) return false;
+  if (!isRecord(b)) return false;
   const ka = Object.keys(a);
   if (ka.length !== Object.keys(b).length) return false;
   return ka.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
@@ -498,12 +498,14 @@ export class InteractionResolver {
       return invalidRequest("card.timeoutMs must be a non-negative number");
     }
     const card = jsonCopy(input.card, 1_000_000) as CardSpec | null;
-    if (card === null) return invalidRequest("card must be JSON-safe and under 1 MB");
+    if (card === null) {
+      return invalidRequest("card must be JSON-safe, at most 1,000,000 characters as JSON");
+    }
     const metadata = this.#mergeMetadata({}, input.metadata ?? {});
     if (metadata === null) return invalidRequest("metadata is malformed or too large");
     const schema = { id: input.schema.id, revision: input.schema.revision };
     if (this.#schemas(schema) === undefined) {
-      return err({ code: "unknown-schema", message: "no validator for this schema", schema });
+      return err(unknownSchema(schema));
     }
     const createdAt = this.#now();
     if (!Number.isFinite(createdAt)) {
@@ -531,8 +533,10 @@ export class InteractionResolver {
     }
     // A malformed answer is a store fault: whether it inserted is unknown, as
     // after a throw (retrying `open` with the same id then tells).
-    if (!isObj(created)) return err(unavailable());
-    if (created.ok === false && isObj(created.error) && created.error.code === "already-exists") {
+    if (!isRecord(created)) return err(unavailable());
+    if (
+      created.ok === false && isRecord(created.error) && created.error.code === "already-exists"
+    ) {
       return err({ code: "already-exists", message: `interaction ${id} already exists` });
     }
     if (created.ok !== true || !looksLikeRecord(created.value, id)) return err(unavailable());
@@ -623,8 +627,15 @@ export class InteractionResolver {
     const base = this.#checkCall(input, true);
     if (!base.ok) return Promise.resolve(base);
     const reason = options.reason;
-    if (reason !== undefined && (typeof reason !== "string" || reason.length > 1000)) {
-      return Promise.resolve(invalidRequest("reason must be a string of at most 1000 characters"));
+    if (
+      reason !== undefined &&
+      (typeof reason !== "string" || reason.length > MAX_METADATA_VALUE_LENGTH)
+    ) {
+      return Promise.resolve(
+        invalidRequest(
+          `reason must be a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`,
+        ),
+      );
     }
     return this.#resolve(input, "cancel", undefined, "server", base.value, reason);
   }
@@ -644,7 +655,7 @@ export class InteractionResolver {
     if (!validSchemaRef(schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
     const ref = { id: schema.id, revision: schema.revision };
     if (this.#schemas(ref) === undefined) {
-      return err({ code: "unknown-schema", message: "no validator for this schema", schema: ref });
+      return err(unknownSchema(ref));
     }
     const pre = await this.#preRead(id, caller);
     if (!pre.ok) return pre;
@@ -677,7 +688,8 @@ export class InteractionResolver {
   /**
    * Read the interaction for `caller`: pending or terminal state, never
    * advancing anything, with the authority rechecked by the store.
-   * Refuses `invalid-request`, `not-found`, `unauthorized`.
+   * Refuses `invalid-request`, `not-found`, `unauthorized`,
+   * `store-unavailable` (the store threw or answered malformed).
    */
   async read(
     id: string,
@@ -685,16 +697,11 @@ export class InteractionResolver {
   ): Promise<Result<InteractionView, NotFoundRefusal | UnauthorizedRefusal | InteractionRefusal>> {
     const base = this.#checkCall({ id, caller });
     if (!base.ok) return base;
-    const r = await this.#safeRead(id, caller);
-    if (r === null) return err(unavailable());
-    if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
-    const status = effectiveStatus(r.record, r.now);
-    return ok({
-      record: r.record,
-      status,
-      openCard: status === "pending" ? snapshotOf(r.record) : null,
-      now: r.now,
-    });
+    const r = await this.#readOrRefuse(id, caller);
+    if (!r.ok) return r;
+    const { record, now } = r.value;
+    const status = effectiveStatus(record, now);
+    return ok({ record, status, openCard: status === "pending" ? snapshotOf(record) : null, now });
   }
 
   // -------------------------------------------------------------------------
@@ -704,7 +711,7 @@ export class InteractionResolver {
     input: { id: unknown; caller: unknown; submissionId?: unknown },
     resolving = false,
   ): Result<string, InteractionRefusal> {
-    if (!isObj(input)) return invalidRequest("the input must be an object");
+    if (!isRecord(input)) return invalidRequest("the input must be an object");
     if (!validId(input.id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
     if (!validAuthority(input.caller)) {
       return invalidRequest("caller needs five non-empty string fields");
@@ -743,16 +750,26 @@ export class InteractionResolver {
     }
   }
 
+  /** The store's read, or `store-unavailable` / `not-found` / `unauthorized`. */
+  async #readOrRefuse(
+    id: string,
+    caller: InteractionAuthority,
+  ): Promise<Result<{ record: InteractionRecordV1; now: number }, InteractionRefusal>> {
+    const r = await this.#safeRead(id, caller);
+    if (r === null) return err(unavailable());
+    if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
+    return ok({ record: r.record, now: r.now });
+  }
+
+  /** The record as read before a change, refused when it no longer accepts one. */
   async #preRead(
     id: string,
     caller: InteractionAuthority,
   ): Promise<Result<InteractionRecordV1, InteractionRefusal>> {
-    const r = await this.#safeRead(id, caller);
-    if (r === null) return err(unavailable());
-    if (!r.ok) return err(r.code === "not-found" ? notFound() : unauthorized());
-    const refusal = stateRefusal(r.record, r.now);
-    if (refusal !== null) return err(refusal);
-    return ok(r.record);
+    const r = await this.#readOrRefuse(id, caller);
+    if (!r.ok) return r;
+    const refusal = stateRefusal(r.value.record, r.value.now);
+    return refusal !== null ? err(refusal) : ok(r.value.record);
   }
 
   async #resolve(
@@ -770,11 +787,7 @@ export class InteractionResolver {
     if (action === "submit") {
       const schema = this.#schemas(record.schema);
       if (schema === undefined) {
-        return err({
-          code: "unknown-schema",
-          message: "no validator for this schema",
-          schema: record.schema,
-        });
+        return err(unknownSchema(record.schema));
       }
       const validated = await standardValidate(schema, rawValue);
       if (!validated.ok) return invalidAnswer([...validated.error.issues]);
@@ -879,7 +892,7 @@ export class InteractionResolver {
     }
     // Anything but "called back once, then acknowledged": the store broke its
     // contract and this worker cannot know what was stored. One read decides.
-    if (calls !== 1 || decided === undefined || !isObj(outcome) || outcome.ok !== true) {
+    if (calls !== 1 || decided === undefined || !isRecord(outcome) || outcome.ok !== true) {
       return this.#reconcile(id, caller, validatedAgainst, intent);
     }
     if (decided.kind === "read") return err(decided.result as InteractionRefusal);
@@ -897,25 +910,18 @@ export class InteractionResolver {
     // Defence in depth: the store fenced all of this already.
     const late = stateRefusal(current, ctx.now);
     if (late !== null) return { kind: "read", result: late };
-    if (!sameSchema(current.schema, expectedSchema)) {
-      return {
-        kind: "read",
-        result: fenceToRefusal(
-          { code: "schema-changed", message: "", current },
-          expectedRevision,
-          expectedSchema,
-        ),
-      };
-    }
-    if (current.revision !== expectedRevision) {
-      return {
-        kind: "read",
-        result: fenceToRefusal(
-          { code: "stale-revision", message: "", current },
-          expectedRevision,
-          expectedSchema,
-        ),
-      };
+    const moved = !sameSchema(current.schema, expectedSchema)
+      ? "schema-changed"
+      : current.revision !== expectedRevision
+      ? "stale-revision"
+      : null;
+    if (moved !== null) {
+      const result = fenceToRefusal(
+        { code: moved, message: "", current },
+        expectedRevision,
+        expectedSchema,
+      );
+      return { kind: "read", result };
     }
     const next = this.#next(current, intent, ctx.now);
     return { kind: "write", next, transition: transitionFor(next), result: null };
@@ -949,6 +955,9 @@ function unavailable(): InteractionRefusal {
     code: "store-unavailable",
     message: "the store failed; nothing was changed by this call",
   };
+}
+function unknownSchema(schema: SchemaRef): InteractionRefusal {
+  return { code: "unknown-schema", message: "no validator for this schema", schema };
 }
 function notFound(): NotFoundRefusal {
   return { code: "not-found", message: "no such interaction" };

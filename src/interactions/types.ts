@@ -177,11 +177,15 @@ export interface UnknownSchemaRefusal extends Refusal<"unknown-schema"> {
 /**
  * The store's acknowledgement was lost (or `transact` broke its contract:
  * called back twice or never, or answered malformed) and the one follow-up
- * read did not show this submission: the outcome is unknown to this worker.
+ * read did not show this change: the outcome is unknown to this worker.
  * The host must reconcile (e.g. via `./recovery`); nothing was retried.
  */
 export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliation"> {
-  /** The submission whose fate is unknown. */
+  /**
+   * The submission whose fate is unknown. A schema or metadata change has
+   * no submission: it is then `<interaction id>@<revision the change was
+   * based on>`.
+   */
   readonly submissionId: string;
   /** What the single follow-up read saw, when it succeeded. */
   readonly observed?: InteractionRecordV1;

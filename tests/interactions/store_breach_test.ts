@@ -152,6 +152,23 @@ Deno.test("breach: garbage answers from transact, read and create are typed refu
   assert.equal(store.peek("card-1")?.status, "pending");
 });
 
+Deno.test("breach: a read whose record has an array card, metadata or submission is store-unavailable", async () => {
+  const { store, worker } = await opened();
+  const pending = store.peek("card-1")!;
+  const bent: unknown[] = [
+    { ...pending, card: ["?"] },
+    { ...pending, metadata: [] },
+    { ...pending, status: "cancelled", submission: Object.assign([], { submissionId: "s" }) },
+  ];
+  for (const record of bent) {
+    const bad = breach(store, {
+      read: () => Promise.resolve({ ok: true, record, now: store.now() } as never),
+    });
+    const r = await worker(bad).read("card-1", ME);
+    assert.ok(!r.ok && r.error.code === "store-unavailable", JSON.stringify([record, r]));
+  }
+});
+
 Deno.test("breach: a read that returns another authority's record is unauthorized", async () => {
   const { store, worker } = await opened();
   const other = { ...ME, principalId: "someone-else" };
