@@ -1,14 +1,10 @@
 /**
- * Small structural guards shared by the v1 parser and fold (internal).
+ * Small v1-specific guards shared by the v1 parser and fold (internal). The
+ * generic structural guards (`isRecord`, ...) live in `../_internal/guards.ts`.
  *
  * @module
  */
 import type { CardResolution } from "./types.ts";
-
-/** A non-null, non-array object. */
-export function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** A string with at least one character. */
 export function isNonEmpty(v: unknown): v is string {

@@ -13,7 +13,8 @@ import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { type EnvelopeIssue, parseChatEnvelope } from "./parse.ts";
 import { isTurnStatus, nextTurnStatus } from "./lifecycle.ts";
-import { isFiniteNonNeg, isNonEmpty, isObj, RESOLUTIONS } from "./_guards.ts";
+import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS } from "./_guards.ts";
+import { isRecord } from "../_internal/guards.ts";
 import { GroundedBlockSchema } from "./schemas.ts";
 import type {
   CardResolution,
@@ -139,9 +140,27 @@ function where(env: ChatEventEnvelope): { seq: number; eventId: string; eventTyp
   return { seq: env.seq, eventId: env.eventId, eventType: env.event.type };
 }
 
+/** The `foreign-conversation` / `foreign-turn` refusal for `env`. */
+function foreign(
+  env: ChatEventEnvelope,
+  what: "conversation" | "turn",
+  expected: string,
+  received: string,
+): Result<never, ChatFoldRefusal> {
+  return err({
+    code: what === "turn" ? "foreign-turn" : "foreign-conversation",
+    message: `event ${env.seq} belongs to ${what} ${JSON.stringify(received)}, not ${
+      JSON.stringify(expected)
+    }`,
+    ...where(env),
+    expected,
+    received,
+  });
+}
+
 /** A fresh, validated tool call state, or the path suffix of its first bad field. */
 function readSavedTool(v: unknown, lastSeq: number): ToolCallStateV1 | string {
-  if (!isObj(v)) return "";
+  if (!isRecord(v)) return "";
   const { callId, name, status, startedSeq, finishedSeq } = v;
   if (!isNonEmpty(callId)) return ".callId";
   if (!isNonEmpty(name)) return ".name";
@@ -178,7 +197,7 @@ function readSavedTool(v: unknown, lastSeq: number): ToolCallStateV1 | string {
 }
 
 function readSavedProvenance(v: unknown): ProviderProvenance | null {
-  if (!isObj(v) || !isNonEmpty(v.engine) || !isNonEmpty(v.model)) return null;
+  if (!isRecord(v) || !isNonEmpty(v.engine) || !isNonEmpty(v.model)) return null;
   const p: ProviderProvenance = { engine: v.engine, model: v.model };
   if (v.provider !== undefined) {
     if (typeof v.provider !== "string") return null;
@@ -192,7 +211,7 @@ function readSavedProvenance(v: unknown): ProviderProvenance | null {
 }
 
 function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } | null {
-  if (!isObj(v)) return null;
+  if (!isRecord(v)) return null;
   const d: { stopReason?: string; usage?: ChatUsage } = {};
   if (v.stopReason !== undefined) {
     if (typeof v.stopReason !== "string") return null;
@@ -200,7 +219,7 @@ function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } |
   }
   if (v.usage !== undefined) {
     const u = v.usage;
-    if (!isObj(u)) return null;
+    if (!isRecord(u)) return null;
     const usage: ChatUsage = {};
     for (const k of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
       if (u[k] === undefined) continue;
@@ -213,7 +232,9 @@ function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } |
 }
 
 function readSavedError(v: unknown): ChatStateV1["error"] | null {
-  if (!isObj(v) || typeof v.message !== "string" || typeof v.retryable !== "boolean") return null;
+  if (!isRecord(v) || typeof v.message !== "string" || typeof v.retryable !== "boolean") {
+    return null;
+  }
   const e: NonNullable<ChatStateV1["error"]> = { message: v.message, retryable: v.retryable };
   if (v.code !== undefined) {
     if (typeof v.code !== "string") return null;
@@ -317,7 +338,7 @@ export class ChatStateFolder {
   static #fromUnsafe(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
     const bad = (path: string, what: string) =>
       err({ code: "invalid-state" as const, message: `saved state: ${path} ${what}`, path });
-    if (!isObj(state)) return bad("", "must be an object");
+    if (!isRecord(state)) return bad("", "must be an object");
     const s = state as unknown as Record<string, unknown>;
     if (s.schemaVersion !== 1) return bad("schemaVersion", "must be 1");
     if (!isNonEmpty(s.conversationId)) return bad("conversationId", "must be a non-empty string");
@@ -356,7 +377,7 @@ export class ChatStateFolder {
     for (let i = 0; i < s.openCards.length; i++) {
       const c = s.openCards[i];
       if (
-        !isObj(c) || !isNonEmpty(c.correlationId) || typeof c.prompt !== "string" ||
+        !isRecord(c) || !isNonEmpty(c.correlationId) || typeof c.prompt !== "string" ||
         typeof c.createdAt !== "number" || !Number.isFinite(c.createdAt)
       ) {
         return bad(`openCards.${i}`, "must be a card (correlationId, prompt, createdAt)");
@@ -368,7 +389,7 @@ export class ChatStateFolder {
     }
     for (let i = 0; i < s.closedCards.length; i++) {
       const c = s.closedCards[i];
-      if (!isObj(c) || !isNonEmpty(c.correlationId)) {
+      if (!isRecord(c) || !isNonEmpty(c.correlationId)) {
         return bad(`closedCards.${i}`, "must be a closed card");
       }
       const resolution = c.resolution;
@@ -400,7 +421,7 @@ export class ChatStateFolder {
     if (s.state !== undefined) {
       const st = s.state;
       if (
-        !isObj(st) || typeof st.version !== "number" || !Number.isSafeInteger(st.version) ||
+        !isRecord(st) || typeof st.version !== "number" || !Number.isSafeInteger(st.version) ||
         st.version < 0
       ) {
         return bad("state", "must be { version: non-negative integer, snapshot }");
@@ -498,7 +519,7 @@ export class ChatStateFolder {
       if ("issues" in e) base.issues = e.issues;
       if ("received" in e) base.received = e.received;
       try {
-        if (isObj(value)) {
+        if (isRecord(value)) {
           const seq = value.seq, eventId = value.eventId;
           if (typeof seq === "number") base.seq = seq;
           if (typeof eventId === "string") base.eventId = eventId;
@@ -511,27 +532,9 @@ export class ChatStateFolder {
     const env = parsed.value;
     const { seq, eventId, event } = env;
     if (env.conversationId !== this.#conversationId) {
-      return err({
-        code: "foreign-conversation",
-        message: `event ${seq} belongs to conversation ${JSON.stringify(env.conversationId)}, not ${
-          JSON.stringify(this.#conversationId)
-        }`,
-        ...where(env),
-        expected: this.#conversationId,
-        received: env.conversationId,
-      });
+      return foreign(env, "conversation", this.#conversationId, env.conversationId);
     }
-    if (env.turnId !== this.#turnId) {
-      return err({
-        code: "foreign-turn",
-        message: `event ${seq} belongs to turn ${JSON.stringify(env.turnId)}, not ${
-          JSON.stringify(this.#turnId)
-        }`,
-        ...where(env),
-        expected: this.#turnId,
-        received: env.turnId,
-      });
-    }
+    if (env.turnId !== this.#turnId) return foreign(env, "turn", this.#turnId, env.turnId);
     const expectedSeq = this.#lastSeq + 1;
     if (seq < expectedSeq && this.#wasApplied(eventId)) {
       return err({

@@ -21,7 +21,8 @@
  *
  * @module
  */
-import { isFiniteNonNeg, isNonEmpty, isObj, RESOLUTIONS } from "./_guards.ts";
+import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS } from "./_guards.ts";
+import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { ChatEventEnvelopeSchema } from "./schemas.ts";
@@ -102,24 +103,15 @@ function fail(path: string, message: string): Fail {
   return { path, message };
 }
 
+const USAGE_KEYS = ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const;
+
 function readUsage(u: Bag): ChatUsage | Fail {
   const out: ChatUsage = {};
-  const t = u.totalTokens, i = u.inputTokens, o = u.outputTokens, c = u.costUsd;
-  if (t !== undefined) {
-    if (!isFiniteNonNeg(t)) return fail("event.usage.totalTokens", "must be a finite number ≥ 0");
-    out.totalTokens = t;
-  }
-  if (i !== undefined) {
-    if (!isFiniteNonNeg(i)) return fail("event.usage.inputTokens", "must be a finite number ≥ 0");
-    out.inputTokens = i;
-  }
-  if (o !== undefined) {
-    if (!isFiniteNonNeg(o)) return fail("event.usage.outputTokens", "must be a finite number ≥ 0");
-    out.outputTokens = o;
-  }
-  if (c !== undefined) {
-    if (!isFiniteNonNeg(c)) return fail("event.usage.costUsd", "must be a finite number ≥ 0");
-    out.costUsd = c;
+  for (const k of USAGE_KEYS) {
+    const v = u[k];
+    if (v === undefined) continue;
+    if (!isFiniteNonNeg(v)) return fail(`event.usage.${k}`, "must be a finite number ≥ 0");
+    out[k] = v;
   }
   return out;
 }
@@ -129,7 +121,7 @@ function readBlocks(v: unknown): GroundedBlock[] | Fail {
   const out: GroundedBlock[] = new Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const b = v[i];
-    if (!isObj(b)) return fail(`event.blocks.${i}`, "must be an object");
+    if (!isRecord(b)) return fail(`event.blocks.${i}`, "must be an object");
     if (!isNonEmpty(b.id)) return fail(`event.blocks.${i}.id`, "must be a non-empty string");
     if (typeof b.text !== "string") return fail(`event.blocks.${i}.text`, "must be a string");
     const s = b.sources;
@@ -137,7 +129,7 @@ function readBlocks(v: unknown): GroundedBlock[] | Fail {
     const sources: SourceRef[] = new Array(s.length);
     for (let j = 0; j < s.length; j++) {
       const r = s[j];
-      if (!isObj(r)) return fail(`event.blocks.${i}.sources.${j}`, "must be an object");
+      if (!isRecord(r)) return fail(`event.blocks.${i}.sources.${j}`, "must be an object");
       if (!isNonEmpty(r.ref)) {
         return fail(`event.blocks.${i}.sources.${j}.ref`, "must be a non-empty string");
       }
@@ -225,7 +217,7 @@ function readEvent(e: Bag, type: ChatEventV1Type): ChatEventV1 | Fail {
     }
     case "card": {
       const card = e.card;
-      if (!isObj(card)) return fail("event.card", "must be an object");
+      if (!isRecord(card)) return fail("event.card", "must be an object");
       if (!isNonEmpty(card.correlationId)) {
         return fail("event.card.correlationId", "must be a non-empty string");
       }
@@ -263,7 +255,7 @@ function readEvent(e: Bag, type: ChatEventV1Type): ChatEventV1 | Fail {
         out.stopReason = stopReason;
       }
       if (usage !== undefined) {
-        if (!isObj(usage)) return fail("event.usage", "must be an object");
+        if (!isRecord(usage)) return fail("event.usage", "must be an object");
         const u = readUsage(usage);
         if ("path" in u) return u as Fail;
         out.usage = u;
@@ -346,7 +338,7 @@ function invalid(value: unknown, f: Fail): Result<never, EnvelopeRefusal> {
 }
 
 function parseUnsafe(value: unknown): Result<ChatEventEnvelope, EnvelopeRefusal> {
-  if (!isObj(value)) return invalid(value, fail("", "must be an object"));
+  if (!isRecord(value)) return invalid(value, fail("", "must be an object"));
   const v = value;
   const schemaVersion = v.schemaVersion;
   if (schemaVersion !== 1) {
@@ -357,7 +349,7 @@ function parseUnsafe(value: unknown): Result<ChatEventEnvelope, EnvelopeRefusal>
     });
   }
   const ev = v.event;
-  if (!isObj(ev)) return invalid(value, fail("event", "must be an object"));
+  if (!isRecord(ev)) return invalid(value, fail("event", "must be an object"));
   const type = ev.type;
   if (typeof type !== "string") return invalid(value, fail("event.type", "must be a string"));
   if (!V1_TYPES.has(type)) {
@@ -443,23 +435,11 @@ export interface ParseChatEnvelopeJsonOptions {
   maxBytes?: number;
 }
 
-/** UTF-8 byte length of `s` (lone surrogates count 3, as TextEncoder writes U+FFFD). */
-export function utf8ByteLength(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
-}
+/**
+ * UTF-8 byte length of `s` (lone surrogates count 3, as TextEncoder writes U+FFFD).
+ * Counts without allocating; `s.length` is in UTF-16 code units, this is in bytes.
+ */
+export const utf8ByteLength: (s: string) => number = sharedUtf8ByteLength;
 
 /**
  * Parse JSON text (one NDJSON line or one SSE `data:` payload) and validate it
