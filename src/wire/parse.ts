@@ -5,6 +5,7 @@
  */
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { isChatEventType } from "./channels.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import type {
   ChatEvent,
   DoneEvent,
@@ -16,15 +17,6 @@ import type {
 type Bag = Record<string, unknown>;
 
 const EMPTY: Bag = Object.freeze(Object.create(null));
-
-/** Own-property read: inherited (or polluted prototype) values count as absent. */
-function own(o: Bag, key: string): unknown {
-  return Object.hasOwn(o, key) ? o[key] : undefined;
-}
-
-function isPlainBag(v: unknown): v is Bag {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /**
  * Normalise one v0 frame: the SSE event name plus its already-JSON-parsed
@@ -80,7 +72,7 @@ export function parseChatEvent(eventName: string, data: unknown): ChatEvent | nu
 }
 
 function extract(eventName: ChatEvent["type"], data: unknown): ChatEvent | null {
-  const p: Bag = isPlainBag(data) ? data : EMPTY;
+  const p: Bag = isRecord(data) ? data : EMPTY;
   const declared = own(p, "type");
   if (typeof declared === "string" && declared !== eventName) return null;
 
@@ -128,7 +120,7 @@ function extract(eventName: ChatEvent["type"], data: unknown): ChatEvent | null 
     }
     case "card": {
       const card = own(p, "card");
-      if (!isPlainBag(card)) return null;
+      if (!isRecord(card)) return null;
       if (
         typeof own(card, "correlationId") !== "string" || typeof own(card, "prompt") !== "string"
       ) {
@@ -153,7 +145,7 @@ function extract(eventName: ChatEvent["type"], data: unknown): ChatEvent | null 
       const stopReason = own(p, "stopReason");
       if (typeof stopReason === "string") out.stopReason = stopReason;
       const usage = own(p, "usage");
-      if (isPlainBag(usage)) out.usage = usage as DoneEvent["usage"];
+      if (isRecord(usage)) out.usage = usage as DoneEvent["usage"];
       return out;
     }
     case "error": {

@@ -13,6 +13,7 @@
  */
 import { z } from "zod";
 import type { OpenCardSnapshot } from "../cards/types.ts";
+import { isRecord } from "../_internal/guards.ts";
 import type {
   CardClosedEvent,
   CardEvent,
@@ -98,9 +99,7 @@ export const StateEventSchema: z.ZodType<StateEvent> = z.object({
 }) as unknown as z.ZodType<StateEvent>;
 
 /** `done.usage`: any non-array object; inner fields are not validated (spec §3). */
-export const DoneUsageSchema: z.ZodType<DoneUsage> = z.custom<DoneUsage>(
-  (v) => typeof v === "object" && v !== null && !Array.isArray(v),
-);
+export const DoneUsageSchema: z.ZodType<DoneUsage> = z.custom<DoneUsage>(isRecord);
 
 /** `done`: optional string `stopReason`, optional `usage`. */
 export const DoneEventSchema: z.ZodType<DoneEvent> = z.object({
