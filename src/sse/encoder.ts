@@ -52,6 +52,27 @@ function field(name: string, value: string): string {
   return value === "" ? name + ":\n" : name + ": " + value + "\n";
 }
 
+/** `value` if it is a string fit for the one-line `id` / `event` field, else throws. */
+function checkName(
+  name: "id" | "event",
+  value: unknown,
+  forbidden: RegExp,
+  forbiddenText: string,
+): string {
+  const code = name === "id" ? "invalid-id" : "invalid-event";
+  if (typeof value !== "string") throw new SseEncodeError(code, `SSE ${name} must be a string`);
+  if (forbidden.test(value)) {
+    throw new SseEncodeError(code, `SSE ${name} must not contain ${forbiddenText}`);
+  }
+  if (LONE_SURROGATE.test(value)) {
+    throw new SseEncodeError(
+      code,
+      `SSE ${name} must not contain a lone surrogate (it would reach the client as U+FFFD)`,
+    );
+  }
+  return value;
+}
+
 function lines(name: string, value: string): string {
   if (value.indexOf("\n") === -1 && value.indexOf("\r") === -1) return field(name, value);
   let out = "";
@@ -87,33 +108,9 @@ export function encodeSseFrame(frame: SseFrameInput): string {
   }
   const { id, event, data, retry } = frame;
   let out = "";
-  if (id !== undefined) {
-    if (typeof id !== "string") throw new SseEncodeError("invalid-id", "SSE id must be a string");
-    if (CR_LF_NUL.test(id)) {
-      throw new SseEncodeError("invalid-id", "SSE id must not contain CR, LF or NUL");
-    }
-    if (LONE_SURROGATE.test(id)) {
-      throw new SseEncodeError(
-        "invalid-id",
-        "SSE id must not contain a lone surrogate (it would reach the client as U+FFFD)",
-      );
-    }
-    out = field("id", id);
-  }
-  if (event !== undefined) {
-    if (typeof event !== "string") {
-      throw new SseEncodeError("invalid-event", "SSE event must be a string");
-    }
-    if (CR_LF.test(event)) {
-      throw new SseEncodeError("invalid-event", "SSE event must not contain CR or LF");
-    }
-    if (LONE_SURROGATE.test(event)) {
-      throw new SseEncodeError(
-        "invalid-event",
-        "SSE event must not contain a lone surrogate (it would reach the client as U+FFFD)",
-      );
-    }
-    if (event !== "") out += "event: " + event + "\n";
+  if (id !== undefined) out = field("id", checkName("id", id, CR_LF_NUL, "CR, LF or NUL"));
+  if (event !== undefined && checkName("event", event, CR_LF, "CR or LF") !== "") {
+    out += "event: " + event + "\n";
   }
   if (typeof data !== "string") {
     throw new SseEncodeError("invalid-data", "SSE data must be a string");
