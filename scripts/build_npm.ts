@@ -23,16 +23,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, "npm");
 const skipChecks = Deno.args.includes("--skip-checks");
 const denoJson = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
-const zodRange = "^4.1.0";
+// The zod peer range is the one the library is developed and tested against.
+const zodRange = String(denoJson.imports.zod).replace(/^npm:zod@/, "");
 
-const ENTRY_POINTS: Record<string, string> = {
-  ".": "mod.ts",
-  "./recovery": "recovery.ts",
-  "./interactions": "interactions.ts",
-  "./agents": "agents.ts",
-  "./recovery/testing": "src/recovery/testing.ts",
-  "./interactions/testing": "src/interactions/testing.ts",
-};
+// The npm exports are exactly deno.json's exports (one source of truth).
+const ENTRY_POINTS: Record<string, string> = Object.fromEntries(
+  Object.entries(denoJson.exports as Record<string, string>).map((
+    [k, v],
+  ) => [k, v.replace(/^\.\//, "")]),
+);
 const CLI_ENTRY = "src/cli/bin.ts";
 
 function log(msg: string) {
@@ -54,10 +53,7 @@ async function run(cmd: string, args: string[], cwd: string): Promise<void> {
 
 // 1. compile
 await Deno.remove(out, { recursive: true }).catch(() => {});
-const hasCli = await exists(join(root, CLI_ENTRY));
-const roots = [...Object.values(ENTRY_POINTS), ...(hasCli ? [CLI_ENTRY] : [])].map((f) =>
-  join(root, f)
-);
+const roots = [...Object.values(ENTRY_POINTS), CLI_ENTRY].map((f) => join(root, f));
 const options: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ESNext,
@@ -104,11 +100,9 @@ for (const f of emitted) {
 
 // bin: add the shebang
 const binPath = join(out, "esm", CLI_ENTRY.replace(/\.ts$/, ".js"));
-if (hasCli) {
-  const binText = await Deno.readTextFile(binPath);
-  await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*\n/, "")}`);
-  await Deno.chmod(binPath, 0o755);
-}
+const binText = await Deno.readTextFile(binPath);
+await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*\n/, "")}`);
+await Deno.chmod(binPath, 0o755);
 
 // 2. package.json, README, LICENSE
 const exportsMap: Record<string, { types: string; default: string }> = {};
@@ -127,7 +121,7 @@ const pkg = {
   main: "./esm/mod.js",
   types: "./esm/mod.d.ts",
   exports: { ...exportsMap, "./package.json": "./package.json" },
-  ...(hasCli ? { bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" } } : {}),
+  bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" },
   files: ["esm", "README.md", "LICENSE"],
   engines: { node: ">=20.19" },
   peerDependencies: { zod: zodRange },
@@ -176,21 +170,9 @@ try {
 } finally {
   await Deno.remove(join(out, "smoke.mjs"));
 }
-const sample = join(root, "fixtures", "legacy", "scout_turn.sse");
-if (hasCli && await exists(sample)) {
-  await run("node", [binPath, "--json", sample], out);
-}
+await run("node", [binPath, "--json", join(root, "fixtures", "legacy", "scout_turn.sse")], out);
 await Deno.remove(join(out, "node_modules"), { recursive: true });
 log("npm package OK");
-
-async function exists(p: string): Promise<boolean> {
-  try {
-    await Deno.stat(p);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function* walk(dir: string): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
