@@ -210,6 +210,26 @@ const REQ = (id: string, revision = 1, schema: SchemaRef = SCHEMA_1) => ({
   expectedSchema: schema,
 });
 
+/**
+ * Checks that the store refuses `req` with `code` WITHOUT running the
+ * callback (which would try to submit `sid`); `why` names the case.
+ */
+async function refusedBeforeCallback(
+  h: InteractionStoreHarness,
+  req: ReturnType<typeof REQ>,
+  code: string,
+  why: string,
+  sid = "late",
+): Promise<void> {
+  let called = false;
+  const out = await h.store.transact(req, (cur, ctx) => {
+    called = true;
+    return writeSubmit(cur, ctx.now, sid);
+  });
+  check(!out.ok && out.error.code === code, `${why} → ${code}`);
+  check(!called, `callback must not run ${why}`);
+}
+
 function submit(id: string, choice: unknown, extra: Record<string, unknown> = {}) {
   return { action: "submit", correlationId: id, value: { choice, ...extra } };
 }
@@ -334,16 +354,13 @@ export function interactionStoreConformance(
         "publicOwnerId",
       ] as const
     ) {
-      let called = false;
-      const out = await h.store.transact(
+      await refusedBeforeCallback(
+        h,
         { ...REQ("s-scope"), caller: { ...KIT_AUTHORITY, [k]: "intruder" } },
-        (cur, ctx) => {
-          called = true;
-          return writeSubmit(cur, ctx.now, "intruder");
-        },
+        "unauthorized",
+        `for a ${k} mismatch`,
+        "intruder",
       );
-      check(!out.ok && out.error.code === "unauthorized", `${k} mismatch → unauthorized`);
-      check(!called, `callback must not run for a ${k} mismatch`);
     }
     const r = await h.store.read("s-scope", KIT_AUTHORITY);
     check(r.ok && r.record.status === "pending", "still pending");
@@ -354,26 +371,14 @@ export function interactionStoreConformance(
     const pre = await h.store.read("s-revoke", KIT_AUTHORITY);
     check(pre.ok, "readable before revocation");
     await h.revoke(KIT_AUTHORITY);
-    let called = false;
-    const out = await h.store.transact(REQ("s-revoke"), (cur, ctx) => {
-      called = true;
-      return writeSubmit(cur, ctx.now, "late");
-    });
-    check(!out.ok && out.error.code === "unauthorized", "revoked → unauthorized");
-    check(!called, "callback must not run after revocation");
+    await refusedBeforeCallback(h, REQ("s-revoke"), "unauthorized", "after revocation");
     check((await h.transitions("s-revoke")).length === 0, "no transition after revocation");
   });
 
   add("store: fence refuses at and after expiry by the store clock", async (h) => {
     await h.store.create(record("s-exp", h.now(), h.now() + 1000));
     await h.advanceClock(1000);
-    let called = false;
-    const out = await h.store.transact(REQ("s-exp"), (cur, ctx) => {
-      called = true;
-      return writeSubmit(cur, ctx.now, "late");
-    });
-    check(!out.ok && out.error.code === "expired", "expired record → expired");
-    check(!called, "callback must not run after expiry");
+    await refusedBeforeCallback(h, REQ("s-exp"), "expired", "after expiry");
     check((await h.transitions("s-exp")).length === 0, "no transition after expiry");
   });
 
@@ -461,16 +466,7 @@ export function interactionStoreConformance(
       );
       check(!first.ok && first.error.code === "expired", "expired at the boundary");
       await rewind.call(h, 500);
-      let called = false;
-      const late = await h.store.transact(REQ("s-rewind"), (cur, ctx) => {
-        called = true;
-        return writeSubmit(cur, ctx.now, "late");
-      });
-      check(
-        !late.ok && late.error.code === "expired",
-        "still expired after the clock stepped back",
-      );
-      check(!called, "callback must not run after the clock stepped back");
+      await refusedBeforeCallback(h, REQ("s-rewind"), "expired", "after the clock stepped back");
       const r = await h.store.read("s-rewind", KIT_AUTHORITY);
       check(
         r.ok && r.record.expiresAt !== null && r.now >= r.record.expiresAt,
