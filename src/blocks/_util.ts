@@ -1,25 +1,20 @@
 /**
  * Internal helpers shared by the block parsers (not exported from the barrel).
+ * The structural guards (`isRecord`, `own`) come from `src/_internal/guards.ts`.
  *
  * @module
  */
-
-/** `true` for a non-null object that is not an array. */
-export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** `true` for any non-null object (arrays included, as in the spec). */
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
-}
+import { own } from "../_internal/guards.ts";
+import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
 
 /**
- * Read an OWN property only, so `__proto__`, `constructor` or a polluted
- * `Object.prototype` can never supply a field.
+ * `true` for any non-null object, ARRAYS INCLUDED: the spec (v0-wire §5–6)
+ * accepts an array as a plan, item or option entry (it then has no usable
+ * own fields and is usually skipped). Not the shared `isRecord`, which
+ * refuses arrays.
  */
-export function own(o: object, key: string): unknown {
-  return Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+export function isObjectOrArray(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null;
 }
 
 /**
@@ -31,6 +26,39 @@ export function trimmed(v: unknown): string | undefined {
   if (typeof v !== "string") return undefined;
   const t = v.trim();
   return t === "" ? undefined : t;
+}
+
+/**
+ * Copy each of `keys` from `raw` (own properties only) into `out`, trimmed
+ * (see {@link trimmed}); absent ones are not set. Returns `out`.
+ */
+export function withTrimmed<T extends object>(
+  out: T,
+  raw: object,
+  keys: readonly (keyof T & string)[],
+): T {
+  for (const k of keys) {
+    const v = trimmed(own(raw, k));
+    if (v !== undefined) (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
+}
+
+/**
+ * The `parse*Body` path: a non-string or a body longer than
+ * {@link MAX_BLOCK_BODY_LENGTH} UTF-16 code units → `null`; else
+ * `JSON.parse` (a parse error → `null`) handed to `parse`. Never throws if
+ * `parse` does not.
+ */
+export function parseJsonBody<T>(json: string, parse: (value: unknown) => T | null): T | null {
+  if (typeof json !== "string" || json.length > MAX_BLOCK_BODY_LENGTH) return null;
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch {
+    return null;
+  }
+  return parse(v);
 }
 
 /** Lower-case one ASCII letter code; other code units are returned as is. */

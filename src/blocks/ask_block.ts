@@ -4,8 +4,8 @@
  * @module
  */
 import type { AskBlock, AskOption } from "./types.ts";
-import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
-import { isObject, isRecord, own, trimmed } from "./_util.ts";
+import { isRecord, own } from "../_internal/guards.ts";
+import { isObjectOrArray, parseJsonBody, trimmed, withTrimmed } from "./_util.ts";
 
 /**
  * Normalise an untrusted `<ask>` payload into an {@link AskBlock}, or `null`.
@@ -41,12 +41,11 @@ export function parseAskBlock(value: unknown): AskBlock | null {
     if (Array.isArray(rawOptions)) {
       const options: AskOption[] = [];
       for (const r of rawOptions) {
-        if (!isObject(r)) continue;
+        if (!isObjectOrArray(r)) continue;
         const id = trimmed(own(r, "id"));
         if (id === undefined) continue;
         const label = trimmed(own(r, "label")) ?? id;
-        const description = trimmed(own(r, "description"));
-        options.push(description === undefined ? { id, label } : { id, label, description });
+        options.push(withTrimmed<AskOption>({ id, label }, r, ["description"]));
       }
       if (options.length > 0) block.options = options;
     }
@@ -77,12 +76,5 @@ export function parseAskBlock(value: unknown): AskBlock | null {
  * ```
  */
 export function parseAskBody(json: string): AskBlock | null {
-  if (typeof json !== "string" || json.length > MAX_BLOCK_BODY_LENGTH) return null;
-  let v: unknown;
-  try {
-    v = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  return parseAskBlock(v);
+  return parseJsonBody(json, parseAskBlock);
 }

@@ -5,6 +5,7 @@
  * @module
  */
 import type { GoalOwnerReportRefV1 } from "./types.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 
 const REF_KEYS = new Set(["schemaVersion", "goalId", "reportId", "bodySha256"]);
 const SHA256_HEX = /^[a-f0-9]{64}$/;
@@ -34,15 +35,14 @@ function isCleanId(v: unknown): v is string {
  */
 export function parseGoalOwnerReportRef(value: unknown): GoalOwnerReportRefV1 | null {
   try {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+    if (!isRecord(value)) return null;
     const proto = Object.getPrototypeOf(value);
     if (proto !== Object.prototype && proto !== null) return null;
     for (const k of Object.keys(value)) if (!REF_KEYS.has(k)) return null;
-    const o = value as Record<string, unknown>;
-    const schemaVersion = Object.hasOwn(o, "schemaVersion") ? o.schemaVersion : undefined;
-    const goalId = Object.hasOwn(o, "goalId") ? o.goalId : undefined;
-    const reportId = Object.hasOwn(o, "reportId") ? o.reportId : undefined;
-    const bodySha256 = Object.hasOwn(o, "bodySha256") ? o.bodySha256 : undefined;
+    const schemaVersion = own(value, "schemaVersion");
+    const goalId = own(value, "goalId");
+    const reportId = own(value, "reportId");
+    const bodySha256 = own(value, "bodySha256");
     if (schemaVersion !== 1) return null;
     if (!isCleanId(goalId) || !isCleanId(reportId)) return null;
     if (typeof bodySha256 !== "string" || !SHA256_HEX.test(bodySha256)) return null;

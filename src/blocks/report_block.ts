@@ -5,41 +5,38 @@
  */
 import type { GoalOwnerReportRefV1, ReportBlock, ReportItem, ReportPlan } from "./types.ts";
 import { parseGoalOwnerReportRef } from "./goal_owner_report_ref.ts";
-import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
-import { isObject, isRecord, own, trimmed } from "./_util.ts";
+import { isRecord, own } from "../_internal/guards.ts";
+import { isObjectOrArray, parseJsonBody, trimmed, withTrimmed } from "./_util.ts";
 
 function parseItem(raw: unknown): ReportItem | null {
-  if (!isObject(raw)) return null;
+  if (!isObjectOrArray(raw)) return null;
   const id = trimmed(own(raw, "id"));
   const text = trimmed(own(raw, "text")) ?? id;
   if (text === undefined) return null;
-  const status = trimmed(own(raw, "status"));
-  const ref = trimmed(own(raw, "ref"));
-  const item: ReportItem = id === undefined ? { text } : { id, text };
-  if (status !== undefined) item.status = status;
-  if (ref !== undefined) item.ref = ref;
-  return item;
+  return withTrimmed<ReportItem>(id === undefined ? { text } : { id, text }, raw, [
+    "status",
+    "ref",
+  ]);
 }
 
 function parsePlan(raw: unknown): ReportPlan | null {
-  if (!isObject(raw)) return null;
+  if (!isObjectOrArray(raw)) return null;
   const slug = trimmed(own(raw, "slug"));
   const title = trimmed(own(raw, "title")) ?? slug;
   if (title === undefined) return null;
-  const status = trimmed(own(raw, "status"));
-  const summary = trimmed(own(raw, "summary"));
+  const plan = withTrimmed<ReportPlan>(slug === undefined ? { title } : { slug, title }, raw, [
+    "status",
+    "summary",
+  ]);
   const rawItems = own(raw, "items");
-  const items: ReportItem[] = [];
   if (Array.isArray(rawItems)) {
+    const items: ReportItem[] = [];
     for (const r of rawItems) {
       const item = parseItem(r);
       if (item) items.push(item);
     }
+    if (items.length > 0) plan.items = items;
   }
-  const plan: ReportPlan = slug === undefined ? { title } : { slug, title };
-  if (status !== undefined) plan.status = status;
-  if (summary !== undefined) plan.summary = summary;
-  if (items.length > 0) plan.items = items;
   return plan;
 }
 
@@ -116,12 +113,5 @@ export function parseReportBlock(value: unknown): ReportBlock | null {
  * ```
  */
 export function parseReportBody(json: string): ReportBlock | null {
-  if (typeof json !== "string" || json.length > MAX_BLOCK_BODY_LENGTH) return null;
-  let v: unknown;
-  try {
-    v = JSON.parse(json);
-  } catch {
-    return null;
-  }
-  return parseReportBlock(v);
+  return parseJsonBody(json, parseReportBlock);
 }

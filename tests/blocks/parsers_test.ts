@@ -148,6 +148,22 @@ Deno.test("parseAskBody / parseReportBody: JSON errors and the size bound give n
   assert.equal(parseReportBody("[".repeat(100_000) + "]".repeat(100_000)), null);
 });
 
+Deno.test("entries may be arrays (spec: any non-null object), the top-level payload may not", () => {
+  // An array entry is read like any object: its own named fields count.
+  const option = Object.assign([], { id: " a ", description: " d " });
+  assert.deepEqual(parseAskBlock({ question: "Q", options: [option, [1, 2], null, "x"] }), {
+    question: "Q",
+    options: [{ id: "a", label: "a", description: "d" }],
+  });
+  const item = Object.assign([], { text: " t ", status: " done " });
+  const plan = Object.assign([], { slug: "p", items: [item, []] });
+  assert.deepEqual(parseReportBlock({ plans: [plan, []] }), {
+    plans: [{ slug: "p", title: "p", items: [{ text: "t", status: "done" }] }],
+  });
+  assert.equal(parseAskBlock(Object.assign([], { question: "Q" })), null);
+  assert.equal(parseReportBlock(Object.assign([], { plans: [{ title: "T" }] })), null);
+});
+
 Deno.test("parsers read own properties only (inherited and throwing getters)", () => {
   const inherited = Object.create({ question: "q", plans: [{ title: "t" }] });
   assert.equal(parseAskBlock(inherited), null);
