@@ -4,7 +4,8 @@
  *
  * @module
  */
-import { type Capture, detectFormat, readNdjson, readSse } from "./capture.ts";
+import { type Capture, type CapturedFrame, detectFormat, readNdjson, readSse } from "./capture.ts";
+import { utf8ByteLength } from "../_internal/guards.ts";
 import { detectDialect, DIALECT_NAMES, frameDialect, jsonError, parseData } from "./detect.ts";
 import { analyzeAiSdk } from "./analyze_ai_sdk.ts";
 import { analyzeLegacy } from "./analyze_legacy.ts";
@@ -22,7 +23,7 @@ export interface InspectOptions {
   source?: string;
   /** Force a dialect instead of detecting it. */
   dialect?: Exclude<InspectDialect, "unknown">;
-  /** Size bound in bytes (default {@link INSPECT_MAX_BYTES}). */
+  /** Size bound in UTF-8 bytes (default {@link INSPECT_MAX_BYTES}). */
   maxBytes?: number;
 }
 
@@ -102,12 +103,59 @@ export function inspectBytes(bytes: Uint8Array, options: InspectOptions = {}): I
   } catch {
     return unreadableReport(source, "the input is not UTF-8 text (binary data?)", "not-text");
   }
-  return inspectText(text, options);
+  return inspectWithinBound(text, options);
+}
+
+/** What every dialect's analysis yields (`domainEvents`: a count). */
+interface Analysis {
+  problems: InspectProblem[];
+  turn: InspectTurn | null;
+  events: number;
+  heartbeats: number;
+  domainEvents: number;
+}
+
+/** Run the analysis of `dialect` over `frames` (`unknown`: only JSON checks). */
+function analyze(frames: readonly CapturedFrame[], dialect: InspectDialect): Analysis {
+  switch (dialect) {
+    case "v1":
+      return { ...analyzeV1(frames), domainEvents: 0 };
+    case "ai-sdk":
+      return { ...analyzeAiSdk(frames), domainEvents: 0 };
+    case "v0":
+    case "scout": {
+      const a = analyzeLegacy(frames, dialect === "v0" ? "papercup" : "scout");
+      return { ...a, domainEvents: a.domainEvents.length };
+    }
+    case "unknown": {
+      const problems: InspectProblem[] = [];
+      for (const f of frames) {
+        if (f.event === "heartbeat" || f.data === "[DONE]" || parseData(f.data) !== undefined) {
+          continue;
+        }
+        problems.push({
+          line: f.line,
+          severity: "error",
+          code: "invalid-json",
+          message: `the data is not JSON (${jsonError(f.data)})`,
+        });
+      }
+      problems.push({
+        line: null,
+        severity: "error",
+        code: "unknown-dialect",
+        message: "no frame is a v1 envelope, a v0 named event, a Scout frame or an AI SDK chunk",
+      });
+      return { problems, turn: null, events: 0, heartbeats: 0, domainEvents: 0 };
+    }
+  }
 }
 
 /**
  * Inspect a capture given as text: detect SSE or NDJSON and the dialect,
- * validate every frame, fold the turn, and report. Never throws.
+ * validate every frame, fold the turn, and report. Never throws. Text whose
+ * UTF-8 encoding is over `options.maxBytes` (default {@link INSPECT_MAX_BYTES})
+ * is unreadable (`too-large`, exit 2).
  *
  * @example
  * ```ts
@@ -117,11 +165,21 @@ export function inspectBytes(bytes: Uint8Array, options: InspectOptions = {}): I
  * ```
  */
 export function inspectText(text: string, options: InspectOptions = {}): InspectReport {
-  const source = options.source ?? "-";
   const max = options.maxBytes ?? INSPECT_MAX_BYTES;
-  if (text.length > max) {
-    return unreadableReport(source, `the input is over the ${max}-byte bound`, "too-large");
+  // UTF-16 code units never outnumber UTF-8 bytes: count bytes only when the cheap test passes.
+  if (text.length > max || utf8ByteLength(text) > max) {
+    return unreadableReport(
+      options.source ?? "-",
+      `the input is over the ${max}-byte bound (UTF-8)`,
+      "too-large",
+    );
   }
+  return inspectWithinBound(text, options);
+}
+
+/** {@link inspectText} after the size bound was checked (by the caller, once). */
+function inspectWithinBound(text: string, options: InspectOptions): InspectReport {
+  const source = options.source ?? "-";
   if (looksBinary(text)) {
     return unreadableReport(
       source,
@@ -146,58 +204,10 @@ export function inspectText(text: string, options: InspectOptions = {}): Inspect
   const detected = options.dialect !== undefined
     ? { dialect: options.dialect, reason: "chosen with --dialect" }
     : detectDialect(capture.frames);
-  const problems: InspectProblem[] = [];
-  let turn: InspectTurn | null = null;
-  let events = 0;
-  let heartbeats = 0;
-  let domainEvents = 0;
-  switch (detected.dialect) {
-    case "v1": {
-      const a = analyzeV1(capture.frames);
-      problems.push(...a.problems);
-      turn = a.turn;
-      events = a.events;
-      heartbeats = a.heartbeats;
-      break;
-    }
-    case "v0":
-    case "scout": {
-      const a = analyzeLegacy(capture.frames, detected.dialect === "v0" ? "papercup" : "scout");
-      problems.push(...a.problems);
-      turn = a.turn;
-      events = a.events;
-      heartbeats = a.heartbeats;
-      domainEvents = a.domainEvents.length;
-      break;
-    }
-    case "ai-sdk": {
-      const a = analyzeAiSdk(capture.frames);
-      problems.push(...a.problems);
-      turn = a.turn;
-      events = a.events;
-      heartbeats = a.heartbeats;
-      break;
-    }
-    case "unknown":
-      for (const f of capture.frames) {
-        if (f.event === "heartbeat" || f.data === "[DONE]" || parseData(f.data) !== undefined) {
-          continue;
-        }
-        problems.push({
-          line: f.line,
-          severity: "error",
-          code: "invalid-json",
-          message: `the data is not JSON (${jsonError(f.data)})`,
-        });
-      }
-      problems.push({
-        line: null,
-        severity: "error",
-        code: "unknown-dialect",
-        message: "no frame is a v1 envelope, a v0 named event, a Scout frame or an AI SDK chunk",
-      });
-      break;
-  }
+  const { problems, turn, events, heartbeats, domainEvents } = analyze(
+    capture.frames,
+    detected.dialect,
+  );
   if (detected.dialect !== "unknown") {
     for (const f of capture.frames) {
       const v = frameDialect(f);

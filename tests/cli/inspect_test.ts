@@ -169,6 +169,9 @@ Deno.test("unreadable input: binary, not UTF-8, oversized, no frames → exit 2"
   assert.equal(inspectBytes(new Uint8Array([0xff, 0xfe, 0x00, 0x01])).exitCode, 2);
   assert.equal(inspectBytes(new TextEncoder().encode("data: a\0b\n\n")).exitCode, 2);
   assert.equal(inspectBytes(new Uint8Array(100), { maxBytes: 10 }).problems[0].code, "too-large");
+  // The bound counts UTF-8 bytes, not UTF-16 code units: 6 × "é" is 12 bytes.
+  assert.equal(inspectText("é".repeat(6), { maxBytes: 10 }).problems[0].code, "too-large");
+  assert.notEqual(inspectText("é".repeat(5), { maxBytes: 10 }).problems[0]?.code, "too-large");
   assert.equal(inspectText("").exitCode, 2);
   assert.equal(inspectText("just some prose\nno frames\n").exitCode, 2);
 });
