@@ -10,7 +10,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1 } from "../v1/types.ts";
-import { parseChatEnvelope } from "../v1/parse.ts";
+import { admitEnvelope, convertEnvelopes } from "./_v1_intake.ts";
 
 /** An AG-UI event as produced here: `type` plus the fields of that event. */
 export type AgUiEvent =
@@ -122,24 +122,14 @@ export class V1ToAgUi {
   push(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
     // validate fully before any state changes: a refused first envelope must
     // not consume the run start
-    const parsed = parseChatEnvelope(envelope);
-    if (!parsed.ok) return err({ code: "invalid-envelope", message: parsed.error.message });
-    const env = parsed.value;
-    if (this.#ended) return err({ code: "after-terminal", message: "the run already ended" });
-    if (
-      this.#runId !== undefined &&
-      (env.turnId !== this.#runId || env.conversationId !== this.#threadId)
-    ) {
-      return err({
-        code: "other-turn",
-        message: `envelope of turn ${JSON.stringify(env.turnId.slice(0, 64))} in conversation ${
-          JSON.stringify(env.conversationId.slice(0, 64))
-        }`,
-      });
-    }
-    if (env.seq <= this.#lastSeq) {
-      return err({ code: "out-of-order", message: `seq ${env.seq} after ${this.#lastSeq}` });
-    }
+    const admitted = admitEnvelope(envelope, {
+      ended: this.#ended,
+      turnId: this.#runId,
+      conversationId: this.#threadId,
+      lastSeq: this.#lastSeq,
+    }, "run");
+    if (!admitted.ok) return admitted;
+    const env = admitted.value;
     const out: AgUiEvent[] = [];
     try {
       this.#apply(env, out);
@@ -272,8 +262,12 @@ export interface V1ToAgUiResult {
 }
 
 /**
- * Convert a whole v1 envelope stream to AG-UI events (mapping on
- * {@link V1ToAgUi}).
+ * Convert a whole v1 envelope stream to AG-UI events (mapping and
+ * per-envelope refusals on {@link V1ToAgUi}). Never throws: a non-iterable
+ * `envelopes` is one `invalid-envelope` refusal at index -1 (no events); an
+ * iterator that throws ends the input with an `invalid-envelope` refusal at
+ * the index it could not read, and the envelopes read before it are
+ * converted (open messages closed, no run end invented).
  *
  * @example
  * ```ts
@@ -283,16 +277,6 @@ export interface V1ToAgUiResult {
  * ```
  */
 export function v1ToAgUiEvents(envelopes: Iterable<unknown>): V1ToAgUiResult {
-  const a = new V1ToAgUi();
-  const events: AgUiEvent[] = [];
-  const refused: V1ToAgUiResult["refused"] = [];
-  let index = 0;
-  for (const env of envelopes) {
-    const r = a.push(env);
-    if (r.ok) events.push(...r.value);
-    else refused.push({ index, error: r.error });
-    index++;
-  }
-  events.push(...a.end());
-  return { events, refused };
+  const { out, refused } = convertEnvelopes(envelopes, new V1ToAgUi());
+  return { events: out, refused };
 }

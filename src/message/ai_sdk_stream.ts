@@ -9,9 +9,9 @@
  *
  * @module
  */
-import { err, ok, type Result } from "../result.ts";
+import { ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
-import { parseChatEnvelope } from "../v1/parse.ts";
+import { admitEnvelope, convertEnvelopes } from "./_v1_intake.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 
 /** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
@@ -120,26 +120,14 @@ export class V1ToUIMessageChunks {
 
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
-    const parsed = parseChatEnvelope(envelope);
-    if (!parsed.ok) return err({ code: "invalid-envelope", message: parsed.error.message });
-    const env = parsed.value;
-    if (this.#ended) {
-      return err({ code: "after-terminal", message: "the turn already ended" });
-    }
-    if (
-      this.#turnId !== undefined &&
-      (env.turnId !== this.#turnId || env.conversationId !== this.#conversationId)
-    ) {
-      return err({
-        code: "other-turn",
-        message: `envelope of turn ${JSON.stringify(env.turnId.slice(0, 64))} in conversation ${
-          JSON.stringify(env.conversationId.slice(0, 64))
-        }`,
-      });
-    }
-    if (env.seq <= this.#lastSeq) {
-      return err({ code: "out-of-order", message: `seq ${env.seq} after ${this.#lastSeq}` });
-    }
+    const admitted = admitEnvelope(envelope, {
+      ended: this.#ended,
+      turnId: this.#turnId,
+      conversationId: this.#conversationId,
+      lastSeq: this.#lastSeq,
+    }, "turn");
+    if (!admitted.ok) return admitted;
+    const env = admitted.value;
     this.#turnId = env.turnId;
     this.#conversationId = env.conversationId;
     this.#lastSeq = env.seq;
@@ -304,7 +292,12 @@ export interface V1ToChunksResult {
 
 /**
  * Convert a whole v1 envelope stream to UI message chunks (see
- * {@link V1ToUIMessageChunks} for the mapping).
+ * {@link V1ToUIMessageChunks} for the mapping and the per-envelope
+ * refusals). Never throws: a non-iterable `envelopes` is one
+ * `invalid-envelope` refusal at index -1 (no chunks); an iterator that throws
+ * ends the input with an `invalid-envelope` refusal at the index it could not
+ * read, and the envelopes read before it are converted (open parts closed,
+ * no `finish` invented).
  *
  * @example
  * ```ts
@@ -318,18 +311,8 @@ export function v1ToUIMessageChunks(
   envelopes: Iterable<unknown>,
   options: V1ToChunksOptions = {},
 ): V1ToChunksResult {
-  const a = new V1ToUIMessageChunks(options);
-  const chunks: UIMessageChunk[] = [];
-  const refused: V1ToChunksResult["refused"] = [];
-  let index = 0;
-  for (const env of envelopes) {
-    const r = a.push(env);
-    if (r.ok) { for (const c of r.value) chunks.push(c); }
-    else refused.push({ index, error: r.error });
-    index++;
-  }
-  for (const c of a.end()) chunks.push(c);
-  return { chunks, refused };
+  const { out, refused } = convertEnvelopes(envelopes, new V1ToUIMessageChunks(options ?? {}));
+  return { chunks: out, refused };
 }
 
 /** Host-supplied identity for envelopes made from chunks. */
