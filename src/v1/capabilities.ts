@@ -6,6 +6,7 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { ChatCapabilities, ChatCapability } from "./types.ts";
+import { isRecord } from "../_internal/guards.ts";
 
 /** The five capability names, in declaration order. */
 export const CHAT_CAPABILITIES: readonly ChatCapability[] = Object.freeze(
@@ -36,9 +37,10 @@ export interface MissingCapabilitiesRefusal extends Refusal<"missing-capabilitie
   /** The missing capabilities, in {@link CHAT_CAPABILITIES} order. */
   readonly missing: readonly ChatCapability[];
   /**
-   * Required names that are not capabilities (in the order given; a
-   * `required` that is neither an array nor an object appears here as its
-   * `String()`); empty when every name is known.
+   * Required names that are not capabilities, in the order given; empty when
+   * every name is known. A string appears as is (cut to 64 UTF-16 code
+   * units), any other value as `(its typeof)`, e.g. `(number)` or `(null)`;
+   * a `required` that is neither an array nor an object appears the same way.
    */
   readonly unknown: readonly string[];
 }
@@ -58,10 +60,10 @@ function nameOf(v: unknown): string {
  * (e.g. a typo), or a `required` that is neither an array nor an object, is
  * refused (listed in `unknown`), never ignored. Never throws.
  *
- * @param declared what the host declares (a non-object declares nothing).
+ * @param declared what the host declares (a non-object or an array declares nothing).
  * @param required capability names, or a partial record whose `true` flags are required.
  * @returns the declared capabilities ({@link NO_CAPABILITIES} when `declared`
- *   is not an object), or `missing-capabilities` naming what is missing and
+ *   is not a non-array object), or `missing-capabilities` naming what is missing and
  *   what is unknown.
  *
  * @example
@@ -96,9 +98,7 @@ function check(
   declared: ChatCapabilities,
   required: readonly ChatCapability[] | Partial<ChatCapabilities>,
 ): Result<ChatCapabilities, MissingCapabilitiesRefusal> {
-  const d = typeof declared === "object" && declared !== null
-    ? declared as unknown as Record<string, unknown>
-    : {};
+  const d: Record<string, unknown> = isRecord(declared) ? declared : {};
   const wanted = new Set<string>();
   const unknown: string[] = [];
   const want = (name: unknown) => {
@@ -130,5 +130,5 @@ function check(
     }
     return err({ code: "missing-capabilities", message: parts.join("; "), missing, unknown });
   }
-  return ok(typeof declared === "object" && declared !== null ? declared : NO_CAPABILITIES);
+  return ok(isRecord(declared) ? declared : NO_CAPABILITIES);
 }

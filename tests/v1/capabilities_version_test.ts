@@ -107,6 +107,11 @@ Deno.test("requireChatCapabilities fails closed on names it does not know", () =
     ok: true,
     value: NO_CAPABILITIES,
   });
+  // ...and so does an array (it is not a capability record)
+  assert.deepEqual(requireChatCapabilities([] as unknown as ChatCapabilities, []), {
+    ok: true,
+    value: NO_CAPABILITIES,
+  });
 });
 
 Deno.test("persistedHistory never implies interruptedTurnRecovery (nor anything else)", () => {
