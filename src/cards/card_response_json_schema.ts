@@ -5,13 +5,13 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import type { CardPresentation, OpenCardSnapshot } from "./types.ts";
 import {
   cardOptionIds,
   type CardRefusal,
   cardRefusal,
   dateBounds,
-  own,
   sliderBounds,
 } from "./validate_card_response.ts";
 
@@ -38,18 +38,25 @@ function optionUnion(p: CardPresentation<string>, ids: string[]): z.ZodType {
 /**
  * The zod schema of a valid answer `value` for `card` (shape-level: the
  * JSON-Schema-expressible part of {@link validateCardResponse}'s rules).
- * Refuses malformed cards (`invalid-card`) and custom kinds without an entry
- * in `custom` (`not-expressible`).
+ * Refuses malformed cards (`invalid-card`: not an object, a non-object
+ * presentation, bad options or bounds) and custom kinds without an entry in
+ * `custom` (`not-expressible`). Card fields are read as own properties only.
+ * Does not catch what a `custom` schema factory throws (see
+ * {@link cardResponseJsonSchema}, which does).
  */
 export function cardValueSchema(
   card: OpenCardSnapshot<string>,
   custom: CustomCardValueSchemas = {},
 ): Result<z.ZodType, CardRefusal> {
+  if (!isRecord(card)) return err(cardRefusal("invalid-card", "", "a card must be an object"));
   const p = own(card, "presentation") as CardPresentation<string> | undefined;
   if (p === undefined) {
     const confirm = z.strictObject({ confirmed: z.literal(true).optional() });
     if (own(card, "approval") !== undefined) return ok(confirm);
     return ok(z.union([confirm, z.strictObject({ text: nonBlank })]));
+  }
+  if (!isRecord(p)) {
+    return err(cardRefusal("invalid-card", "presentation", "presentation must be an object"));
   }
   switch (p.kind) {
     case "radio":
@@ -133,7 +140,8 @@ export function cardResponseJsonSchema(
     const json = z.toJSONSchema(schema.value) as Record<string, unknown>;
     delete json.$schema;
     const props = json.properties as Record<string, Record<string, unknown>> | undefined;
-    if (card.presentation?.kind === "checkbox" && props?.optionIds) {
+    const p = own(card, "presentation") as CardPresentation<string> | undefined;
+    if (p?.kind === "checkbox" && props?.optionIds) {
       props.optionIds.uniqueItems = true;
     }
     return ok(json);

@@ -8,6 +8,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import type { CardPresentation, CardResponse, OpenCardSnapshot } from "./types.ts";
 import {
   cardOptionIds,
@@ -15,14 +16,9 @@ import {
   cardRefusal,
   type CardValidationOptions,
   dateBounds,
-  own,
   sliderBounds,
   validateCardResponse,
 } from "./validate_card_response.ts";
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** One `{ const, title }` choice of a titled MCP enum. */
 export interface ElicitationEnumChoice {
@@ -140,13 +136,13 @@ function toElicitation(
   card: OpenCardSnapshot<string>,
   options: CardValidationOptions,
 ): Result<ElicitationFormRequest, CardRefusal> {
-  if (typeof card !== "object" || card === null || typeof own(card, "prompt") !== "string") {
+  if (!isRecord(card) || typeof own(card, "prompt") !== "string") {
     return err(cardRefusal("invalid-card", "prompt", "the card has no string prompt"));
   }
   if (own(card, "report") !== undefined) {
     return notExpressible("report", "a structured report body cannot be shown in an MCP form");
   }
-  if ((own(card, "allowDecline") ?? options.allowDeclineDefault ?? false) !== true) {
+  if ((own(card, "allowDecline") ?? options?.allowDeclineDefault) !== true) {
     return notExpressible(
       "allowDecline",
       "MCP clients always offer decline, but this card does not allow it",
@@ -297,12 +293,10 @@ export function elicitationResultToCardResponse(
 ): Result<CardResponse, CardRefusal> {
   const expressible = cardToElicitation(card, options);
   if (!expressible.ok) return expressible;
-  if (typeof result !== "object" || result === null || Array.isArray(result)) {
+  if (!isRecord(result)) {
     return err(cardRefusal("invalid-response", "", "an elicitation result must be an object"));
   }
-  const action = Object.hasOwn(result, "action")
-    ? (result as { action: unknown }).action
-    : undefined;
+  const action = own(result, "action");
   const correlationId = card.correlationId;
   if (action === "decline" || action === "cancel") {
     return validateCardResponse(card, { action, correlationId }, options);
@@ -312,13 +306,8 @@ export function elicitationResultToCardResponse(
       cardRefusal("invalid-response", "action", 'action must be "accept", "decline" or "cancel"'),
     );
   }
-  const content = Object.hasOwn(result, "content")
-    ? (result as { content: unknown }).content
-    : undefined;
-  if (
-    content !== undefined &&
-    (typeof content !== "object" || content === null || Array.isArray(content))
-  ) {
+  const content = own(result, "content");
+  if (content !== undefined && !isRecord(content)) {
     return err(cardRefusal("invalid-response", "content", "content must be an object"));
   }
   return validateCardResponse(

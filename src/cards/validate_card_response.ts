@@ -5,6 +5,7 @@
  * @module
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import type {
   CardOption,
   CardPresentation,
@@ -106,15 +107,6 @@ export function cardRefusal(code: CardRefusalCode, field: string, message: strin
 const refuse = (code: CardRefusalCode, field: string, message: string) =>
   err(cardRefusal(code, field, message));
 
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** Read an OWN property only: a polluted `Object.prototype` never supplies a card or answer field. */
-export function own(o: object, k: string): unknown {
-  return Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
-}
-
 /** Untrusted text quoted in a refusal message: JSON-quoted, at most 64 characters kept. */
 function quoted(s: string): string {
   return JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
@@ -132,6 +124,26 @@ function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | n
     }
   }
   return null;
+}
+
+/**
+ * The answer's single field `name`: any other key → `unexpected-field`; an
+ * absent (or `undefined`) `name` → `missing-field` with message `missing`.
+ */
+function onlyField(value: CardValue, name: string, missing: string): Result<unknown, CardRefusal> {
+  const extra = onlyKeys(value, [name]);
+  if (extra) return err(extra);
+  const v = own(value, name);
+  return v === undefined ? refuse("missing-field", `value.${name}`, missing) : ok(v);
+}
+
+/** A text answer: a string that is not blank. */
+function textAnswer(text: unknown): Result<CardValue, CardRefusal> {
+  if (typeof text !== "string") {
+    return refuse("invalid-value", "value.text", "text must be a string");
+  }
+  if (text.trim() === "") return refuse("blank-text", "value.text", "the answer is blank");
+  return ok({ text });
 }
 
 /** `true` for a real calendar date written `YYYY-MM-DD` (years 0000–9999). */
@@ -267,10 +279,9 @@ function validateBuiltin(
     case "select": {
       const ids = cardOptionIds(p);
       if (!ids.ok) return ids;
-      const extra = onlyKeys(value, ["optionId"]);
-      if (extra) return err(extra);
-      const id = own(value, "optionId");
-      if (id === undefined) return refuse("missing-field", "value.optionId", "pick one option");
+      const f = onlyField(value, "optionId", "pick one option");
+      if (!f.ok) return f;
+      const id = f.value;
       if (typeof id !== "string") {
         return refuse("invalid-value", "value.optionId", "optionId must be a string");
       }
@@ -286,12 +297,9 @@ function validateBuiltin(
     case "checkbox": {
       const ids = cardOptionIds(p);
       if (!ids.ok) return ids;
-      const extra = onlyKeys(value, ["optionIds"]);
-      if (extra) return err(extra);
-      const picked = own(value, "optionIds");
-      if (picked === undefined) {
-        return refuse("missing-field", "value.optionIds", "pick at least one option");
-      }
+      const f = onlyField(value, "optionIds", "pick at least one option");
+      if (!f.ok) return f;
+      const picked = f.value;
       if (!Array.isArray(picked)) {
         return refuse("invalid-value", "value.optionIds", "optionIds must be an array");
       }
@@ -315,23 +323,15 @@ function validateBuiltin(
       return ok({ optionIds: [...seen] });
     }
     case "text": {
-      const extra = onlyKeys(value, ["text"]);
-      if (extra) return err(extra);
-      const text = own(value, "text");
-      if (text === undefined) return refuse("missing-field", "value.text", "type an answer");
-      if (typeof text !== "string") {
-        return refuse("invalid-value", "value.text", "text must be a string");
-      }
-      if (text.trim() === "") return refuse("blank-text", "value.text", "the answer is blank");
-      return ok({ text });
+      const f = onlyField(value, "text", "type an answer");
+      return f.ok ? textAnswer(f.value) : f;
     }
     case "slider": {
       const b = sliderBounds(p);
       if (!b.ok) return b;
-      const extra = onlyKeys(value, ["value"]);
-      if (extra) return err(extra);
-      const v = own(value, "value");
-      if (v === undefined) return refuse("missing-field", "value.value", "choose a value");
+      const f = onlyField(value, "value", "choose a value");
+      if (!f.ok) return f;
+      const v = f.value;
       if (typeof v !== "number" || !Number.isFinite(v)) {
         return refuse("invalid-value", "value.value", "the slider value must be a finite number");
       }
@@ -355,10 +355,9 @@ function validateBuiltin(
     case "date": {
       const b = dateBounds(p);
       if (!b.ok) return b;
-      const extra = onlyKeys(value, ["date"]);
-      if (extra) return err(extra);
-      const d = own(value, "date");
-      if (d === undefined) return refuse("missing-field", "value.date", "choose a date");
+      const f = onlyField(value, "date", "choose a date");
+      if (!f.ok) return f;
+      const d = f.value;
       if (!isIsoDate(d)) {
         return refuse("invalid-date", "value.date", "the date must be a real YYYY-MM-DD date");
       }
@@ -392,13 +391,7 @@ function validateConfirm(
   const isApproval = own(card, "approval") !== undefined;
   if (!isApproval && Object.hasOwn(value, "text")) {
     const extra = onlyKeys(value, ["text"]);
-    if (extra) return err(extra);
-    const text = own(value, "text");
-    if (typeof text !== "string") {
-      return refuse("invalid-value", "value.text", "text must be a string");
-    }
-    if (text.trim() === "") return refuse("blank-text", "value.text", "the answer is blank");
-    return ok({ text });
+    return extra ? err(extra) : textAnswer(own(value, "text"));
   }
   const extra = onlyKeys(value, ["confirmed"]);
   if (extra) return err(extra);
@@ -441,7 +434,7 @@ export function createCardValidator<X extends string = never>(
       if (typeof fn === "function") kinds.set(k, fn);
     }
   }
-  const allowDeclineDefault = options.allowDeclineDefault ?? false;
+  const allowDeclineDefault = options.allowDeclineDefault === true;
   return {
     hasKind: (kind) => kinds.has(kind),
     validate(card, response) {
@@ -574,7 +567,9 @@ export function validateCardResponse(
   response: unknown,
   options: CardValidationOptions = {},
 ): Result<CardResponse, CardRefusal> {
-  const key = options.allowDeclineDefault ?? false;
+  // Normalised to a boolean so the cache holds at most two validators
+  // whatever a caller passes (only `true` allows decline anyway).
+  const key = options?.allowDeclineDefault === true;
   let v = defaultValidators.get(key);
   if (v === undefined) {
     v = createCardValidator({ allowDeclineDefault: key }) as unknown as CardValidator<string>;

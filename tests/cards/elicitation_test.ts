@@ -317,6 +317,22 @@ const McpElicitRequest = z.strictObject({
   }),
 });
 
+Deno.test("cardValueSchema / cardResponseJsonSchema: a non-object card or presentation is invalid-card, never a throw", () => {
+  const bad = [
+    null,
+    "card",
+    [],
+    { correlationId: "c", createdAt: 0, prompt: "P", presentation: null },
+    { correlationId: "c", createdAt: 0, prompt: "P", presentation: "radio" },
+  ] as unknown as OpenCardSnapshot[];
+  for (const c of bad) {
+    const s = cardValueSchema(c);
+    assert.equal(s.ok ? "ok" : s.error.code, "invalid-card");
+    const j = cardResponseJsonSchema(c);
+    assert.equal(j.ok ? "ok" : j.error.code, "invalid-card");
+  }
+});
+
 Deno.test("property: every expressible card maps to a request valid under the MCP form schema (2,000 runs)", () => {
   const opt = fc.record({
     id: fc.string({ minLength: 1, maxLength: 4 }),

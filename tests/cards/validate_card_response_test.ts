@@ -203,6 +203,26 @@ Deno.test("validateCardResponse: decline default — false on the wire, true wit
   assert.equal(validateCardResponse({ ...c, allowDecline: true }, decline).ok, true);
 });
 
+Deno.test("validateCardResponse: only allowDeclineDefault === true allows decline; null options do not throw", () => {
+  const c = card({ kind: "text" });
+  const decline = { action: "decline", correlationId: "c1" };
+  for (const d of ["yes", 1, {}, null]) {
+    const out = validateCardResponse(c, decline, { allowDeclineDefault: d as unknown as boolean });
+    assert.equal(out.ok ? "ok" : out.error.code, "decline-not-allowed");
+  }
+  const nullOptions = null as unknown as { allowDeclineDefault?: boolean };
+  assert.equal(validateCardResponse(c, decline, nullOptions).ok, false);
+  assert.equal(
+    validateCardResponse(
+      c,
+      { action: "submit", correlationId: "c1", value: { text: "x" } },
+      nullOptions,
+    )
+      .ok,
+    true,
+  );
+});
+
 Deno.test("validateCardResponse: output is rebuilt (unknown keys dropped, no prototype pollution)", () => {
   const r = validateCardResponse(
     CASES.radio.card,
