@@ -7,36 +7,12 @@
  */
 import { open } from "node:fs/promises";
 import process from "node:process";
-import { type CliIO, type ReadOutcome, runCli } from "./run.ts";
+import { type CliIO, readBounded, runCli } from "./run.ts";
 
 function message(e: unknown): string {
   const code = (e as { code?: unknown })?.code;
   if (code === "ENOENT") return "no such file";
   return e instanceof Error ? e.message : String(e);
-}
-
-async function readStream(
-  stream: AsyncIterable<Uint8Array | string>,
-  max: number,
-  what: string,
-): Promise<ReadOutcome> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of stream) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    total += bytes.byteLength;
-    if (total > max) {
-      return { ok: false, code: "too-large", message: `${what} is over the ${max}-byte bound` };
-    }
-    chunks.push(bytes);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { ok: true, bytes };
 }
 
 /** The Node implementation of {@link CliIO}. */
@@ -61,14 +37,14 @@ export const nodeIO: CliIO = {
           message: `${path} is ${info.size} bytes, over the ${max}-byte bound`,
         };
       }
-      return await readStream(handle.createReadStream(), max, path);
+      return await readBounded(handle.createReadStream(), max, path);
     } catch (e) {
       return { ok: false, code: "unreadable", message: `cannot read ${path}: ${message(e)}` };
     } finally {
       await handle.close().catch(() => {});
     }
   },
-  readStdin: (max) => readStream(process.stdin, max, "stdin"),
+  readStdin: (max) => readBounded(process.stdin, max, "stdin"),
   write: (text) => void process.stdout.write(text),
   error: (text) => void process.stderr.write(text),
   color: process.stdout.isTTY === true && process.env.NO_COLOR === undefined,

@@ -4,31 +4,7 @@
  *
  * @module
  */
-import { type CliIO, type ReadOutcome, runCli } from "./run.ts";
-
-async function readBounded(
-  readable: ReadableStream<Uint8Array>,
-  max: number,
-  what: string,
-): Promise<ReadOutcome> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of readable) {
-    total += chunk.byteLength;
-    if (total > max) {
-      await readable.cancel().catch(() => {});
-      return { ok: false, code: "too-large", message: `${what} is over the ${max}-byte bound` };
-    }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    bytes.set(c, at);
-    at += c.byteLength;
-  }
-  return { ok: true, bytes };
-}
+import { type CliIO, readBounded, runCli } from "./run.ts";
 
 function message(e: unknown): string {
   if (e instanceof Deno.errors.NotFound) return "no such file";

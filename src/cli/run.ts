@@ -31,6 +31,38 @@ export interface CliIO {
   color: boolean;
 }
 
+/**
+ * Read `chunks` (a Deno `ReadableStream` or a Node stream) into one byte
+ * array, refusing with `too-large` once more than `max` bytes arrived (the
+ * rest is never buffered; leaving the loop cancels the stream). String
+ * chunks count as their UTF-8 bytes. `what` names the source in messages.
+ * Runtime-neutral: shared by `main.ts` (Deno) and `bin.ts` (Node).
+ */
+export async function readBounded(
+  chunks: AsyncIterable<Uint8Array | string>,
+  max: number,
+  what: string,
+): Promise<ReadOutcome> {
+  const parts: Uint8Array[] = [];
+  const encoder = new TextEncoder();
+  let total = 0;
+  for await (const chunk of chunks) {
+    const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+    total += bytes.byteLength;
+    if (total > max) {
+      return { ok: false, code: "too-large", message: `${what} is over the ${max}-byte bound` };
+    }
+    parts.push(bytes);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const c of parts) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
 /** The usage text. */
 export const HELP = `inspect: validate a chat stream capture and show the folded turn
 

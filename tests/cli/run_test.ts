@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CliIO, type ReadOutcome, runCli } from "../../src/cli/run.ts";
+import { type CliIO, readBounded, type ReadOutcome, runCli } from "../../src/cli/run.ts";
 
 function fakeIO(files: Record<string, string | Uint8Array>, stdin?: string) {
   const out: string[] = [];
@@ -103,4 +103,16 @@ Deno.test("runCli: --dialect takes its value after a space too; a missing value 
   const missing = fakeIO({ "a.sse": scout });
   assert.equal(await runCli(["a.sse", "--dialect"], missing.io), 2);
   assert.match(missing.err(), /--dialect needs a value/);
+});
+
+Deno.test("readBounded: joins chunks; refuses past the bound counting string chunks as UTF-8 bytes", async () => {
+  async function* gen(...chunks: (Uint8Array | string)[]) {
+    yield* chunks;
+  }
+  const joined = await readBounded(gen(new Uint8Array([1, 2]), "é"), 4, "x");
+  assert.deepEqual(joined, { ok: true, bytes: new Uint8Array([1, 2, 0xc3, 0xa9]) });
+  const big = await readBounded(gen(new Uint8Array(3), "é"), 4, "stdin");
+  assert.equal(big.ok, false);
+  assert.equal(!big.ok && big.code, "too-large");
+  assert.equal(!big.ok && big.message, "stdin is over the 4-byte bound");
 });
