@@ -16,23 +16,8 @@ import {
   foldRoster,
 } from "../../agents.ts";
 import { runAgentsCommand } from "../../src/cli/agents_command.ts";
+import { ev, session } from "./_helpers.ts";
 
-const ev = (
-  kind: string,
-  from: string,
-  at: number,
-  meta: Record<string, string> = {},
-  msgId = `${kind}-${at}`,
-): BrokerEvent => ({ msgId, kind, from, text: "", at, meta });
-const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
-  name,
-  workingOn: "",
-  cwd: "/w",
-  status: "working",
-  idleMs: 0,
-  registeredAt: 500,
-  ...extra,
-});
 const roster = (sessions: BrokerSession[], events: BrokerEvent[]) =>
   foldRoster({ sessions, brokerUptimeMs: 60_000, events, historyLimit: events.length, now: 1000 });
 

@@ -14,31 +14,11 @@ import {
   agentGraph,
   agentRosterSnapshot,
   type BrokerEvent,
-  type BrokerSession,
   foldAgentGraph,
   foldAgentLifecycle,
   foldRoster,
 } from "../../agents.ts";
-
-const ev = (
-  kind: string,
-  from: string,
-  at: number,
-  meta: Record<string, string> = {},
-  msgId = `${kind}-${at}`,
-  text = "",
-): BrokerEvent => ({ msgId, kind, from, text, at, meta });
-const spawn = (id: string, from: string, name: string, at: number, meta = {}) =>
-  ev("agent_spawned", from, at, { target: name, ...meta }, id);
-const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
-  name,
-  workingOn: "",
-  cwd: "/w",
-  status: "working",
-  idleMs: 0,
-  registeredAt: 500,
-  ...extra,
-});
+import { ev, session, spawn } from "./_helpers.ts";
 
 /**
  * A full 1,000-row window whose oldest rows (the spawn rows of `w-old`,

@@ -20,26 +20,8 @@ import {
   type Point,
   pointAlongPolyline,
 } from "../../agents.ts";
+import { ev, session, spawn } from "./_helpers.ts";
 
-const ev = (
-  kind: string,
-  from: string,
-  at: number,
-  meta: Record<string, string> = {},
-  msgId = `${kind}-${at}`,
-  text = "",
-): BrokerEvent => ({ msgId, kind, from, text, at, meta });
-const spawn = (id: string, from: string, name: string, at: number, meta = {}) =>
-  ev("agent_spawned", from, at, { target: name, ...meta }, id);
-const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
-  name,
-  workingOn: "",
-  cwd: "/w",
-  status: "working",
-  idleMs: 0,
-  registeredAt: 500,
-  ...extra,
-});
 const fold = (events: BrokerEvent[], sessions: BrokerSession[] = []) => {
   const roster = foldRoster({
     sessions,

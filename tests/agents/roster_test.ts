@@ -11,32 +11,8 @@ import {
   RECONNECT_WINDOW_MS,
   seatOf,
 } from "../../agents.ts";
+import { ev, session, spawn } from "./_helpers.ts";
 
-const ev = (
-  kind: string,
-  from: string,
-  at: number,
-  meta: Record<string, string> = {},
-  msgId = `${kind}-${at}`,
-  text = "",
-): BrokerEvent => ({ msgId, kind, from, text, at, meta });
-const spawn = (
-  id: string,
-  from: string,
-  name: string,
-  at: number,
-  meta: Record<string, string> = {},
-  text = "",
-) => ev("agent_spawned", from, at, { target: name, ...meta }, id, text);
-const session = (name: string, extra: Partial<BrokerSession> = {}): BrokerSession => ({
-  name,
-  workingOn: "",
-  cwd: "/w",
-  status: "working",
-  idleMs: 0,
-  registeredAt: 500,
-  ...extra,
-});
 const roster = (events: BrokerEvent[], sessions: BrokerSession[] = [], extra: object = {}) =>
   foldRoster({
     sessions,
