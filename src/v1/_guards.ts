@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { CardResolution } from "./types.ts";
+import type { CardResolution, ChatUsage } from "./types.ts";
 
 /** A string with at least one character. */
 export function isNonEmpty(v: unknown): v is string {
@@ -24,3 +24,8 @@ export const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
   "expired",
   "interrupted",
 ]);
+
+/** The {@link ChatUsage} fields: each optional, a finite number ≥ 0. */
+export const USAGE_KEYS: readonly (keyof ChatUsage)[] = Object.freeze(
+  ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const,
+);

@@ -13,8 +13,8 @@ import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { type EnvelopeIssue, parseChatEnvelope } from "./parse.ts";
 import { isTurnStatus, nextTurnStatus } from "./lifecycle.ts";
-import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS } from "./_guards.ts";
-import { isRecord } from "../_internal/guards.ts";
+import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS, USAGE_KEYS } from "./_guards.ts";
+import { isIterable, isRecord } from "../_internal/guards.ts";
 import { GroundedBlockSchema } from "./schemas.ts";
 import type {
   CardResolution,
@@ -221,7 +221,7 @@ function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } |
     const u = v.usage;
     if (!isRecord(u)) return null;
     const usage: ChatUsage = {};
-    for (const k of ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const) {
+    for (const k of USAGE_KEYS) {
       if (u[k] === undefined) continue;
       if (!isFiniteNonNeg(u[k])) return null;
       usage[k] = u[k];
@@ -820,15 +820,6 @@ export interface FoldChatStateReport {
 
 const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
 
-function isIterable(v: unknown): v is Iterable<unknown> {
-  try {
-    return v !== null && v !== undefined &&
-      typeof (v as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
-  } catch {
-    return false;
-  }
-}
-
 function makeFolder(
   options: FoldChatStateOptions | undefined,
 ): Result<ChatStateFolder | null, InvalidStateRefusal> {
@@ -881,7 +872,6 @@ export function foldChatState(
     };
   }
   const made = makeFolder(options);
-  let folder = made.ok ? made.value : null;
   if (!made.ok) {
     return {
       state: null,
@@ -889,6 +879,7 @@ export function foldChatState(
       applied: 0,
     };
   }
+  let folder = made.value;
   const refusals: IndexedFoldRefusal[] = [];
   let applied = 0;
   let index = 0;

@@ -21,7 +21,7 @@
  *
  * @module
  */
-import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS } from "./_guards.ts";
+import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS, USAGE_KEYS } from "./_guards.ts";
 import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
@@ -102,8 +102,6 @@ const TURN_STATUS_TARGETS: ReadonlySet<string> = new Set([
 function fail(path: string, message: string): Fail {
   return { path, message };
 }
-
-const USAGE_KEYS = ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const;
 
 function readUsage(u: Bag): ChatUsage | Fail {
   const out: ChatUsage = {};
