@@ -19,25 +19,20 @@ import type {
   OpenCardSnapshot,
 } from "./types.ts";
 
-/** The six built-in kinds: radio, checkbox, text, date, slider, select. */
-export const CARD_PRESENTATION_KINDS: readonly CardPresentationKind[] = [
+const KINDS = [
   "radio",
   "checkbox",
   "text",
   "date",
   "slider",
   "select",
-];
+] as const satisfies readonly CardPresentationKind[];
 
-/** {@link CardPresentationKind}. */
-export const CardPresentationKindSchema: z.ZodType<CardPresentationKind> = z.enum([
-  "radio",
-  "checkbox",
-  "text",
-  "date",
-  "slider",
-  "select",
-]);
+/** The six built-in kinds: radio, checkbox, text, date, slider, select. */
+export const CARD_PRESENTATION_KINDS: readonly CardPresentationKind[] = KINDS;
+
+/** {@link CardPresentationKind}: one of {@link CARD_PRESENTATION_KINDS}. */
+export const CardPresentationKindSchema: z.ZodType<CardPresentationKind> = z.enum(KINDS);
 
 /** {@link CardOption}. */
 export const CardOptionSchema: z.ZodType<CardOption> = z.object({
