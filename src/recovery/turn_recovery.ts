@@ -170,10 +170,53 @@ function isOutcome(x: unknown): x is EffectOutcome {
   return o.ok === true || (o.ok === false && typeof o.error === "string");
 }
 
+/** A completed record whose stored outcome is usable (reuse it, never re-run). */
+function hasOutcome(
+  e: EffectRecord | null | undefined,
+): e is EffectRecord & { readonly outcome: EffectOutcome } {
+  return e?.state === "completed" && isOutcome(e.outcome);
+}
+
 /** Admitted without a usable stored outcome: in flight, unknown, or unreadable. */
 function unresolved(e: EffectRecord | null): boolean {
-  if (e === null || e.state === "claimed") return false;
-  return !(e.state === "completed" && isOutcome(e.outcome));
+  return e !== null && e.state !== "claimed" && !hasOutcome(e);
+}
+
+/** The run answer for a stored completion found by the worker holding claim `token`. */
+function storedRun(
+  e: EffectRecord & { readonly outcome: EffectOutcome },
+  token: string,
+): EffectRun {
+  return {
+    status: "completed",
+    outcome: e.outcome,
+    reused: e.reconciled === true || e.claimToken !== token,
+  };
+}
+
+/** Result of {@link TurnRecovery}'s turn status CAS loop. */
+type StatusChange =
+  /** Committed by this call (or read back after a lost acknowledgement). */
+  | { readonly kind: "changed"; readonly turn: TurnRecord }
+  /** Already in the target status: nothing written. */
+  | { readonly kind: "already"; readonly turn: TurnRecord }
+  /** In a status the change does not apply to: left alone. */
+  | { readonly kind: "other"; readonly turn: TurnRecord }
+  | { readonly kind: "missing" }
+  | { readonly kind: "read-failed"; readonly error: string }
+  /** The CAS threw and the read-back does not show the target status. */
+  | { readonly kind: "uncertain"; readonly error: string }
+  | { readonly kind: "contention" };
+
+/** `f()`'s value, or the text of what it threw. */
+async function attempt<T>(
+  f: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+  try {
+    return { ok: true, value: await f() };
+  } catch (e) {
+    return { ok: false, error: describe(e) };
+  }
 }
 
 function malformed(what: string): never {
@@ -344,14 +387,25 @@ export class TurnRecovery {
     }
   }
 
-  async #read<T>(
-    f: () => Promise<T>,
-  ): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
-    try {
-      return { ok: true, value: await f() };
-    } catch (e) {
-      return { ok: false, error: describe(e) };
+  /**
+   * Read the turn, and check `effectId` (when given) is one of its
+   * host-authorized effects. Refuses `store-unavailable`, `unknown-turn`,
+   * `unknown-effect`.
+   */
+  async #readTurn(turnId: string, effectId?: string): Promise<Result<TurnRecord, RecoveryError>> {
+    const at = effectId === undefined ? { turnId } : { turnId, effectId };
+    const read = await attempt(() => this.#store.readTurn(turnId));
+    if (!read.ok) return refuse("store-unavailable", read.error, at);
+    const turn = read.value;
+    if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, at);
+    if (effectId !== undefined && !turn.effectIds.includes(effectId)) {
+      return refuse(
+        "unknown-effect",
+        `effect ${effectId} is not host-authorized for this turn`,
+        at,
+      );
     }
+    return ok(turn);
   }
 
   /**
@@ -394,7 +448,7 @@ export class TurnRecovery {
       if (r.ok) return ok(r.record);
       return refuse("turn-exists", `turn ${turnId} already exists`, { turnId });
     } catch (e) {
-      const back = await this.#read(() => this.#store.readTurn(turnId));
+      const back = await attempt(() => this.#store.readTurn(turnId));
       if (
         back.ok && back.value && back.value.revision === 1 &&
         back.value.conversationId === conversationId &&
@@ -460,17 +514,9 @@ export class TurnRecovery {
     if (!await this.#authorized(principal, turnId, "run")) {
       return refuse("unauthorized", "caller may not run effects of this turn", at);
     }
-    const turnRead = await this.#read(() => store.readTurn(turnId));
-    if (!turnRead.ok) return refuse("store-unavailable", turnRead.error, at);
+    const turnRead = await this.#readTurn(turnId, effectId);
+    if (!turnRead.ok) return turnRead;
     const turn = turnRead.value;
-    if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, at);
-    if (!turn.effectIds.includes(effectId)) {
-      return refuse(
-        "unknown-effect",
-        `effect ${effectId} is not host-authorized for this turn`,
-        at,
-      );
-    }
     let signal: AbortSignal;
     try {
       signal = this.#abort.signalFor(turnId);
@@ -478,13 +524,11 @@ export class TurnRecovery {
     } catch (e) {
       return refuse("admission-unavailable", `no host execution signal: ${describe(e)}`, at);
     }
-    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
-      const effRead = await this.#read(() => store.readEffect(turnId, effectId));
+    for (let n = 0; n < this.#maxAttempts; n++) {
+      const effRead = await attempt(() => store.readEffect(turnId, effectId));
       if (!effRead.ok) return refuse("store-unavailable", effRead.error, at);
       const eff = effRead.value;
-      if (eff?.state === "completed" && isOutcome(eff.outcome)) {
-        return ok({ status: "completed", outcome: eff.outcome, reused: true });
-      }
+      if (hasOutcome(eff)) return ok({ status: "completed", outcome: eff.outcome, reused: true });
       if (eff?.state === "admitted") {
         return ok({ status: "needs-reconciliation", reason: "admitted-elsewhere" });
       }
@@ -614,7 +658,7 @@ export class TurnRecovery {
     const store = this.#store;
     const at = { turnId, effectId };
     let expected = expectedRevision;
-    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
+    for (let n = 0; n < this.#maxAttempts; n++) {
       let writeError: string | undefined;
       try {
         const r = await store.casEffect(turnId, effectId, expected, {
@@ -626,13 +670,7 @@ export class TurnRecovery {
         });
         if (r.ok) return ok({ status: "completed", outcome, reused: false });
         const cur = r.current;
-        if (cur?.state === "completed" && isOutcome(cur.outcome)) {
-          return ok({
-            status: "completed",
-            outcome: cur.outcome,
-            reused: cur.reconciled === true || cur.claimToken !== token,
-          });
-        }
+        if (hasOutcome(cur)) return ok(storedRun(cur, token));
         // Marked unknown (e.g. by a restart scan) while we still hold the verified value.
         if (
           cur && cur.claimToken === token && (cur.state === "unknown" || cur.state === "admitted")
@@ -649,14 +687,8 @@ export class TurnRecovery {
         writeError = describe(e);
       }
       // Uncertain acknowledgement: read the stored result before returning.
-      const back = await this.#read(() => store.readEffect(turnId, effectId));
-      if (back.ok && back.value?.state === "completed" && isOutcome(back.value.outcome)) {
-        return ok({
-          status: "completed",
-          outcome: back.value.outcome,
-          reused: back.value.reconciled === true || back.value.claimToken !== token,
-        });
-      }
+      const back = await attempt(() => store.readEffect(turnId, effectId));
+      if (back.ok && hasOutcome(back.value)) return ok(storedRun(back.value, token));
       return refuse("checkpoint-write-failed", `completion not stored: ${writeError}`, {
         ...at,
         outcome,
@@ -687,33 +719,46 @@ export class TurnRecovery {
     await this.#setTurnStatus(turnId, ["running"], "needs-reconciliation", reason);
   }
 
-  /** CAS the turn to `to` while its status is one of `from`; best effort, bounded. */
+  /**
+   * CAS the turn to `to` (recording `reason`) while `from(status)` holds,
+   * retrying conflicts up to `maxAttempts`. A thrown CAS may hide a
+   * committed change: it is read back once.
+   */
+  async #changeTurnStatus(
+    turnId: string,
+    from: (status: TurnStatus) => boolean,
+    to: TurnStatus,
+    reason: string,
+  ): Promise<StatusChange> {
+    for (let n = 0; n < this.#maxAttempts; n++) {
+      const read = await attempt(() => this.#store.readTurn(turnId));
+      if (!read.ok) return { kind: "read-failed", error: read.error };
+      const t = read.value;
+      if (!t) return { kind: "missing" };
+      if (t.status === to) return { kind: "already", turn: t };
+      if (!from(t.status)) return { kind: "other", turn: t };
+      const { revision: _r, ...rest } = t;
+      try {
+        const r = await this.#store.casTurn(turnId, t.revision, { ...rest, status: to, reason });
+        if (r.ok) return { kind: "changed", turn: r.record };
+      } catch (e) {
+        const back = await attempt(() => this.#store.readTurn(turnId));
+        if (back.ok && back.value?.status === to) return { kind: "changed", turn: back.value };
+        return { kind: "uncertain", error: describe(e) };
+      }
+    }
+    return { kind: "contention" };
+  }
+
+  /** {@link #changeTurnStatus}, best effort: the turn record it read or wrote, else `null`. */
   async #setTurnStatus(
     turnId: string,
     from: readonly TurnStatus[],
     to: TurnStatus,
     reason: string,
   ): Promise<TurnRecord | null> {
-    for (let attempt = 0; attempt < this.#maxAttempts; attempt++) {
-      try {
-        const t = await this.#store.readTurn(turnId);
-        if (!t) return null;
-        if (t.status === to) return t;
-        if (!from.includes(t.status)) return t;
-        const { revision: _r, ...rest } = t;
-        const r = await this.#store.casTurn(turnId, t.revision, { ...rest, status: to, reason });
-        if (r.ok) return r.record;
-      } catch {
-        // A lost acknowledgement may hide a committed change: read it back once.
-        try {
-          const back = await this.#store.readTurn(turnId);
-          return back?.status === to ? back : null;
-        } catch {
-          return null;
-        }
-      }
-    }
-    return null;
+    const c = await this.#changeTurnStatus(turnId, (s) => from.includes(s), to, reason);
+    return "turn" in c ? c.turn : null;
   }
 
   /**
@@ -743,38 +788,32 @@ export class TurnRecovery {
       return refuse("unauthorized", "caller may not cancel this turn", { turnId });
     }
     const store = this.#store;
-    let committed: TurnRecord | undefined;
-    let already = false;
-    for (let attempt = 0; attempt < this.#maxAttempts && !committed; attempt++) {
-      const read = await this.#read(() => store.readTurn(turnId));
-      if (!read.ok) return refuse("store-unavailable", read.error, { turnId });
-      const t = read.value;
-      if (!t) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
-      if (t.status === "cancelled") {
-        committed = t;
-        already = true;
-        break;
-      }
-      if (t.status === "completed" || t.status === "failed") {
-        return refuse("turn-not-running", `turn is ${t.status}`, { turnId, status: t.status });
-      }
-      const { revision: _r, ...rest } = t;
-      try {
-        const r = await store.casTurn(turnId, t.revision, { ...rest, status: "cancelled", reason });
-        if (r.ok) committed = r.record;
-      } catch (e) {
-        const back = await this.#read(() => store.readTurn(turnId));
-        if (back.ok && back.value?.status === "cancelled") {
-          committed = back.value;
-        } else {
-          return refuse("cancel-uncertain", `cancellation not confirmed: ${describe(e)}`, {
-            turnId,
-            uncertain: true,
-          });
-        }
-      }
+    const c = await this.#changeTurnStatus(
+      turnId,
+      (s) => s !== "completed" && s !== "failed",
+      "cancelled",
+      reason,
+    );
+    switch (c.kind) {
+      case "read-failed":
+        return refuse("store-unavailable", c.error, { turnId });
+      case "missing":
+        return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
+      case "other":
+        return refuse("turn-not-running", `turn is ${c.turn.status}`, {
+          turnId,
+          status: c.turn.status,
+        });
+      case "uncertain":
+        return refuse("cancel-uncertain", `cancellation not confirmed: ${c.error}`, {
+          turnId,
+          uncertain: true,
+        });
+      case "contention":
+        return refuse("contention", "cancellation kept conflicting", { turnId });
     }
-    if (!committed) return refuse("contention", "cancellation kept conflicting", { turnId });
+    const committed = c.turn;
+    const already = c.kind === "already";
     let abortError: string | undefined;
     if (this.#abort) {
       try {
@@ -785,7 +824,7 @@ export class TurnRecovery {
     }
     const inFlight: string[] = [];
     for (const id of committed.effectIds) {
-      const e = await this.#read(() => store.readEffect(turnId, id));
+      const e = await attempt(() => store.readEffect(turnId, id));
       if (e.ok && unresolved(e.value)) {
         inFlight.push(id);
       }
@@ -830,24 +869,16 @@ export class TurnRecovery {
       return refuse("unauthorized", "caller may not reconcile this turn", at);
     }
     const store = this.#store;
-    const tr = await this.#read(() => store.readTurn(turnId));
-    if (!tr.ok) return refuse("store-unavailable", tr.error, at);
-    if (!tr.value) return refuse("unknown-turn", `no turn ${turnId}`, at);
+    const tr = await this.#readTurn(turnId, effectId);
+    if (!tr.ok) return tr;
     const turn = tr.value;
-    if (!turn.effectIds.includes(effectId)) {
-      return refuse(
-        "unknown-effect",
-        `effect ${effectId} is not host-authorized for this turn`,
-        at,
-      );
-    }
     let record: EffectRecord | undefined;
     let changed = false;
-    for (let attempt = 0; attempt < this.#maxAttempts && !record; attempt++) {
-      const er = await this.#read(() => store.readEffect(turnId, effectId));
+    for (let n = 0; n < this.#maxAttempts && !record; n++) {
+      const er = await attempt(() => store.readEffect(turnId, effectId));
       if (!er.ok) return refuse("store-unavailable", er.error, at);
       const cur = er.value;
-      if (cur?.state === "completed" && isOutcome(cur.outcome)) {
+      if (hasOutcome(cur)) {
         record = cur;
         break;
       }
@@ -865,8 +896,8 @@ export class TurnRecovery {
           changed = true;
         }
       } catch (e) {
-        const back = await this.#read(() => store.readEffect(turnId, effectId));
-        if (back.ok && back.value?.state === "completed" && isOutcome(back.value.outcome)) {
+        const back = await attempt(() => store.readEffect(turnId, effectId));
+        if (back.ok && hasOutcome(back.value)) {
           record = back.value;
           changed = back.value.reconciled === true;
           break;
@@ -880,7 +911,7 @@ export class TurnRecovery {
     }
     if (!record) return refuse("contention", "reconciliation kept conflicting", at);
     let status: TurnStatus = turn.status;
-    const t = await this.#read(() => store.readTurn(turnId));
+    const t = await attempt(() => store.readTurn(turnId));
     if (t.ok && t.value) status = t.value.status;
     if (status === "needs-reconciliation" && await this.#noneUnresolved(turn)) {
       const after = await this.#setTurnStatus(
@@ -896,7 +927,7 @@ export class TurnRecovery {
 
   async #noneUnresolved(turn: TurnRecord): Promise<boolean> {
     for (const id of turn.effectIds) {
-      const e = await this.#read(() => this.#store.readEffect(turn.turnId, id));
+      const e = await attempt(() => this.#store.readEffect(turn.turnId, id));
       if (!e.ok) return false;
       if (unresolved(e.value)) return false;
     }
@@ -930,10 +961,9 @@ export class TurnRecovery {
       return refuse("unauthorized", "caller may not resume this turn", { turnId });
     }
     const store = this.#store;
-    const tr = await this.#read(() => store.readTurn(turnId));
-    if (!tr.ok) return refuse("store-unavailable", tr.error, { turnId });
+    const tr = await this.#readTurn(turnId);
+    if (!tr.ok) return tr;
     const turn = tr.value;
-    if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
     if (!["interrupted", "running", "needs-reconciliation"].includes(turn.status)) {
       return refuse("turn-not-running", `turn is ${turn.status}`, { turnId, status: turn.status });
     }
@@ -942,14 +972,14 @@ export class TurnRecovery {
     const pending: string[] = [];
     for (const id of turn.effectIds) {
       let settled = false;
-      for (let attempt = 0; attempt < this.#maxAttempts && !settled; attempt++) {
-        const er = await this.#read(() => store.readEffect(turnId, id));
+      for (let n = 0; n < this.#maxAttempts && !settled; n++) {
+        const er = await attempt(() => store.readEffect(turnId, id));
         if (!er.ok) return refuse("store-unavailable", er.error, { turnId, effectId: id });
         const e = er.value;
         if (!e || e.state === "claimed") {
           pending.push(id);
           settled = true;
-        } else if (e.state === "completed" && isOutcome(e.outcome)) {
+        } else if (hasOutcome(e)) {
           completed.push(id);
           settled = true;
         } else if (e.state === "unknown") {
@@ -991,12 +1021,11 @@ export class TurnRecovery {
 
   /** Read the turn and its effect records. Refuses `unknown-turn`, `store-unavailable`. */
   async inspect(turnId: string): Promise<Result<TurnSnapshot, RecoveryError>> {
-    const tr = await this.#read(() => this.#store.readTurn(turnId));
-    if (!tr.ok) return refuse("store-unavailable", tr.error, { turnId });
-    if (!tr.value) return refuse("unknown-turn", `no turn ${turnId}`, { turnId });
+    const tr = await this.#readTurn(turnId);
+    if (!tr.ok) return tr;
     const effects: (EffectRecord | null)[] = [];
     for (const id of tr.value.effectIds) {
-      const e = await this.#read(() => this.#store.readEffect(turnId, id));
+      const e = await attempt(() => this.#store.readEffect(turnId, id));
       if (!e.ok) return refuse("store-unavailable", e.error, { turnId, effectId: id });
       effects.push(e.value);
     }

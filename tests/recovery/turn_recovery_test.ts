@@ -330,6 +330,48 @@ Deno.test("cancel: commits before the abort hook is invoked", async () => {
   assert.deepEqual(seen, ["abort:cancelled", "abort:cancelled"]);
 });
 
+Deno.test("cancel: a terminal, missing, unreadable or ever-conflicting turn is refused with its own code; no abort", async () => {
+  let aborts = 0;
+  const onAbort = () => aborts++;
+  const terminal = await setup({ onAbort });
+  const t = terminal.host.store.peekTurn("t1")!;
+  const { revision: _r, ...rest } = t;
+  assert.ok(
+    (await terminal.host.store.casTurn("t1", t.revision, { ...rest, status: "completed" })).ok,
+  );
+  const done = await terminal.worker.cancel({ turnId: "t1", principal: "alice" });
+  assert.equal(code(done), "turn-not-running");
+  assert.ok(!done.ok && done.error.status === "completed");
+  terminal.host.grant("alice", "t9");
+  assert.equal(
+    code(await terminal.worker.cancel({ turnId: "t9", principal: "alice" })),
+    "unknown-turn",
+  );
+  // readTurn #0 is the cancel's own read (beginTurn does not read).
+  const unreadable = await setup({
+    store: { fault: faultPlan({ readTurn: { 0: "fail" } }) },
+    onAbort,
+  });
+  const r = await unreadable.worker.cancel({ turnId: "t1", principal: "alice" });
+  assert.equal(code(r), "store-unavailable");
+  const { host } = await setup({ onAbort });
+  const conflicting: RecoveryStore = {
+    readTurn: (id) => host.store.readTurn(id),
+    casTurn: async (id) => ({
+      ok: false,
+      code: "conflict",
+      current: await host.store.readTurn(id),
+    }),
+    readEffect: (...a) => host.store.readEffect(...a),
+    casEffect: (...a) => host.store.casEffect(...a),
+    admitDispatch: (req) => host.store.admitDispatch(req),
+  };
+  const w = new TurnRecovery({ ...host.seams(), store: conflicting, maxAttempts: 3 });
+  assert.equal(code(await w.cancel({ turnId: "t1", principal: "alice" })), "contention");
+  assert.equal(host.store.peekTurn("t1")?.status, "running");
+  assert.equal(aborts, 0);
+});
+
 Deno.test("cancel: a lost cancel acknowledgement is read back; an unconfirmed cancel never aborts", async () => {
   let aborts = 0;
   // casTurn #0 is beginTurn.
