@@ -13,21 +13,25 @@ import {
   foldRoster,
   layoutSpawnTree,
 } from "../../agents.ts";
-import { loadSample, SEATS } from "./_samples.ts";
+import { loadSample, type SamplePair, SEATS } from "./_samples.ts";
 
 const TPC_SESSION = "9b1f6c2e-4d1a-4c1e-9f3b-2a7d5e8c1b40";
 const IMPL_SESSION = "c0a8012e-77b3-4f0e-a1d2-6e5f4c3b2a10";
 
-Deno.test("sample 1: roster rows in session order with every spec field", async () => {
-  const s = await loadSample(1);
-  const snap = foldRoster({
+/** The roster of a sample as the spec computed it: a full 1,000-row window, the spec's seats. */
+const rosterOf = (s: SamplePair, now: number) =>
+  foldRoster({
     sessions: s.sessions,
     brokerUptimeMs: s.brokerUptimeMs,
     events: s.events,
     historyLimit: 1000,
-    now: 1767225500000,
+    now,
     seatPrefixes: SEATS,
   });
+
+Deno.test("sample 1: roster rows in session order with every spec field", async () => {
+  const s = await loadSample(1);
+  const snap = rosterOf(s, 1767225500000);
   assert.equal(snap.reconnecting, false);
   assert.equal(snap.brokerUptimeMs, 5400000);
   assert.equal(snap.generatedAt, 1767225500000);
@@ -146,14 +150,7 @@ Deno.test("sample 1: roster rows in session order with every spec field", async 
 Deno.test("sample 1: graph nodes, ids and edges", async () => {
   const s = await loadSample(1);
   const now = 1767225500000;
-  const roster = foldRoster({
-    sessions: s.sessions,
-    brokerUptimeMs: s.brokerUptimeMs,
-    events: s.events,
-    historyLimit: 1000,
-    now,
-    seatPrefixes: SEATS,
-  });
+  const roster = rosterOf(s, now);
   const graph = foldAgentGraph({
     events: s.events,
     historyLimit: 1000,
@@ -208,14 +205,7 @@ Deno.test("sample 1: graph nodes, ids and edges", async () => {
 
 Deno.test("sample 2: broker just restarted, history-only row is detached", async () => {
   const s = await loadSample(2);
-  const snap = foldRoster({
-    sessions: s.sessions,
-    brokerUptimeMs: s.brokerUptimeMs,
-    events: s.events,
-    historyLimit: 1000,
-    now: 1767225600000,
-    seatPrefixes: SEATS,
-  });
+  const snap = rosterOf(s, 1767225600000);
   assert.equal(snap.reconnecting, true);
   assert.deepEqual(snap.history, { events: 2, limit: 1000, oldestAt: 1767225300000 });
   assert.deepEqual(snap.agents, [
@@ -254,14 +244,7 @@ Deno.test("sample 2: broker just restarted, history-only row is detached", async
 
 Deno.test("sample 3: exit, failure, retirement, respawn — no incarnation lost", async () => {
   const s = await loadSample(3);
-  const snap = foldRoster({
-    sessions: s.sessions,
-    brokerUptimeMs: s.brokerUptimeMs,
-    events: s.events,
-    historyLimit: 1000,
-    now: 7000,
-    seatPrefixes: SEATS,
-  });
+  const snap = rosterOf(s, 7000);
   assert.deepEqual(snap.history, { events: 10, limit: 1000, oldestAt: 1000 });
   assert.equal(snap.reconnecting, false);
   // Spec order (w1, w3, w2) by lastEventAt desc; the earlier w1 incarnation,
