@@ -30,26 +30,27 @@ function copy(dst: Obj, src: Obj, keys: readonly string[]): Obj {
   return dst;
 }
 
+/**
+ * v1 events both vocabularies spell as in v0 (same `type`, same fields): the
+ * fields each copies.
+ */
+const SAME_IN_BOTH: ReadonlyMap<string, readonly string[]> = new Map([
+  ["session", ["sessionId"]],
+  ["card", ["card"]],
+  ["card_closed", ["correlationId"]],
+  ["state", ["version", "snapshot"]],
+  ["navigate", ["href"]],
+  ["error", ["message"]],
+]);
+
 /** Legacy payload for the Scout vocabulary, or the reason it has none. */
 function scoutPayload(e: Obj, type: string): Obj | string {
   switch (type) {
-    case "session":
-      return copy({ type }, e, ["sessionId"]);
     case "delta":
       return { type: "token", content: own(e, "text") };
     case "tool_call":
       // The reducer reads `tool`; `callId` is what Scout's runtime sends alongside.
       return copy({ type: "tool_start", tool: own(e, "name") }, e, ["callId"]);
-    case "card":
-      return copy({ type }, e, ["card"]);
-    case "card_closed":
-      return copy({ type }, e, ["correlationId"]);
-    case "state":
-      return copy({ type }, e, ["version", "snapshot"]);
-    case "navigate":
-      return copy({ type }, e, ["href"]);
-    case "error":
-      return copy({ type }, e, ["message"]);
     case "done": {
       const out: Obj = { type };
       const usage = own(e, "usage");
@@ -76,8 +77,6 @@ function scoutPayload(e: Obj, type: string): Obj | string {
 /** Legacy payload for the Papercup (v0 named events) vocabulary, or the reason it has none. */
 function papercupPayload(e: Obj, type: string): Obj | string {
   switch (type) {
-    case "session":
-      return copy({ type }, e, ["sessionId"]);
     case "delta":
       return copy({ type }, e, ["text"]);
     case "tool_call":
@@ -86,18 +85,8 @@ function papercupPayload(e: Obj, type: string): Obj | string {
       return copy({ type }, e, ["name", "callId", "ok", "summary"]);
     case "provenance":
       return copy({ type }, e, ["engine", "model", "accountRoute"]);
-    case "card":
-      return copy({ type }, e, ["card"]);
-    case "card_closed":
-      return copy({ type }, e, ["correlationId"]);
-    case "state":
-      return copy({ type }, e, ["version", "snapshot"]);
     case "done":
       return copy({ type }, e, ["stopReason", "usage"]);
-    case "error":
-      return copy({ type }, e, ["message"]);
-    case "navigate":
-      return copy({ type }, e, ["href"]);
     case "reasoning":
       return "v0 has no reasoning event";
     case "tool_progress":
@@ -160,7 +149,12 @@ export function encodeLegacyChatFrame(
   if (!isRecord(event)) return refuse("invalid-envelope", "the envelope has no `event` object");
   const type = own(event, "type");
   if (typeof type !== "string") return refuse("invalid-envelope", "the event has no string `type`");
-  const payload = vocabulary === "scout" ? scoutPayload(event, type) : papercupPayload(event, type);
+  const same = SAME_IN_BOTH.get(type);
+  const payload = same !== undefined
+    ? copy({ type }, event, same)
+    : vocabulary === "scout"
+    ? scoutPayload(event, type)
+    : papercupPayload(event, type);
   if (typeof payload === "string") return refuse("unsupported-event", payload, type);
   let data: string;
   try {
