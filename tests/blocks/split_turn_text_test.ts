@@ -115,8 +115,7 @@ Deno.test("splitTurnText: size bound — too-large block becomes invalid and sca
   assert.equal((splitTurnText(`<ask>${body} </ask>`)[0] as { reason: string }).reason, "too-large");
 });
 
-Deno.test("splitTurnText: adversarial input stays linear and bounded (smoke)", () => {
-  const t0 = performance.now();
+Deno.test("splitTurnText: adversarial input round-trips (timing lives in bench/blocks_bench.ts)", () => {
   const inputs = [
     "<ask>".repeat(200_000),
     "<".repeat(1_000_000),
@@ -124,8 +123,6 @@ Deno.test("splitTurnText: adversarial input stays linear and bounded (smoke)", (
     ("<ask>" + "x".repeat(50)).repeat(10_000),
   ];
   for (const s of inputs) assert.equal(segmentsToText(splitTurnText(s)), s);
-  // Not a speed assertion (see bench/blocks_bench.ts); just a guard against a hang.
-  assert.ok(performance.now() - t0 < 10_000);
 });
 
 // Differential + chunking properties.
