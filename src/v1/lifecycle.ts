@@ -73,6 +73,7 @@ export const TURN_TRANSITIONS: Readonly<Record<TurnStatus, readonly TurnStatus[]
 });
 
 const STATUS_SET: ReadonlySet<string> = new Set(TURN_STATUSES);
+const TERMINAL_SET: ReadonlySet<string> = new Set(TERMINAL_TURN_STATUSES);
 
 /** `true` iff `s` is one of the seven {@link TurnStatus} strings. */
 export function isTurnStatus(s: unknown): s is TurnStatus {
@@ -81,7 +82,7 @@ export function isTurnStatus(s: unknown): s is TurnStatus {
 
 /** `true` iff `status` is terminal (`completed`, `failed`, `cancelled`). */
 export function isTerminalTurnStatus(status: TurnStatus): boolean {
-  return status === "completed" || status === "failed" || status === "cancelled";
+  return TERMINAL_SET.has(status);
 }
 
 /**

@@ -48,6 +48,9 @@ Deno.test("canTransition matches the table for all 49 pairs; terminals have no e
     assert.equal(isTerminalTurnStatus(t), true);
     for (const to of TURN_STATUSES) assert.equal(canTransition(t, to), false);
   }
+  for (const s of ["running", "awaiting-input", "interrupted", "needs-reconciliation"] as const) {
+    assert.equal(isTerminalTurnStatus(s), false, s);
+  }
   assert.equal(canTransition("bogus" as TurnStatus, "running"), false);
   assert.equal(canTransition("running", "toString" as TurnStatus), false);
   assert.equal(isTurnStatus("toString"), false);
