@@ -137,17 +137,16 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
   const chat = (event: LegacyChatEvent, extra?: { toolNameField: "tool" | "name" }): Decoded =>
     ok({ kind: "chat", dialect: "scout", ...base, wireType: type, ...extra, event });
   const bad = (why: string) => refuse("invalid-event", `Scout \`${type}\` frame ${why}`, type);
+  /** The event built from the required own string field `key`, or the refusal naming it. */
+  const withString = (key: string, make: (v: string) => LegacyChatEvent): Decoded => {
+    const v = ownString(p, key);
+    return v === undefined ? bad(`needs a string \`${key}\``) : chat(make(v));
+  };
   switch (type) {
-    case "session": {
-      const sessionId = ownString(p, "sessionId");
-      if (sessionId === undefined) return bad("needs a string `sessionId`");
-      return chat({ type: "session", sessionId });
-    }
-    case "token": {
-      const content = ownString(p, "content");
-      if (content === undefined) return bad("needs a string `content`");
-      return chat({ type: "delta", text: content });
-    }
+    case "session":
+      return withString("sessionId", (sessionId) => ({ type: "session", sessionId }));
+    case "token":
+      return withString("content", (content) => ({ type: "delta", text: content }));
     case "tool_start": {
       // scout-chat's reducer reads `tool`; scout-runtime emits `name` (+ `callId`).
       for (const field of ["tool", "name"]) {
@@ -185,11 +184,11 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
       }
       return chat({ type: "card", card });
     }
-    case "card_closed": {
-      const correlationId = ownString(p, "correlationId");
-      if (correlationId === undefined) return bad("needs a string `correlationId`");
-      return chat({ type: "card_closed", correlationId });
-    }
+    case "card_closed":
+      return withString(
+        "correlationId",
+        (correlationId) => ({ type: "card_closed", correlationId }),
+      );
     case "state": {
       const version = own(p, "version");
       if (typeof version !== "number" || !Number.isSafeInteger(version) || version < 0) {
@@ -205,16 +204,10 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
       if (usage !== undefined) event.usage = usage;
       return chat(event);
     }
-    case "error": {
-      const message = ownString(p, "message");
-      if (message === undefined) return bad("needs a string `message`");
-      return chat({ type: "error", message });
-    }
-    case "navigate": {
-      const href = ownString(p, "href");
-      if (href === undefined) return bad("needs a string `href`");
-      return chat({ type: "navigate", href });
-    }
+    case "error":
+      return withString("message", (message) => ({ type: "error", message }));
+    case "navigate":
+      return withString("href", (href) => ({ type: "navigate", href }));
   }
   return refuse("invalid-event", `Scout \`${type}\` is not a chat event`, type);
 }
