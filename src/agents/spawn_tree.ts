@@ -71,14 +71,6 @@ export function nodeActivityOf(items: readonly BrokerEvent[]): Map<string, NodeA
   return latest;
 }
 
-/** The child an `agent_spawned` row names (`meta.target ?? meta.name`), or null. */
-export function spawnedChildOf(item: BrokerEvent): string | null {
-  if (item.kind !== "agent_spawned") return null;
-  const child = metaOf(item, "target") ?? metaOf(item, "name") ?? "";
-  if (!isPeerName(child) || child === item.from || !isPeerName(item.from)) return null;
-  return child;
-}
-
 /**
  * Every peer name the log knows, mapped to its spawner (null for a root), in
  * first-seen order. Skips `route_failed` rows. Each row registers `from`,
