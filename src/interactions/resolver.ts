@@ -260,6 +260,83 @@ function sameMetadata(a: Readonly<Record<string, string>>, b: unknown): boolean 
   return ka.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
 }
 
+/** Checked, copied `id` and `caller` of a call, and its submission id (`""` when not resolving). */
+interface CheckedCall {
+  readonly id: string;
+  readonly caller: InteractionAuthority;
+  readonly submissionId: string;
+}
+
+/**
+ * Runs `f`, which reads untrusted input: a throwing getter or proxy trap is
+ * refused `invalid-request` instead of escaping.
+ */
+function readingInput<T>(f: () => Result<T, InteractionRefusal>): Result<T, InteractionRefusal> {
+  try {
+    return f();
+  } catch {
+    return invalidRequest("the input could not be read (a getter or proxy trap threw)");
+  }
+}
+
+/** What an untrusted `CardResponse` asks for, or its `invalid-answer` refusal. */
+function responseIntent(
+  r: unknown,
+  id: string,
+): Result<{ action: "submit" | "decline" | "cancel"; value: unknown }, InteractionRefusal> {
+  if (!isPlainObject(r)) return invalidAnswer([{ message: "the response must be an object" }]);
+  if (r.correlationId !== id) {
+    return invalidAnswer([{ message: "correlationId does not match", path: ["correlationId"] }]);
+  }
+  const action = r.action;
+  if (action === "submit") {
+    const value = r.value;
+    return isPlainObject(value)
+      ? ok({ action, value })
+      : invalidAnswer([{ message: "value must be an object", path: ["value"] }]);
+  }
+  if (action === "decline" || action === "cancel") return ok({ action, value: undefined });
+  return invalidAnswer([{ message: "action must be submit, decline or cancel", path: ["action"] }]);
+}
+
+/** A fresh copy of a metadata patch (own keys, each value read once), or `null` if malformed. */
+function copyPatch(patch: Record<string, unknown>): Record<string, string | null> | null {
+  const out: Record<string, string | null> = {};
+  for (const key of Object.keys(patch)) {
+    const v = patch[key];
+    if (v !== null && typeof v !== "string") return null;
+    Object.defineProperty(out, key, {
+      value: v,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return out;
+}
+
+/**
+ * `base` with `patch` applied (string sets, `null` deletes), or `null` when
+ * a key is empty or longer than {@link MAX_ID_LENGTH}, a value is longer than
+ * {@link MAX_METADATA_VALUE_LENGTH}, or the result has more than
+ * {@link MAX_METADATA_KEYS} keys.
+ */
+function mergeMetadata(
+  base: Readonly<Record<string, string>>,
+  patch: Readonly<Record<string, string | null>>,
+): Record<string, string> | null {
+  const out = new Map<string, string>(Object.entries(base));
+  for (const key of Object.keys(patch)) {
+    const v = patch[key];
+    if (key.length === 0 || key.length > MAX_ID_LENGTH) return null;
+    if (v === null) out.delete(key);
+    else if (typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH) out.set(key, v);
+    else return null;
+  }
+  if (out.size > MAX_METADATA_KEYS) return null;
+  return Object.fromEntries(out);
+}
+
 function invalidRequest(message: string): { ok: false; error: InteractionRefusal } {
   return err({ code: "invalid-request", message });
 }
@@ -429,7 +506,8 @@ function stateRefusal(record: InteractionRecordV1, now: number): InteractionRefu
  * one per worker (or per request); all coordination happens in the store.
  *
  * Every method returns a {@link Result}; none throws for bad input or store
- * faults: a store that throws on a write yields exactly one read and then
+ * faults. Input is read once and copied (an input whose getter or proxy trap
+ * throws is refused `invalid-request`); a store that throws on a write yields exactly one read and then
  * the recovered outcome or `needs-reconciliation`; a store that throws on a
  * read (or `create`) yields `store-unavailable`. A store that breaks its
  * contract is handled the same way, never trusted: a `transact` that calls
@@ -483,30 +561,10 @@ export class InteractionResolver {
    * `already-exists`.
    */
   async open(input: OpenInteractionInput): Promise<Result<OpenedInteraction, InteractionRefusal>> {
-    if (!isPlainObject(input)) return invalidRequest("open input must be an object");
-    const id = input.id ?? this.#newId();
-    if (!validId(id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
-    if (!validAuthority(input.authority)) {
-      return invalidRequest("authority needs five non-empty string fields");
-    }
-    if (!validSchemaRef(input.schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
-    if (!isPlainObject(input.card) || typeof input.card.prompt !== "string") {
-      return invalidRequest("card must be an object with a string prompt");
-    }
-    const timeoutMs = input.card.timeoutMs;
-    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
-      return invalidRequest("card.timeoutMs must be a non-negative number");
-    }
-    const card = jsonCopy(input.card, 1_000_000) as CardSpec | null;
-    if (card === null) {
-      return invalidRequest("card must be JSON-safe, at most 1,000,000 characters as JSON");
-    }
-    const metadata = this.#mergeMetadata({}, input.metadata ?? {});
-    if (metadata === null) return invalidRequest("metadata is malformed or too large");
-    const schema = { id: input.schema.id, revision: input.schema.revision };
-    if (this.#schemas(schema) === undefined) {
-      return err(unknownSchema(schema));
-    }
+    const checked = readingInput(() => this.#checkOpen(input));
+    if (!checked.ok) return checked;
+    const { id, card, authority, schema, metadata, timeoutMs } = checked.value;
+    if (this.#schemas(schema) === undefined) return err(unknownSchema(schema));
     const createdAt = this.#now();
     if (!Number.isFinite(createdAt)) {
       return invalidRequest("the resolver's clock returned a non-finite time");
@@ -515,7 +573,7 @@ export class InteractionResolver {
       v: 1,
       id,
       card,
-      authority: copyAuthority(input.authority),
+      authority,
       schema,
       revision: 1,
       status: "pending",
@@ -562,34 +620,11 @@ export class InteractionResolver {
    * `decline-not-allowed`, `unknown-schema`, `needs-reconciliation`.
    */
   answer(input: AnswerInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
-    const base = this.#checkCall(input, true);
-    if (!base.ok) return Promise.resolve(base);
-    const r = input.response;
-    if (!isPlainObject(r)) {
-      return Promise.resolve(invalidAnswer([{ message: "the response must be an object" }]));
-    }
-    if (r.correlationId !== input.id) {
-      return Promise.resolve(
-        invalidAnswer([{ message: "correlationId does not match", path: ["correlationId"] }]),
-      );
-    }
-    if (r.action === "submit") {
-      if (!isPlainObject(r.value)) {
-        return Promise.resolve(
-          invalidAnswer([{ message: "value must be an object", path: ["value"] }]),
-        );
-      }
-      return this.#resolve(input, "submit", r.value, "card", base.value);
-    }
-    if (r.action === "decline" || r.action === "cancel") {
-      return this.#resolve(input, r.action, undefined, "card", base.value);
-    }
-    return Promise.resolve(
-      invalidAnswer([{
-        message: "action must be submit, decline or cancel",
-        path: ["action"],
-      }]),
-    );
+    const call = readingInput(() => this.#checkCall(input, true));
+    if (!call.ok) return Promise.resolve(call);
+    const intent = readingInput(() => responseIntent(input.response, call.value.id));
+    if (!intent.ok) return Promise.resolve(intent);
+    return this.#resolve(call.value, intent.value.action, intent.value.value, "card");
   }
 
   /**
@@ -599,45 +634,47 @@ export class InteractionResolver {
    * decline → decline, cancel → cancel. Same refusals.
    */
   resolveElicitation(input: ElicitationInput): Promise<Result<AnswerOutcome, InteractionRefusal>> {
-    const base = this.#checkCall(input, true);
-    if (!base.ok) return Promise.resolve(base);
-    const parsed = parseElicitationResult(input.result);
-    if (!parsed.ok) return Promise.resolve(invalidAnswer([...parsed.error.issues]));
-    const e = parsed.value;
+    const call = readingInput(() => this.#checkCall(input, true));
+    if (!call.ok) return Promise.resolve(call);
+    const parsed = readingInput(() => ok(parseElicitationResult(input.result)));
+    if (!parsed.ok) return Promise.resolve(parsed);
+    if (!parsed.value.ok) return Promise.resolve(invalidAnswer([...parsed.value.error.issues]));
+    const e = parsed.value.value;
     if (e.action === "accept") {
-      return this.#resolve(input, "submit", e.content ?? {}, "elicitation", base.value);
+      return this.#resolve(call.value, "submit", e.content ?? {}, "elicitation");
     }
-    return this.#resolve(input, e.action, undefined, "elicitation", base.value);
+    return this.#resolve(call.value, e.action, undefined, "elicitation");
   }
 
   /**
    * Cancel a pending card from the server side (run cancelled, workspace
    * switched). Stores a `cancel` submission (source `server`) and a
-   * `cancelled` transition. Same refusals as `answer` (no validation ones).
+   * `cancelled` transition. `reason` is at most
+   * {@link MAX_METADATA_VALUE_LENGTH} UTF-16 code units. Same refusals as
+   * `answer` (no validation ones).
    */
   cancel(
     id: string,
     caller: InteractionAuthority,
     options: { readonly reason?: string; readonly submissionId?: string } = {},
   ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
-    if (!isPlainObject(options)) {
-      return Promise.resolve(invalidRequest("cancel options must be an object"));
-    }
-    const input = { id, caller, submissionId: options.submissionId };
-    const base = this.#checkCall(input, true);
-    if (!base.ok) return Promise.resolve(base);
-    const reason = options.reason;
-    if (
-      reason !== undefined &&
-      (typeof reason !== "string" || reason.length > MAX_METADATA_VALUE_LENGTH)
-    ) {
-      return Promise.resolve(
-        invalidRequest(
+    const checked = readingInput(() => {
+      if (!isPlainObject(options)) return invalidRequest("cancel options must be an object");
+      const reason = options.reason;
+      if (
+        reason !== undefined &&
+        (typeof reason !== "string" || reason.length > MAX_METADATA_VALUE_LENGTH)
+      ) {
+        return invalidRequest(
           `reason must be a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`,
-        ),
-      );
-    }
-    return this.#resolve(input, "cancel", undefined, "server", base.value, reason);
+        );
+      }
+      const call = this.#checkCall({ id, caller, submissionId: options.submissionId }, true);
+      return call.ok ? ok({ call: call.value, reason }) : call;
+    });
+    if (!checked.ok) return Promise.resolve(checked);
+    const { call, reason } = checked.value;
+    return this.#resolve(call, "cancel", undefined, "server", reason);
   }
 
   /**
@@ -650,16 +687,18 @@ export class InteractionResolver {
     caller: InteractionAuthority,
     schema: SchemaRef,
   ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
-    const base = this.#checkCall({ id, caller });
-    if (!base.ok) return base;
-    if (!validSchemaRef(schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
-    const ref = { id: schema.id, revision: schema.revision };
-    if (this.#schemas(ref) === undefined) {
-      return err(unknownSchema(ref));
-    }
-    const pre = await this.#preRead(id, caller);
+    const checked = readingInput(() => {
+      const call = this.#checkCall({ id, caller });
+      if (!call.ok) return call;
+      if (!validSchemaRef(schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
+      return ok({ call: call.value, ref: { id: schema.id, revision: schema.revision } });
+    });
+    if (!checked.ok) return checked;
+    const { call, ref } = checked.value;
+    if (this.#schemas(ref) === undefined) return err(unknownSchema(ref));
+    const pre = await this.#preRead(call.id, call.caller);
     if (!pre.ok) return pre;
-    return this.#commit(id, caller, pre.value, { kind: "schema", schema: ref });
+    return this.#commit(call.id, call.caller, pre.value, { kind: "schema", schema: ref });
   }
 
   /**
@@ -672,17 +711,22 @@ export class InteractionResolver {
     caller: InteractionAuthority,
     patch: Readonly<Record<string, string | null>>,
   ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
-    const base = this.#checkCall({ id, caller });
-    if (!base.ok) return base;
-    if (!isPlainObject(patch) || this.#mergeMetadata({}, patch) === null) {
-      return invalidRequest("metadata patch is malformed or too large");
-    }
-    const pre = await this.#preRead(id, caller);
+    const checked = readingInput(() => {
+      const call = this.#checkCall({ id, caller });
+      if (!call.ok) return call;
+      const copy = isPlainObject(patch) ? copyPatch(patch) : null;
+      return copy === null || mergeMetadata({}, copy) === null
+        ? invalidRequest("metadata patch is malformed or too large")
+        : ok({ call: call.value, patch: copy });
+    });
+    if (!checked.ok) return checked;
+    const { call, patch: copy } = checked.value;
+    const pre = await this.#preRead(call.id, call.caller);
     if (!pre.ok) return pre;
-    if (this.#mergeMetadata(pre.value.metadata, patch) === null) {
+    if (mergeMetadata(pre.value.metadata, copy) === null) {
       return invalidRequest("metadata would exceed its bounds");
     }
-    return this.#commit(id, caller, pre.value, { kind: "metadata", patch: { ...patch } });
+    return this.#commit(call.id, call.caller, pre.value, { kind: "metadata", patch: copy });
   }
 
   /**
@@ -695,9 +739,9 @@ export class InteractionResolver {
     id: string,
     caller: InteractionAuthority,
   ): Promise<Result<InteractionView, NotFoundRefusal | UnauthorizedRefusal | InteractionRefusal>> {
-    const base = this.#checkCall({ id, caller });
-    if (!base.ok) return base;
-    const r = await this.#readOrRefuse(id, caller);
+    const call = readingInput(() => this.#checkCall({ id, caller }));
+    if (!call.ok) return call;
+    const r = await this.#readOrRefuse(call.value.id, call.value.caller);
     if (!r.ok) return r;
     const { record, now } = r.value;
     const status = effectiveStatus(record, now);
@@ -706,39 +750,68 @@ export class InteractionResolver {
 
   // -------------------------------------------------------------------------
 
-  /** Check id and caller; with `resolving`, also check or mint the submission id. */
+  /** Check and copy what `open` reads from its (untrusted) input. */
+  #checkOpen(input: OpenInteractionInput): Result<{
+    id: string;
+    card: CardSpec;
+    authority: InteractionAuthority;
+    schema: SchemaRef;
+    metadata: Record<string, string>;
+    timeoutMs: number | undefined;
+  }, InteractionRefusal> {
+    if (!isPlainObject(input)) return invalidRequest("open input must be an object");
+    const id = input.id ?? this.#newId();
+    if (!validId(id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
+    const authority = input.authority;
+    if (!validAuthority(authority)) {
+      return invalidRequest("authority needs five non-empty string fields");
+    }
+    const schema = input.schema;
+    if (!validSchemaRef(schema)) return invalidRequest("schema must be {id, revision ≥ 1}");
+    const rawCard = input.card;
+    if (!isPlainObject(rawCard) || typeof rawCard.prompt !== "string") {
+      return invalidRequest("card must be an object with a string prompt");
+    }
+    const timeoutMs = rawCard.timeoutMs;
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs >= 0)) {
+      return invalidRequest("card.timeoutMs must be a non-negative number");
+    }
+    const card = jsonCopy(rawCard, 1_000_000) as CardSpec | null;
+    if (card === null) {
+      return invalidRequest("card must be JSON-safe, at most 1,000,000 characters as JSON");
+    }
+    const rawMetadata = input.metadata ?? {};
+    const patch = isPlainObject(rawMetadata) ? copyPatch(rawMetadata) : null;
+    const metadata = patch === null ? null : mergeMetadata({}, patch);
+    if (metadata === null) return invalidRequest("metadata is malformed or too large");
+    return ok({
+      id,
+      card,
+      authority: copyAuthority(authority),
+      schema: { id: schema.id, revision: schema.revision },
+      metadata,
+      timeoutMs,
+    });
+  }
+
+  /**
+   * Check id and caller and copy them (a getter is read once); with
+   * `resolving`, also check or mint the submission id.
+   */
   #checkCall(
     input: { id: unknown; caller: unknown; submissionId?: unknown },
     resolving = false,
-  ): Result<string, InteractionRefusal> {
+  ): Result<CheckedCall, InteractionRefusal> {
     if (!isRecord(input)) return invalidRequest("the input must be an object");
-    if (!validId(input.id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
-    if (!validAuthority(input.caller)) {
-      return invalidRequest("caller needs five non-empty string fields");
-    }
-    if (!resolving) return ok("");
-    const sid = input.submissionId ?? this.#newId();
-    if (!validId(sid)) {
+    const id = input.id;
+    if (!validId(id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
+    const caller = input.caller;
+    if (!validAuthority(caller)) return invalidRequest("caller needs five non-empty string fields");
+    const submissionId = resolving ? input.submissionId ?? this.#newId() : "";
+    if (resolving && !validId(submissionId)) {
       return invalidRequest(`submissionId must be 1..${MAX_ID_LENGTH} characters`);
     }
-    return ok(sid);
-  }
-
-  #mergeMetadata(
-    base: Readonly<Record<string, string>>,
-    patch: Readonly<Record<string, string | null>>,
-  ): Record<string, string> | null {
-    if (!isPlainObject(patch)) return null;
-    const out = new Map<string, string>(Object.entries(base));
-    for (const key of Object.keys(patch)) {
-      const v = patch[key];
-      if (key.length === 0 || key.length > MAX_ID_LENGTH) return null;
-      if (v === null) out.delete(key);
-      else if (typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH) out.set(key, v);
-      else return null;
-    }
-    if (out.size > MAX_METADATA_KEYS) return null;
-    return Object.fromEntries(out);
+    return ok({ id, caller: copyAuthority(caller), submissionId: submissionId as string });
   }
 
   /** The store's read, or `null` when it threw or answered outside its contract. */
@@ -773,11 +846,10 @@ export class InteractionResolver {
   }
 
   async #resolve(
-    input: { id: string; caller: InteractionAuthority },
+    input: CheckedCall,
     action: "submit" | "decline" | "cancel",
     rawValue: unknown,
     source: SubmissionSource,
-    submissionId: string,
     reason?: string,
   ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
     const pre = await this.#preRead(input.id, input.caller);
@@ -808,7 +880,7 @@ export class InteractionResolver {
       value,
       reason,
       source,
-      submissionId,
+      submissionId: input.submissionId,
     });
     if (!outcome.ok) return outcome;
     const submission = outcome.value.record.submission as StoredSubmission;
@@ -823,7 +895,7 @@ export class InteractionResolver {
       return {
         ...current,
         revision,
-        metadata: this.#mergeMetadata(current.metadata, intent.patch) ?? current.metadata,
+        metadata: mergeMetadata(current.metadata, intent.patch) ?? current.metadata,
       };
     }
     const submission: StoredSubmission = {
@@ -851,7 +923,7 @@ export class InteractionResolver {
     // Non-resolving changes carry no id: recognise them only as the very next revision.
     if (record.revision !== from.revision + 1) return false;
     if (intent.kind === "schema") return sameSchema(record.schema, intent.schema);
-    const want = this.#mergeMetadata(from.metadata, intent.patch);
+    const want = mergeMetadata(from.metadata, intent.patch);
     return want !== null && sameMetadata(want, record.metadata);
   }
 

@@ -197,3 +197,54 @@ Deno.test("lost ack on a metadata change is recognised when the database reorder
   assert.ok(r.ok && r.value.outcome === "recovered", JSON.stringify(r));
   assert.equal(store.stats.writes, 2);
 });
+
+Deno.test("hostile input: throwing getters and proxy traps are refused invalid-request, never thrown", async () => {
+  const { worker } = await opened();
+  const w = worker();
+  const boom = new Proxy({}, {
+    get() {
+      throw new Error("boom");
+    },
+    getPrototypeOf() {
+      throw new Error("boom");
+    },
+    ownKeys() {
+      throw new Error("boom");
+    },
+  });
+  const getter = (obj: Record<string, unknown>, key: string) =>
+    Object.defineProperty({ ...obj }, key, {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+  const answer = { id: "card-1", caller: ME, response: pick("card-1", "a") };
+  const calls: [string, () => Promise<unknown>][] = [
+    ["answer(proxy)", () => w.answer(boom as never)],
+    ["answer(caller getter)", () => w.answer(getter(answer, "caller") as never)],
+    ["answer(response getter)", () => w.answer(getter(answer, "response") as never)],
+    ["answer(response proxy)", () => w.answer({ ...answer, response: boom })],
+    [
+      "elicitation(result proxy)",
+      () => w.resolveElicitation({ id: "card-1", caller: ME, result: boom }),
+    ],
+    ["cancel(options proxy)", () => w.cancel("card-1", ME, boom as never)],
+    ["cancel(caller proxy)", () => w.cancel("card-1", boom as never)],
+    ["changeSchema(schema proxy)", () => w.changeSchema("card-1", ME, boom as never)],
+    ["updateMetadata(patch proxy)", () => w.updateMetadata("card-1", ME, boom as never)],
+    ["read(caller proxy)", () => w.read("card-1", boom as never)],
+    ["open(proxy)", () => w.open(boom as never)],
+    ["open(card proxy)", () => w.open({ card: boom as never, authority: ME, schema: SCHEMA_1 })],
+  ];
+  for (const [name, call] of calls) {
+    let r: unknown;
+    try {
+      r = await call();
+    } catch (e) {
+      assert.fail(`${name} threw ${e}`);
+    }
+    const res = r as { ok: boolean; error?: { code: string } };
+    assert.ok(!res.ok && res.error?.code === "invalid-request", `${name}: ${JSON.stringify(r)}`);
+  }
+});
