@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability } from "./profile.ts";
@@ -125,10 +126,20 @@ function isSeq(n: unknown): n is number {
  * A cursor `c` is valid iff `lowestRetainedSeq - 1 <= c <= latestSeq`.
  */
 export function checkReplayCursor(afterSeq: number, bounds: ReplayBounds): ReplayError | null {
+  const checked = checkCursor(afterSeq, bounds);
+  return "code" in checked ? checked : null;
+}
+
+/**
+ * {@link checkReplayCursor}, answering a valid cursor with a plain copy of
+ * the bounds: each bound is read exactly once, so a getter cannot answer
+ * differently (or throw) on a later read.
+ */
+function checkCursor(afterSeq: number, bounds: ReplayBounds): ReplayBounds | ReplayError {
   if (!isSeq(afterSeq)) {
     return { code: "invalid-cursor", message: "cursor must be a non-negative integer seq" };
   }
-  if (typeof bounds !== "object" || bounds === null) {
+  if (!isRecord(bounds)) {
     return { code: "invalid-window", message: "window bounds are malformed" };
   }
   let low: unknown;
@@ -158,7 +169,7 @@ export function checkReplayCursor(afterSeq: number, bounds: ReplayBounds): Repla
       lowestRetainedSeq: low,
     };
   }
-  return null;
+  return { lowestRetainedSeq: low, latestSeq: latest };
 }
 
 /**
@@ -177,10 +188,10 @@ export function validateReplay(input: {
 }): Result<ReplayBatch, ReplayError> {
   const { conversationId, turnId, afterSeq, bounds, frames } = input ?? {};
   const maxFrames = maxFramesOf(input?.maxFrames);
-  const bad = checkReplayCursor(afterSeq, bounds);
-  if (bad) return err(bad);
+  const checked = checkCursor(afterSeq, bounds);
+  if ("code" in checked) return err(checked);
   try {
-    return validateFrames(conversationId, turnId, afterSeq, bounds, frames, maxFrames);
+    return validateFrames(conversationId, turnId, afterSeq, checked, frames, maxFrames);
   } catch {
     // A getter or proxy in the seam's answer threw: refuse, never propagate.
     return err({
@@ -301,14 +312,14 @@ export async function replayAfter(
     const refusal = requireCapability(profile, "connectionReplay");
     if (refusal) return err({ code: "capability-not-offered", message: refusal.message });
   }
-  let bounds: ReplayBounds;
+  let answer: ReplayBounds;
   try {
-    bounds = await seam.bounds(turnId);
+    answer = await seam.bounds(turnId);
   } catch (e) {
     return err({ code: "replay-unavailable", message: `bounds failed: ${describe(e)}` });
   }
-  const bad = checkReplayCursor(afterSeq, bounds);
-  if (bad) return err(bad);
+  const bounds = checkCursor(afterSeq, answer);
+  if ("code" in bounds) return err(bounds);
   if (bounds.latestSeq - afterSeq > maxFrames) {
     return err({
       code: "window-too-large",

@@ -342,6 +342,43 @@ Deno.test("replay: the batch is a private copy; unreadable seam answers are type
   assert.ok(!f.ok && f.error.code === "invalid-window");
 });
 
+Deno.test("replay: bounds are read once; a getter answering differently later cannot throw or leak into the batch", async () => {
+  /** Bounds whose getters answer `first` on the first read and garbage (or a throw) afterwards. */
+  const fickle = (
+    first: { lowestRetainedSeq: number; latestSeq: number },
+    later: () => unknown,
+  ) => {
+    const reads = { low: 0, latest: 0 };
+    const bounds = {
+      get lowestRetainedSeq(): number {
+        return (reads.low++ === 0 ? first.lowestRetainedSeq : later()) as number;
+      },
+      get latestSeq(): number {
+        return (reads.latest++ === 0 ? first.latestSeq : later()) as number;
+      },
+    };
+    return { bounds, reads };
+  };
+  const throwing = fickle({ lowestRetainedSeq: 1, latestSeq: 2 }, () => {
+    throw new Error("second read");
+  });
+  const seam: ReplayWindowSeam = {
+    bounds: () => throwing.bounds,
+    readAfter: () => [env(1), env(2)],
+  };
+  const r = await replayAfter(seam, req(0));
+  assert.ok(r.ok);
+  assert.deepEqual(r.value.frames.map((f) => f.seq), [1, 2]);
+  assert.equal(r.value.lowestRetainedSeq, 1);
+  assert.deepEqual(throwing.reads, { low: 1, latest: 1 });
+  const lying = fickle({ lowestRetainedSeq: 1, latestSeq: 3 }, () => "999");
+  const v = validateReplay({ ...req(0), bounds: lying.bounds, frames: [env(1), env(2)] });
+  assert.ok(!v.ok && v.error.code === "gap" && v.error.latestSeq === 3);
+  const lying2 = fickle({ lowestRetainedSeq: 1, latestSeq: 2 }, () => "999");
+  const v2 = validateReplay({ ...req(0), bounds: lying2.bounds, frames: [env(1), env(2)] });
+  assert.ok(v2.ok && v2.value.lowestRetainedSeq === 1);
+});
+
 Deno.test("MemoryReplayWindow: non-integer trims are ignored and garbage appends refused", async () => {
   const w = windowOf(3);
   for (const bad of [Number.NaN, 2.5, Infinity, "2" as unknown as number]) {
