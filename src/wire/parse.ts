@@ -157,5 +157,4 @@ function extract(eventName: ChatEvent["type"], data: unknown): ChatEvent | null 
       return typeof href === "string" ? { type: "navigate", href } : null;
     }
   }
-  return null;
 }
