@@ -94,7 +94,7 @@ export function convertEnvelopes<T>(
       index,
       error: {
         code: "invalid-envelope",
-        message: `reading the envelopes threw: ${describe(e)}; the rest is not converted`,
+        message: `reading the envelopes threw: ${describeThrown(e)}; the rest is not converted`,
       },
     });
   }
@@ -102,7 +102,8 @@ export function convertEnvelopes<T>(
   return { out, refused };
 }
 
-function describe(e: unknown): string {
+/** `String(e)` cut to 200 characters; never throws (a value whose `toString` throws is described as unprintable). */
+export function describeThrown(e: unknown): string {
   try {
     return String(e).slice(0, 200);
   } catch {

@@ -11,7 +11,8 @@
  */
 import { ok, type Result } from "../result.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
-import { admitEnvelope, convertEnvelopes } from "./_v1_intake.ts";
+import { admitEnvelope, convertEnvelopes, describeThrown } from "./_v1_intake.ts";
+import { FINISH_REASONS } from "./_finish_reasons.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 
 /** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
@@ -27,16 +28,6 @@ export interface V1ToChunksOptions {
   /** `messageId` of the `start` chunk (default: the first envelope's `turnId`). */
   messageId?: string;
 }
-
-const FINISH = new Set([
-  "stop",
-  "length",
-  "content-filter",
-  "tool-calls",
-  "error",
-  "interrupted",
-  "other",
-]);
 
 function toolOutput(e: ToolResultEventV1): unknown {
   if (e.output !== undefined) return e.output;
@@ -252,7 +243,7 @@ export class V1ToUIMessageChunks {
         break;
       case "done": {
         this.#close(out);
-        const reason = e.stopReason !== undefined && FINISH.has(e.stopReason)
+        const reason = e.stopReason !== undefined && FINISH_REASONS.has(e.stopReason)
           ? e.stopReason as "stop"
           : "stop";
         const finish: UIMessageChunk = e.usage !== undefined
@@ -658,11 +649,7 @@ export function uiMessageChunksToV1(
       read++;
     }
   } catch (e) {
-    let why = "an unprintable value";
-    try {
-      why = String(e).slice(0, 200);
-    } catch { /* keep the placeholder */ }
-    failure = `reading the chunks threw: ${why}; the rest is not converted`;
+    failure = `reading the chunks threw: ${describeThrown(e)}; the rest is not converted`;
   }
   const issues = a.issues.slice();
   if (failure !== undefined) issues.push({ index: read, code: "invalid-chunk", message: failure });

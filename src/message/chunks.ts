@@ -10,6 +10,8 @@
  * @module
  */
 import type { Citation, ProviderMetadata } from "./parts.ts";
+import { isRecord } from "../_internal/guards.ts";
+import { FINISH_REASONS } from "./_finish_reasons.ts";
 
 /** The optional `providerMetadata` field many chunks carry. */
 export type WithProviderMetadata = {
@@ -203,16 +205,6 @@ export const UNSUPPORTED_CHUNK_TYPES: readonly string[] = [
   "steering-message",
 ];
 
-const FINISH_REASONS = new Set([
-  "stop",
-  "length",
-  "content-filter",
-  "tool-calls",
-  "error",
-  "interrupted",
-  "other",
-]);
-
 function kindOk(v: unknown, k: Kind): boolean {
   switch (k) {
     case "string":
@@ -224,7 +216,7 @@ function kindOk(v: unknown, k: Kind): boolean {
     case "array":
       return Array.isArray(v);
     case "object":
-      return v !== null && typeof v === "object" && !Array.isArray(v);
+      return isRecord(v);
     default:
       return true;
   }
@@ -236,7 +228,7 @@ function kindOk(v: unknown, k: Kind): boolean {
  * properties count (an inherited `type` is no `type`). O(number of fields).
  */
 export function checkUIMessageChunk(value: unknown): string | null {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isRecord(value)) {
     return "chunk is not an object";
   }
   const o = value as Record<string, unknown>;

@@ -16,6 +16,7 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
+import { isRecord, own } from "../_internal/guards.ts";
 import {
   type ChatPart,
   ChatPartSchema,
@@ -363,10 +364,7 @@ export function markHumanEndorsed(
   }
   let p: unknown;
   try {
-    p = message !== null && typeof message === "object" && !Array.isArray(message) &&
-        Object.hasOwn(message, "provenance")
-      ? message.provenance
-      : undefined;
+    p = isRecord(message) ? own(message, "provenance") : undefined;
     const r = ProvenanceSchema.safeParse(p);
     p = r.success ? r.data : undefined;
   } catch {
@@ -445,8 +443,8 @@ export function fromUIMessage(ui: UIMessage, envelope: ChatEnvelope): ChatMessag
   if (envelope.provenance !== undefined) m.provenance = envelope.provenance;
   if (envelope.delivery !== undefined) m.delivery = envelope.delivery;
   const md = ui.metadata;
-  if (md !== null && typeof md === "object" && !Array.isArray(md)) {
-    m.metadata = md as Record<string, unknown>;
+  if (isRecord(md)) {
+    m.metadata = md;
   }
   return m;
 }

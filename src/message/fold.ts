@@ -37,6 +37,8 @@
  * @module
  */
 import { parsePartialJson } from "./_partial_json.ts";
+import { isIterable, isRecord, own } from "../_internal/guards.ts";
+import { describeThrown } from "./_v1_intake.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 import type {
   ChatPart,
@@ -129,9 +131,9 @@ function set(obj: Mutable, key: string, value: unknown): void {
   else obj[key] = value;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date) &&
-    !(v instanceof RegExp);
+/** A record whose fields metadata merging descends into (not an array, Date or RegExp). */
+function isMergeableRecord(v: unknown): v is Record<string, unknown> {
+  return isRecord(v) && !(v instanceof Date) && !(v instanceof RegExp);
 }
 
 function define(o: Record<string, unknown>, k: string, v: unknown): void {
@@ -143,8 +145,7 @@ function isTool(p: ChatPart): p is AnyTool {
 }
 
 function isV1Envelope(v: unknown): v is ChatEventEnvelope {
-  return v !== null && typeof v === "object" && Object.hasOwn(v, "schemaVersion") &&
-    (v as { schemaVersion: unknown }).schemaVersion === 1 && Object.hasOwn(v, "event");
+  return isRecord(v) && own(v, "schemaVersion") === 1 && Object.hasOwn(v, "event");
 }
 
 /**
@@ -281,7 +282,7 @@ export class UIMessageFold {
     // as the AI SDK's updateMessageMetadata: a null / undefined update is no update
     if (over === undefined || over === null) return base;
     if (base === undefined) return over;
-    if (!isPlainObject(base) || !isPlainObject(over)) return over;
+    if (!isMergeableRecord(base) || !isMergeableRecord(over)) return over;
     let out = base;
     if (!this.#owned.has(base)) {
       out = {};
@@ -293,7 +294,7 @@ export class UIMessageFold {
       const v = over[k];
       if (v === undefined) continue;
       const b = Object.hasOwn(out, k) ? out[k] : undefined;
-      define(out, k, isPlainObject(v) && isPlainObject(b) ? this.#merge(b, v) : v);
+      define(out, k, isMergeableRecord(v) && isMergeableRecord(b) ? this.#merge(b, v) : v);
     }
     return out;
   }
@@ -849,7 +850,7 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
       for (const chunk of converted.value) fold.push(chunk, index);
     }
   } catch (e) {
-    readFailure = `reading the input threw: ${describe(e)}; the rest of it is not folded`;
+    readFailure = `reading the input threw: ${describeThrown(e)}; the rest of it is not folded`;
   }
   if (v1 !== undefined) { for (const chunk of v1.end()) fold.push(chunk, envelopes); }
   const r = fold.result();
@@ -865,23 +866,6 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     });
   }
   return r;
-}
-
-function isIterable(x: unknown): x is Iterable<unknown> {
-  try {
-    return x != null &&
-      typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";
-  } catch {
-    return false;
-  }
-}
-
-function describe(e: unknown): string {
-  try {
-    return String(e).slice(0, 200);
-  } catch {
-    return "an unprintable value";
-  }
 }
 
 /**

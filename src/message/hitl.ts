@@ -8,6 +8,7 @@ import { type ChatMessage, parseChatMessage } from "./envelope.ts";
 import type { ToolPart } from "./parts.ts";
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
+import { isRecord } from "../_internal/guards.ts";
 
 /** Tool name of gate parts. */
 export const GATE_TOOL_NAME = "gate" as const;
@@ -110,7 +111,7 @@ export function fromHitlGate(
   context: GateContext,
 ): Result<ChatMessage, GateRefusal> {
   try {
-    if (gate === null || typeof gate !== "object" || Array.isArray(gate)) {
+    if (!isRecord(gate)) {
       return err({ code: "invalid-gate", message: "a gate row must be an object" });
     }
     // read each field once: what is checked is what is used
@@ -146,7 +147,7 @@ export function fromHitlGate(
 function rowProblem(row: GateSnapshot): string | null {
   if (typeof row.prompt !== "string") return "the gate prompt is not a string";
   const schema: unknown = row.schema;
-  if (schema != null && (typeof schema !== "object" || Array.isArray(schema))) {
+  if (schema != null && !isRecord(schema)) {
     return "the gate schema is not an object";
   }
   const expiresAt: unknown = row.expiresAt;
