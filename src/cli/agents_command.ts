@@ -297,7 +297,11 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
       );
       return 2;
     }
-    if (typeof text !== "string" || text.length > AGENTS_MAX_INPUT_CHARS) {
+    if (typeof text !== "string") {
+      fail(`inspect agents: cannot read ${safe(path)}: the reader returned no text\n`);
+      return 2;
+    }
+    if (text.length > AGENTS_MAX_INPUT_CHARS) {
       fail(`inspect agents: ${safe(path)} is over ${AGENTS_MAX_INPUT_CHARS} characters\n`);
       return 2;
     }

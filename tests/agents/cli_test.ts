@@ -148,6 +148,13 @@ Deno.test("usage and input errors exit 2 with a message", async () => {
   const huge = memoryIo({ a: " ".repeat(AGENTS_MAX_INPUT_CHARS + 1), b: "{}" });
   assert.equal(await runAgentsCommand(["a", "b"], huge.io), 2);
   assert.match(huge.out.join(""), /a is over \d+ characters/);
+  const notText: string[] = [];
+  const code = await runAgentsCommand(["a", "b"], {
+    readText: () => Promise.resolve(42 as unknown as string),
+    write: (s) => notText.push(s),
+  });
+  assert.equal(code, 2);
+  assert.match(notText.join(""), /cannot read a: the reader returned no text/);
   const help = memoryIo({});
   assert.equal(await runAgentsCommand(["--help"], help.io), 0);
   assert.match(help.out.join(""), /^inspect agents:/);
