@@ -88,6 +88,59 @@ const weatherInput = jsonSchema<{ city: string }>({
   additionalProperties: false,
 });
 
+/** The opening of one model step: `stream-start` + response metadata `resp`. */
+function stepStart(resp: string): StreamPart[] {
+  return [{ type: "stream-start", warnings: [] }, meta(resp)];
+}
+
+/** One text part `id` streamed as `deltas`. */
+function text(id: string, ...deltas: string[]): StreamPart[] {
+  return [
+    { type: "text-start", id },
+    ...deltas.map((delta) => ({ type: "text-delta", id, delta })),
+    { type: "text-end", id },
+  ];
+}
+
+/** A complete tool call `call-1` of `toolName` with the JSON `input`. */
+function toolCall(toolName: string, input: string): StreamPart {
+  return { type: "tool-call", toolCallId: "call-1", toolName, input };
+}
+
+/** `streamText` over the scripted `steps` (one per model call) with fixed ids. */
+// deno-lint-ignore no-explicit-any
+function run(steps: StreamPart[][], prompt: string, extra: Record<string, unknown> = {}): any {
+  return streamText({
+    model: scriptedModel(steps),
+    ...extra,
+    prompt,
+    _internal: { generateId: idGenerator("gen") },
+  });
+}
+
+/** Two steps with the `weather` tool: `firstStep` calls it, then the model answers `answer`. */
+function weatherRun(
+  firstStep: StreamPart[],
+  answer: StreamPart[],
+  execute: (input: { city: string }) => Promise<{ city: string; tempC: number }>,
+  prompt: string,
+  // deno-lint-ignore no-explicit-any
+): any {
+  return run(
+    [
+      [...stepStart("resp-1"), ...firstStep, finish("tool-calls")],
+      [...stepStart("resp-2"), ...answer, finish("stop")],
+    ],
+    prompt,
+    {
+      tools: {
+        weather: tool({ description: "Current weather", inputSchema: weatherInput, execute }),
+      },
+      stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
+    },
+  );
+}
+
 interface Scenario {
   name: string;
   // deno-lint-ignore no-explicit-any
@@ -98,179 +151,98 @@ const scenarios: Scenario[] = [
   {
     name: "plain_text",
     run: () =>
-      streamText({
-        model: scriptedModel([[
-          { type: "stream-start", warnings: [] },
-          meta("resp-1"),
-          { type: "text-start", id: "t1" },
-          { type: "text-delta", id: "t1", delta: "Hello" },
-          { type: "text-delta", id: "t1", delta: ", " },
-          { type: "text-delta", id: "t1", delta: "world!" },
-          { type: "text-end", id: "t1" },
-          finish("stop"),
-        ]]),
-        prompt: "Say hello",
-        _internal: { generateId: idGenerator("gen") },
-      }),
+      run(
+        [[...stepStart("resp-1"), ...text("t1", "Hello", ", ", "world!"), finish("stop")]],
+        "Say hello",
+      ),
   },
   {
     name: "reasoning",
     run: () =>
-      streamText({
-        model: scriptedModel([[
-          { type: "stream-start", warnings: [] },
-          meta("resp-1"),
-          {
-            type: "reasoning-start",
-            id: "r1",
-            providerMetadata: { anthropic: { signature: "sig-abc" } },
-          },
-          { type: "reasoning-delta", id: "r1", delta: "The user wants " },
-          { type: "reasoning-delta", id: "r1", delta: "a number." },
-          { type: "reasoning-end", id: "r1" },
-          { type: "text-start", id: "t1" },
-          { type: "text-delta", id: "t1", delta: "42" },
-          { type: "text-end", id: "t1" },
-          finish("stop"),
-        ]]),
-        prompt: "Think, then answer",
-        _internal: { generateId: idGenerator("gen") },
-      }),
+      run([[
+        ...stepStart("resp-1"),
+        {
+          type: "reasoning-start",
+          id: "r1",
+          providerMetadata: { anthropic: { signature: "sig-abc" } },
+        },
+        { type: "reasoning-delta", id: "r1", delta: "The user wants " },
+        { type: "reasoning-delta", id: "r1", delta: "a number." },
+        { type: "reasoning-end", id: "r1" },
+        ...text("t1", "42"),
+        finish("stop"),
+      ]], "Think, then answer"),
   },
   {
     name: "tool_two_steps",
     run: () =>
-      streamText({
-        model: scriptedModel([
-          [
-            { type: "stream-start", warnings: [] },
-            meta("resp-1"),
-            { type: "text-start", id: "t1" },
-            { type: "text-delta", id: "t1", delta: "Let me check." },
-            { type: "text-end", id: "t1" },
-            { type: "tool-input-start", id: "call-1", toolName: "weather" },
-            { type: "tool-input-delta", id: "call-1", delta: '{"city":' },
-            { type: "tool-input-delta", id: "call-1", delta: '"Paris"}' },
-            { type: "tool-input-end", id: "call-1" },
-            {
-              type: "tool-call",
-              toolCallId: "call-1",
-              toolName: "weather",
-              input: '{"city":"Paris"}',
-            },
-            finish("tool-calls"),
-          ],
-          [
-            { type: "stream-start", warnings: [] },
-            meta("resp-2"),
-            { type: "text-start", id: "t2" },
-            { type: "text-delta", id: "t2", delta: "It is 18°C in Paris." },
-            { type: "text-end", id: "t2" },
-            finish("stop"),
-          ],
-        ]),
-        tools: {
-          weather: tool({
-            description: "Current weather",
-            inputSchema: weatherInput,
-            execute: ({ city }) => Promise.resolve({ city, tempC: 18 }),
-          }),
-        },
-        stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
-        prompt: "Weather in Paris?",
-        _internal: { generateId: idGenerator("gen") },
-      }),
+      weatherRun(
+        [
+          ...text("t1", "Let me check."),
+          { type: "tool-input-start", id: "call-1", toolName: "weather" },
+          { type: "tool-input-delta", id: "call-1", delta: '{"city":' },
+          { type: "tool-input-delta", id: "call-1", delta: '"Paris"}' },
+          { type: "tool-input-end", id: "call-1" },
+          toolCall("weather", '{"city":"Paris"}'),
+        ],
+        text("t2", "It is 18°C in Paris."),
+        ({ city }) => Promise.resolve({ city, tempC: 18 }),
+        "Weather in Paris?",
+      ),
   },
   {
     name: "tool_error",
     run: () =>
-      streamText({
-        model: scriptedModel([
-          [
-            { type: "stream-start", warnings: [] },
-            meta("resp-1"),
-            {
-              type: "tool-call",
-              toolCallId: "call-1",
-              toolName: "weather",
-              input: '{"city":"Atlantis"}',
-            },
-            finish("tool-calls"),
-          ],
-          [
-            { type: "stream-start", warnings: [] },
-            meta("resp-2"),
-            { type: "text-start", id: "t1" },
-            { type: "text-delta", id: "t1", delta: "I could not find that city." },
-            { type: "text-end", id: "t1" },
-            finish("stop"),
-          ],
-        ]),
-        tools: {
-          weather: tool({
-            description: "Current weather",
-            inputSchema: weatherInput,
-            execute: ({ city }): Promise<{ city: string; tempC: number }> =>
-              Promise.reject(new Error(`unknown city: ${city}`)),
-          }),
-        },
-        stopWhen: ({ steps }: { steps: unknown[] }) => steps.length >= 2,
-        prompt: "Weather in Atlantis?",
-        _internal: { generateId: idGenerator("gen") },
-      }),
+      weatherRun(
+        [toolCall("weather", '{"city":"Atlantis"}')],
+        text("t1", "I could not find that city."),
+        ({ city }) => Promise.reject(new Error(`unknown city: ${city}`)),
+        "Weather in Atlantis?",
+      ),
   },
   {
     name: "approval_request",
     run: () =>
-      streamText({
-        model: scriptedModel([[
-          { type: "stream-start", warnings: [] },
-          meta("resp-1"),
-          { type: "text-start", id: "t1" },
-          { type: "text-delta", id: "t1", delta: "I need your approval to delete it." },
-          { type: "text-end", id: "t1" },
-          {
-            type: "tool-call",
-            toolCallId: "call-1",
-            toolName: "deleteFile",
-            input: '{"path":"/tmp/report.txt"}',
-          },
+      run(
+        [[
+          ...stepStart("resp-1"),
+          ...text("t1", "I need your approval to delete it."),
+          toolCall("deleteFile", '{"path":"/tmp/report.txt"}'),
           finish("tool-calls"),
-        ]]),
-        tools: {
-          deleteFile: tool({
-            description: "Delete a file",
-            inputSchema: jsonSchema<{ path: string }>({
-              type: "object",
-              properties: { path: { type: "string" } },
-              required: ["path"],
-              additionalProperties: false,
+        ]],
+        "Delete /tmp/report.txt",
+        {
+          tools: {
+            deleteFile: tool({
+              description: "Delete a file",
+              inputSchema: jsonSchema<{ path: string }>({
+                type: "object",
+                properties: { path: { type: "string" } },
+                required: ["path"],
+                additionalProperties: false,
+              }),
+              needsApproval: true,
+              execute: () => Promise.resolve({ deleted: true }),
             }),
-            needsApproval: true,
-            execute: () => Promise.resolve({ deleted: true }),
-          }),
+          },
         },
-        prompt: "Delete /tmp/report.txt",
-        _internal: { generateId: idGenerator("gen") },
-      }),
+      ),
   },
   {
     // the provider fails mid-text: streamText sends error, finish-step and
     // finish (finishReason "error"); the text part is never ended
     name: "stream_error",
     run: () =>
-      streamText({
-        model: scriptedModel([[
-          { type: "stream-start", warnings: [] },
-          meta("resp-1"),
+      run(
+        [[
+          ...stepStart("resp-1"),
           { type: "text-start", id: "t1" },
           { type: "text-delta", id: "t1", delta: "Let me think" },
           { type: "error", error: new Error("provider overloaded") },
-        ]]),
-        prompt: "Say something",
-        onError: () => {}, // the error is the scenario: do not log it
-        _internal: { generateId: idGenerator("gen") },
-      }),
+        ]],
+        "Say something",
+        { onError: () => {} }, // the error is the scenario: do not log it
+      ),
   },
 ];
 
