@@ -9,7 +9,7 @@ import { checkUIMessageChunk, foldUIMessage } from "../message/mod.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import { isRecord } from "../_internal/guards.ts";
 import type { CapturedFrame } from "./capture.ts";
-import { jsonError, parseData } from "./detect.ts";
+import { invalidJsonProblem, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTool, InspectTurn } from "./report.ts";
 
 /** What the AI SDK analysis yields. */
@@ -50,14 +50,7 @@ export function analyzeAiSdk(frames: readonly CapturedFrame[]): AiSdkAnalysis {
     }
     const parsed = parseData(f.data);
     if (parsed === undefined) {
-      problems.push({
-        line: f.line,
-        severity: "error",
-        code: "invalid-json",
-        message: `the data is not JSON (${
-          jsonError(f.data)
-        }); an AI SDK chunk is one JSON object per event`,
-      });
+      problems.push(invalidJsonProblem(f, "an AI SDK chunk is one JSON object per event"));
       continue;
     }
     const why = checkUIMessageChunk(parsed.value);

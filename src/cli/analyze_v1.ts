@@ -13,7 +13,7 @@ import {
 import type { ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/mod.ts";
 import type { CapturedFrame } from "./capture.ts";
-import { jsonError, parseData } from "./detect.ts";
+import { invalidJsonProblem, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTurn } from "./report.ts";
 
 /** Project a folded {@link ChatStateV1} onto the report's turn shape. */
@@ -150,14 +150,7 @@ export function analyzeV1(
     }
     const parsed = parseData(f.data);
     if (parsed === undefined) {
-      problems.push({
-        line: f.line,
-        severity: "error",
-        code: "invalid-json",
-        message: `the data is not JSON (${
-          jsonError(f.data)
-        }); a v1 frame carries one JSON envelope`,
-      });
+      problems.push(invalidJsonProblem(f, "a v1 frame carries one JSON envelope"));
       continue;
     }
     const v = parsed.value as { eventId?: unknown; event?: { type?: unknown } } | null;

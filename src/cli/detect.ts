@@ -7,7 +7,7 @@ import { isChatEventType } from "../wire/mod.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { SCOUT_ONLY_CHAT_TYPES, SCOUT_SHARED_CHAT_TYPES } from "../legacy/decode.ts";
 import type { CapturedFrame } from "./capture.ts";
-import type { InspectDialect } from "./report.ts";
+import type { InspectDialect, InspectProblem } from "./report.ts";
 
 /** AI SDK UI message chunk types that no other dialect uses. */
 const AI_SDK_TYPES = new Set([
@@ -63,6 +63,21 @@ export function jsonError(data: string): string {
     );
     return m.length > 120 ? `${m.slice(0, 120)}…` : m;
   }
+}
+
+/**
+ * The `invalid-json` error for a frame whose data is not JSON: the parser's
+ * reason ({@link jsonError}), then `hint` (what the dialect expects), if any.
+ */
+export function invalidJsonProblem(frame: CapturedFrame, hint?: string): InspectProblem {
+  return {
+    line: frame.line,
+    severity: "error",
+    code: "invalid-json",
+    message: `the data is not JSON (${jsonError(frame.data)})${
+      hint === undefined ? "" : `; ${hint}`
+    }`,
+  };
 }
 
 /**

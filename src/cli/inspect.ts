@@ -6,7 +6,13 @@
  */
 import { type Capture, type CapturedFrame, detectFormat, readNdjson, readSse } from "./capture.ts";
 import { utf8ByteLength } from "../_internal/guards.ts";
-import { detectDialect, DIALECT_NAMES, frameDialect, jsonError, parseData } from "./detect.ts";
+import {
+  detectDialect,
+  DIALECT_NAMES,
+  frameDialect,
+  invalidJsonProblem,
+  parseData,
+} from "./detect.ts";
 import { analyzeAiSdk } from "./analyze_ai_sdk.ts";
 import { analyzeLegacy } from "./analyze_legacy.ts";
 import { analyzeV1 } from "./analyze_v1.ts";
@@ -133,12 +139,7 @@ function analyze(frames: readonly CapturedFrame[], dialect: InspectDialect): Ana
         if (f.event === "heartbeat" || f.data === "[DONE]" || parseData(f.data) !== undefined) {
           continue;
         }
-        problems.push({
-          line: f.line,
-          severity: "error",
-          code: "invalid-json",
-          message: `the data is not JSON (${jsonError(f.data)})`,
-        });
+        problems.push(invalidJsonProblem(f));
       }
       problems.push({
         line: null,
