@@ -78,7 +78,7 @@ export interface AgentLifecycleFold {
    * Names named by a lifecycle row (attached/detached/exited/resumed/retired)
    * before any spawn row of that name in the window: their spawn row is
    * outside the window (or, when the window is not full, was never logged).
-   * Same keys as `orphans`.
+   * Same keys as `orphans` (a copy of them, in the same order).
    */
   orphanNames: Set<string>;
   /**
@@ -146,7 +146,6 @@ export function foldAgentLifecycle(events: readonly BrokerEvent[]): AgentLifecyc
 export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): AgentLifecycleFold {
   const records = new Map<string, AgentRecord>();
   const newest = new Map<string, AgentRecord>();
-  const orphanNames = new Set<string>();
   const orphans = new Map<string, AgentOrphanRecord>();
   // Lifecycle rows already applied, by content (kind, msgId, actor, time, target).
   const applied = new Set<string>();
@@ -178,7 +177,6 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
           record.exitCostUsd = orphan.exitCostUsd;
           if (orphan.lastEventAt > record.lastEventAt) record.lastEventAt = orphan.lastEventAt;
           orphans.delete(name);
-          orphanNames.delete(name);
         } else if (orphan !== undefined) orphan.supersededBy = record.agentId;
       }
       records.set(record.agentId, record);
@@ -218,7 +216,6 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
           supersededBy: null,
         };
         orphans.set(subject, record);
-        orphanNames.add(subject);
       }
     }
     if (event.at > record.lastEventAt) record.lastEventAt = event.at;
@@ -232,7 +229,7 @@ export function lifecycleOf(events: readonly BrokerEvent[], malformed: number): 
       record.lifecycle = transition;
     }
   }
-  return { records, newest, orphanNames, orphans, malformed };
+  return { records, newest, orphanNames: new Set(orphans.keys()), orphans, malformed };
 }
 
 /**
