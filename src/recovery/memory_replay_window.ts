@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { isRecord } from "../_internal/guards.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import type { ReplayBounds, ReplayWindowSeam } from "./replay.ts";
 
@@ -43,7 +44,7 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
    * nothing) unless `envelope.seq === latest + 1`.
    */
   append(envelope: ChatEventEnvelope): boolean {
-    if (typeof envelope !== "object" || envelope === null) return false;
+    if (!isRecord(envelope)) return false;
     if (typeof envelope.turnId !== "string") return false;
     const b = this.#buf(envelope.turnId);
     if (envelope.seq !== b.latest + 1) return false;

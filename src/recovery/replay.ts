@@ -9,6 +9,7 @@
  */
 import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
+import { describe } from "./_describe.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability } from "./profile.ts";
 
@@ -101,19 +102,6 @@ export const DEFAULT_MAX_REPLAY_FRAMES = 10_000;
 
 function maxFramesOf(n: unknown): number {
   return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : DEFAULT_MAX_REPLAY_FRAMES;
-}
-
-/** Text of a thrown value, at most 1000 chars; never throws. */
-function describe(e: unknown): string {
-  try {
-    const text = e instanceof Error ? e.message : String(e);
-    if (typeof text !== "string") return "unprintable error";
-    if (text.length <= 1000) return text;
-    const code = text.charCodeAt(999); // never split a surrogate pair
-    return text.slice(0, code >= 0xd800 && code <= 0xdbff ? 999 : 1000);
-  } catch {
-    return "unprintable error";
-  }
 }
 
 function isSeq(n: unknown): n is number {
@@ -221,14 +209,13 @@ function validateFrames(
   const frames: ChatEventEnvelope[] = Array.prototype.slice.call(answer);
   const ids = new Set<string>();
   for (let i = 0; i < frames.length; i++) {
-    const f = frames[i] as unknown as Record<string, unknown> | null;
+    const f: unknown = frames[i];
     const expectedSeq = afterSeq + 1 + i;
     if (
-      typeof f !== "object" || f === null || f.schemaVersion !== 1 ||
+      !isRecord(f) || f.schemaVersion !== 1 ||
       f.conversationId !== conversationId || f.turnId !== turnId ||
       typeof f.eventId !== "string" || f.eventId.length === 0 || !isSeq(f.seq) || f.seq < 1 ||
-      typeof f.event !== "object" || f.event === null ||
-      typeof (f.event as Record<string, unknown>).type !== "string"
+      !isRecord(f.event) || typeof f.event.type !== "string"
     ) {
       return err({
         code: "foreign-frame",

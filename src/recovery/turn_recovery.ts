@@ -4,7 +4,9 @@
  *
  * @module
  */
+import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Result } from "../result.ts";
+import { clip, describe, MAX_DETAIL_LENGTH } from "./_describe.ts";
 import type { TurnStatus } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability, turnRecoveryProfile } from "./profile.ts";
 import type {
@@ -125,39 +127,15 @@ function validId(id: unknown): id is string {
   return typeof id === "string" && id.length > 0 && id.length <= MAX_RECOVERY_ID_LENGTH;
 }
 
-/** Longest error text copied from a seam or a dispatch into a refusal or a result. */
-const MAX_DETAIL_LENGTH = 1000;
-
-/** `text` cut to at most `max` UTF-16 code units without splitting a surrogate pair. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
-}
-
-/** Text of a thrown value; never throws (null-prototype objects, throwing getters). */
-function describe(e: unknown): string {
-  try {
-    const text = e instanceof Error ? e.message : String(e);
-    return typeof text === "string" ? clip(text, MAX_DETAIL_LENGTH) : "unprintable error";
-  } catch {
-    return "unprintable error";
-  }
-}
-
 function isTurnRecord(x: unknown, turnId: string): x is TurnRecord {
-  if (typeof x !== "object" || x === null) return false;
-  const t = x as Record<string, unknown>;
-  return t.turnId === turnId && typeof t.conversationId === "string" &&
-    typeof t.status === "string" && Number.isSafeInteger(t.revision) &&
-    Array.isArray(t.effectIds);
+  return isRecord(x) && x.turnId === turnId && typeof x.conversationId === "string" &&
+    typeof x.status === "string" && Number.isSafeInteger(x.revision) &&
+    Array.isArray(x.effectIds);
 }
 
 function isEffectRecord(x: unknown, turnId: string, effectId: string): x is EffectRecord {
-  if (typeof x !== "object" || x === null) return false;
-  const e = x as Record<string, unknown>;
-  return e.turnId === turnId && e.effectId === effectId && typeof e.state === "string" &&
-    Number.isSafeInteger(e.revision);
+  return isRecord(x) && x.turnId === turnId && x.effectId === effectId &&
+    typeof x.state === "string" && Number.isSafeInteger(x.revision);
 }
 
 /**
@@ -165,9 +143,7 @@ function isEffectRecord(x: unknown, turnId: string, effectId: string): x is Effe
  * `value: undefined` (a tool that returned nothing), and that is still a result.
  */
 function isOutcome(x: unknown): x is EffectOutcome {
-  if (typeof x !== "object" || x === null) return false;
-  const o = x as Record<string, unknown>;
-  return o.ok === true || (o.ok === false && typeof o.error === "string");
+  return isRecord(x) && (x.ok === true || (x.ok === false && typeof x.error === "string"));
 }
 
 /** A completed record whose stored outcome is usable (reuse it, never re-run). */
@@ -228,11 +204,10 @@ function checkCas<R>(
   valid: (x: unknown) => boolean,
   what: string,
 ): CasOutcome<R> {
-  if (typeof r !== "object" || r === null) return malformed(`${what} CAS answer`);
-  const o = r as Record<string, unknown>;
-  if (o.ok === true && valid(o.record)) return r as CasOutcome<R>;
+  if (!isRecord(r)) return malformed(`${what} CAS answer`);
+  if (r.ok === true && valid(r.record)) return r as CasOutcome<R>;
   // A conflict without `current` is accepted (callers re-read); a wrong record is not.
-  if (o.ok === false && (o.current == null || valid(o.current))) return r as CasOutcome<R>;
+  if (r.ok === false && (r.current == null || valid(r.current))) return r as CasOutcome<R>;
   return malformed(`${what} CAS answer`);
 }
 
@@ -269,7 +244,7 @@ function checkedStore(store: RecoveryStore): RecoveryStore {
   // Always present here; TurnRecovery checks the host store itself for the fence.
   checked.admitDispatch = async (request) => {
     const a = await store.admitDispatch!(request);
-    if (typeof a === "object" && a !== null) {
+    if (isRecord(a)) {
       if (a.admitted === true && isEffectRecord(a.record, request.turnId, request.effectId)) {
         return a;
       }
@@ -290,10 +265,7 @@ function hasFence(store: unknown): boolean {
 }
 
 function isProfile(p: unknown): p is RecoveryProfile {
-  return typeof p === "object" && p !== null &&
-    typeof (p as RecoveryProfile).name === "string" &&
-    typeof (p as RecoveryProfile).capabilities === "object" &&
-    (p as RecoveryProfile).capabilities !== null;
+  return isRecord(p) && typeof p.name === "string" && isRecord(p.capabilities);
 }
 
 /** Used in place of a malformed profile: it offers nothing (fail closed). */

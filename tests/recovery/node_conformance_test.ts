@@ -1,5 +1,6 @@
 // The conformance kit under node:test, as a Node host would run it. The
-// recovery sources (and src/result.ts, their only runtime import) are
+// recovery sources (and src/result.ts and src/_internal/guards.ts, their only
+// runtime imports outside the area) are
 // transpiled to plain ESM in a temp dir, so this does not depend on a fresh
 // `deno task build:npm`; the npm build itself is smoke-tested by that task.
 import assert from "node:assert/strict";
@@ -9,11 +10,12 @@ import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recov
 const ROOT = new URL("../../", import.meta.url);
 
 async function transpileRecovery(dir: string): Promise<void> {
-  const files = ["src/result.ts"];
+  const files = ["src/result.ts", "src/_internal/guards.ts"];
   for await (const e of Deno.readDir(new URL("src/recovery/", ROOT))) {
     if (e.isFile && e.name.endsWith(".ts")) files.push(`src/recovery/${e.name}`);
   }
   await Deno.mkdir(`${dir}/src/recovery`, { recursive: true });
+  await Deno.mkdir(`${dir}/src/_internal`, { recursive: true });
   for (const f of files) {
     const source = await Deno.readTextFile(new URL(f, ROOT));
     const out = ts.transpileModule(source, {
