@@ -44,8 +44,10 @@ export interface AgentsCommandIO {
 }
 
 /**
- * Largest file the command reads, in UTF-16 code units (~32 MiB of ASCII). A
- * full `/api/history?limit=1000` body is well under 1 MiB.
+ * Largest input the command parses, in UTF-16 code units (~32 MiB of ASCII);
+ * a longer text is refused with exit code 2. The check runs on the text the
+ * reader returns, so the reader itself still reads the whole file. A full
+ * `/api/history?limit=1000` body is well under 1 MiB.
  */
 export const AGENTS_MAX_INPUT_CHARS = 32 * 1024 * 1024;
 
