@@ -24,7 +24,7 @@ const nonBlank = z.string().regex(/\S/, "must not be blank");
 
 function optionUnion(p: CardPresentation<string>, ids: string[]): z.ZodType {
   const labels = new Map<string, unknown>();
-  for (const o of p.options ?? []) if (!labels.has(o.id)) labels.set(o.id, o.label);
+  for (const o of p.options ?? []) if (!labels.has(o.id)) labels.set(o.id, own(o, "label"));
   const labelOf = (id: string) => {
     const label = labels.get(id);
     return typeof label === "string" ? label : id;
@@ -58,7 +58,8 @@ export function cardValueSchema(
   if (!isRecord(p)) {
     return err(cardRefusal("invalid-card", "presentation", "presentation must be an object"));
   }
-  switch (p.kind) {
+  const kind = own(p, "kind");
+  switch (kind) {
     case "radio":
     case "select": {
       const ids = cardOptionIds(p);
@@ -98,13 +99,15 @@ export function cardValueSchema(
       return ok(z.strictObject({ date: d }));
     }
     default: {
-      const make = Object.hasOwn(custom, p.kind) ? custom[p.kind] : undefined;
+      const make = typeof kind === "string" && Object.hasOwn(custom, kind)
+        ? custom[kind]
+        : undefined;
       if (make === undefined) {
         return err(
           cardRefusal(
             "not-expressible",
             "presentation.kind",
-            `no value schema for kind "${p.kind}"`,
+            `no value schema for kind ${JSON.stringify(String(kind))}`,
           ),
         );
       }
@@ -141,7 +144,7 @@ export function cardResponseJsonSchema(
     delete json.$schema;
     const props = json.properties as Record<string, Record<string, unknown>> | undefined;
     const p = own(card, "presentation") as CardPresentation<string> | undefined;
-    if (p?.kind === "checkbox" && props?.optionIds) {
+    if (isRecord(p) && own(p, "kind") === "checkbox" && props?.optionIds) {
       props.optionIds.uniqueItems = true;
     }
     return ok(json);

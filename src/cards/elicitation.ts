@@ -210,7 +210,7 @@ function toElicitation(
         );
       }
       const choices = p.options!.map((o): ElicitationEnumChoice => {
-        const extra = [o.description, o.hint].filter((s): s is string =>
+        const extra = [own(o, "description"), own(o, "hint")].filter((s): s is string =>
           typeof s === "string" && s !== ""
         );
         return {
@@ -224,15 +224,17 @@ function toElicitation(
         ])
         : request({ optionId: { type: "string", oneOf: choices } }, ["optionId"]);
     }
-    case "text":
+    case "text": {
+      const placeholder = own(p, "placeholder");
       return request(
         {
-          text: typeof p.placeholder === "string" && p.placeholder !== ""
-            ? { type: "string", minLength: 1, description: p.placeholder }
+          text: typeof placeholder === "string" && placeholder !== ""
+            ? { type: "string", minLength: 1, description: placeholder }
             : { type: "string", minLength: 1 },
         },
         ["text"],
       );
+    }
     case "slider": {
       const b = sliderBounds(p);
       if (!b.ok) return b;
@@ -264,7 +266,7 @@ function toElicitation(
     default:
       return notExpressible(
         "presentation.kind",
-        `custom card kind "${p.kind}" has no MCP form mapping`,
+        `custom card kind ${JSON.stringify(String(own(p, "kind")))} has no MCP form mapping`,
       );
   }
 }

@@ -333,6 +333,51 @@ Deno.test("cardValueSchema / cardResponseJsonSchema: a non-object card or presen
   }
 });
 
+Deno.test("regression: cardToElicitation / cardResponseJsonSchema read option and presentation fields as own properties", () => {
+  const proto = Object.prototype as Record<string, unknown>;
+  const clean = {
+    radio: cardToElicitation(card({ kind: "radio", options: [{ id: "a", label: "A" }] })),
+    text: cardToElicitation(card({ kind: "text" })),
+  };
+  const rating = card({ kind: "rating" } as unknown as OpenCardSnapshot["presentation"]);
+  const withLabel = card(
+    { kind: "radio", options: [{ id: "a" }] } as unknown as OpenCardSnapshot["presentation"],
+  );
+  const cleanLabel = cardResponseJsonSchema(withLabel);
+  const polluted = ["description", "hint", "placeholder", "label"];
+  try {
+    for (const k of polluted) proto[k] = "POLLUTED";
+    assert.deepEqual(
+      cardToElicitation(card({ kind: "radio", options: [{ id: "a", label: "A" }] })),
+      clean.radio,
+    );
+    assert.deepEqual(cardToElicitation(card({ kind: "text" })), clean.text);
+  } finally {
+    for (const k of polluted) delete proto[k];
+  }
+  // zod's JSON Schema export itself trips over a polluted prototype: build
+  // the schema polluted (the title is fixed then), export it clean.
+  let built;
+  try {
+    proto.label = "POLLUTED";
+    built = cardValueSchema(withLabel);
+  } finally {
+    delete proto.label;
+  }
+  assert.ok(built.ok);
+  const json = z.toJSONSchema(built.value) as Record<string, unknown>;
+  delete json.$schema;
+  assert.deepEqual(json, cleanLabel.ok && cleanLabel.value);
+  try {
+    // An inherited `kind` is no kind: the card is not a radio card.
+    proto.kind = "radio";
+    const out = cardValueSchema(rating);
+    assert.equal(out.ok ? "ok" : out.error.code, "not-expressible");
+  } finally {
+    delete proto.kind;
+  }
+});
+
 Deno.test("property: every expressible card maps to a request valid under the MCP form schema (2,000 runs)", () => {
   const opt = fc.record({
     id: fc.string({ minLength: 1, maxLength: 4 }),
