@@ -394,11 +394,7 @@ export class SseParser {
           s.charCodeAt(pos) === 105 && s.charCodeAt(pos + 1) === 100 &&
           s.charCodeAt(pos + 2) === COLON
         ) {
-          const id = s.slice(s.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, lf);
-          if (id.indexOf("\0") === -1) {
-            this.#blockId = id;
-            this.#idBuffer = id;
-          }
+          this.#setId(s.slice(s.charCodeAt(pos + 3) === SPACE ? pos + 4 : pos + 3, lf));
         } else if (
           s.charCodeAt(pos) === 101 && s.charCodeAt(pos + 1) === 118 &&
           s.charCodeAt(pos + 2) === 101 && s.charCodeAt(pos + 3) === 110 &&
