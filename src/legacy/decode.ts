@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { err, ok, type Result } from "../result.ts";
-import { clip } from "./_clip.ts";
+import { ok, type Result } from "../result.ts";
+import { clip, refuse } from "./_refusal.ts";
 import { isRecord, own, ownString } from "../_internal/guards.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { isChatEventType, parseChatEvent } from "../wire/mod.ts";
@@ -15,7 +15,6 @@ import type {
   LegacyDialect,
   LegacyFrame,
   LegacyRefusal,
-  LegacyRefusalCode,
   LegacyUsage,
 } from "./types.ts";
 
@@ -62,11 +61,6 @@ const SCOUT_CHAT_TYPES: ReadonlySet<string> = new Set([
 const DECIMAL_ID = /^[0-9]+$/;
 
 type Payload = Record<string, unknown>;
-
-function refuse(code: LegacyRefusalCode, message: string, type?: string) {
-  const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
-  return err(error);
-}
 
 function readFrame(
   frame: unknown,

@@ -4,20 +4,15 @@
  *
  * @module
  */
-import { err, ok, type Result } from "../result.ts";
-import { clip } from "./_clip.ts";
+import { ok, type Result } from "../result.ts";
+import { clip, refuse } from "./_refusal.ts";
 import { isRecord, own } from "../_internal/guards.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
-import type { LegacyFrame, LegacyRefusal, LegacyRefusalCode } from "./types.ts";
+import type { LegacyFrame, LegacyRefusal } from "./types.ts";
 
 /** The legacy vocabulary to encode into. */
 export type LegacyVocabulary = "scout" | "papercup";
-
-function refuse(code: LegacyRefusalCode, message: string, type?: string) {
-  const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
-  return err(error);
-}
 
 type Obj = Record<string, unknown>;
 

@@ -5,17 +5,11 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
-import { clip } from "./_clip.ts";
+import { clip, refuse } from "./_refusal.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/mod.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
-import type {
-  LegacyChatFrame,
-  LegacyDecodedFrame,
-  LegacyDialect,
-  LegacyRefusal,
-  LegacyRefusalCode,
-} from "./types.ts";
+import type { LegacyChatFrame, LegacyDecodedFrame, LegacyDialect, LegacyRefusal } from "./types.ts";
 
 /**
  * A legacy tool frame as the host's {@link LegacyUpgradeContext.callIdFor}
@@ -89,11 +83,6 @@ export interface LegacyUpgradeContext {
 const toolCounters = new WeakMap<object, { call: number; result: number }>();
 /** The last `seq` accepted from each context object's `allocate()`. */
 const lastSeqs = new WeakMap<object, number>();
-
-function refuse(code: LegacyRefusalCode, message: string, type?: string) {
-  const error: LegacyRefusal = type === undefined ? { code, message } : { code, message, type };
-  return err(error);
-}
 
 function nonEmpty(v: unknown): v is string {
   return typeof v === "string" && v !== "";
