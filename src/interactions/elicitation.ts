@@ -8,6 +8,7 @@
  * @module
  */
 import type { ElicitationResult } from "../cards/mod.ts";
+import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { ValidationIssue } from "./standard_schema.ts";
 
@@ -16,16 +17,22 @@ export type { ElicitationResult };
 /** A primitive form value of an MCP elicitation (string arrays for multi-select). */
 export type ElicitationValue = string | number | boolean | string[];
 
+type ElicitationRefusal = {
+  readonly ok: false;
+  readonly error: { code: "invalid"; message: string; issues: readonly ValidationIssue[] };
+};
+
 /** The most content keys accepted in one elicitation result. */
 export const MAX_ELICITATION_KEYS = 256;
 
 /**
  * Check an untrusted elicitation result. Refuses (`code: "invalid"`, with
  * issues) anything but an object with `action` one of accept/decline/cancel
- * and, if present, `content` a plain object of at most
+ * and, if present, `content` a non-array object of at most
  * {@link MAX_ELICITATION_KEYS} string/number/boolean/string[] values.
  * Returns a fresh copy (own keys only; `__proto__` keys stay plain data).
- * `content` on decline/cancel is dropped.
+ * `content` on decline/cancel is dropped. Never throws: a throwing getter or
+ * proxy trap is refused like any other malformed value.
  */
 export function parseElicitationResult(
   value: unknown,
@@ -39,10 +46,22 @@ export function parseElicitationResult(
       message: "not an MCP elicitation result",
       issues: [path === undefined ? { message } : { message, path }],
     });
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return bad("the elicitation result must be an object");
+  try {
+    return parseUnguarded(value, bad);
+  } catch {
+    return bad("the elicitation result could not be read (a getter or proxy trap threw)");
   }
-  const v = value as Record<string, unknown>;
+}
+
+function parseUnguarded(
+  value: unknown,
+  bad: (message: string, path?: (string | number)[]) => ElicitationRefusal,
+): Result<
+  ElicitationResult,
+  { code: "invalid"; message: string; issues: readonly ValidationIssue[] }
+> {
+  if (!isRecord(value)) return bad("the elicitation result must be an object");
+  const v = value;
   const action = v.action;
   if (action !== "accept" && action !== "decline" && action !== "cancel") {
     return bad("action must be accept, decline or cancel", ["action"]);
@@ -50,7 +69,7 @@ export function parseElicitationResult(
   if (action !== "accept") return ok({ action });
   if (!Object.hasOwn(v, "content") || v.content === undefined) return ok({ action });
   const c = v.content;
-  if (typeof c !== "object" || c === null || Array.isArray(c)) {
+  if (!isRecord(c)) {
     return bad("content must be an object", ["content"]);
   }
   const keys = Object.keys(c);
@@ -59,7 +78,7 @@ export function parseElicitationResult(
   }
   const entries: [string, ElicitationValue][] = [];
   for (const k of keys) {
-    const x = (c as Record<string, unknown>)[k];
+    const x = c[k];
     if (typeof x === "string" || typeof x === "boolean") entries.push([k, x]);
     else if (typeof x === "number" && Number.isFinite(x)) entries.push([k, x]);
     else if (Array.isArray(x) && x.every((e) => typeof e === "string")) {

@@ -8,6 +8,7 @@ import {
   type InteractionRecordV1,
   type InteractionStore,
   type MemoryInteractionStore,
+  parseElicitationResult,
   type TransactCallback,
 } from "../../interactions.ts";
 import { ok } from "../../src/result.ts";
@@ -245,6 +246,35 @@ Deno.test("hostile input: throwing getters and proxy traps are refused invalid-r
       assert.fail(`${name} threw ${e}`);
     }
     const res = r as { ok: boolean; error?: { code: string } };
-    assert.ok(!res.ok && res.error?.code === "invalid-request", `${name}: ${JSON.stringify(r)}`);
+    // An unreadable elicitation result is an unreadable answer body.
+    const want = name.startsWith("elicitation") ? "invalid-answer" : "invalid-request";
+    assert.ok(!res.ok && res.error?.code === want, `${name}: ${JSON.stringify(r)}`);
   }
+});
+
+Deno.test("parseElicitationResult never throws on a throwing getter or proxy trap", () => {
+  const boom = new Proxy({}, {
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const content = Object.defineProperty({}, "x", {
+    enumerable: true,
+    get() {
+      throw new Error("boom");
+    },
+  });
+  const keysBoom = new Proxy({}, {
+    ownKeys() {
+      throw new Error("boom");
+    },
+  });
+  for (const v of [boom, { action: "accept", content }, { action: "accept", content: keysBoom }]) {
+    const r = parseElicitationResult(v);
+    assert.ok(!r.ok && r.error.code === "invalid", JSON.stringify(r));
+  }
+  assert.deepEqual(parseElicitationResult({ action: "accept", content: { x: 1 } }), {
+    ok: true,
+    value: { action: "accept", content: { x: 1 } },
+  });
 });
