@@ -330,7 +330,7 @@ export function decodeLegacyChatFrame(
   if (f.data.length > bound) {
     return refuse(
       "oversized",
-      `the frame's data is ${f.data.length} long, over the bound ${bound}`,
+      `the frame's data is ${f.data.length} UTF-16 code units long, over the bound ${bound}`,
     );
   }
   if (f.event === "heartbeat") return heartbeat(dialect, f.data);
