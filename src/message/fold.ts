@@ -489,10 +489,12 @@ export class UIMessageFold {
         this.#activeText.set(c.id, part);
         return;
       }
-      case "text-delta": {
-        const part = this.#activeText.get(c.id);
+      case "text-delta":
+      case "reasoning-delta": {
+        const kind = c.type === "text-delta" ? "text" : "reasoning";
+        const part = (kind === "text" ? this.#activeText : this.#activeReasoning).get(c.id);
         if (part === undefined) {
-          return this.#issue("orphan-chunk", `text-delta for unknown text part ${c.id}`);
+          return this.#issue("orphan-chunk", `${c.type} for unknown ${kind} part ${c.id}`);
         }
         if (!this.#charsOk(c.delta.length)) return;
         part.text += c.delta;
@@ -515,16 +517,6 @@ export class UIMessageFold {
         if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
         if (!this.#place(part)) return;
         this.#activeReasoning.set(c.id, part);
-        return;
-      }
-      case "reasoning-delta": {
-        const part = this.#activeReasoning.get(c.id);
-        if (part === undefined) {
-          return this.#issue("orphan-chunk", `reasoning-delta for unknown reasoning part ${c.id}`);
-        }
-        if (!this.#charsOk(c.delta.length)) return;
-        part.text += c.delta;
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
         return;
       }
       case "reasoning-end": {
