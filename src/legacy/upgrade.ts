@@ -88,8 +88,6 @@ function nonEmpty(v: unknown): v is string {
   return typeof v === "string" && v !== "";
 }
 
-type Upgraded = Result<ChatEventEnvelope, LegacyRefusal>;
-
 function nextIndex(ctx: object, kind: "call" | "result"): number {
   let c = toolCounters.get(ctx);
   if (c === undefined) {
