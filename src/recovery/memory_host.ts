@@ -33,7 +33,10 @@ export class MemoryRecoveryHost {
   /** The replay window. */
   readonly replay: MemoryReplayWindow;
 
-  /** Build with optional store options (faults, pauses, observer) and abort observer. */
+  /**
+   * Build with optional store options (faults, pauses, observer), an abort
+   * observer, and `retain` (most replay frames kept per turn; default: all).
+   */
   constructor(
     options: {
       readonly store?: MemoryStoreOptions;

@@ -1,6 +1,8 @@
 /**
- * Reference {@link ReplayWindowSeam}: a bounded in-memory buffer of v1
- * envelopes per turn, with trimming to model retention.
+ * Reference {@link ReplayWindowSeam}: an in-memory buffer of v1 envelopes
+ * per turn, with trimming to model retention. It keeps every frame unless
+ * `retain` is set, and one buffer per appended turn: a reference for tests,
+ * not a production window.
  *
  * @module
  */
@@ -61,8 +63,8 @@ export class MemoryReplayWindow implements ReplayWindowSeam {
    * that is not a safe integer is ignored (the window is left unchanged).
    */
   trimBefore(turnId: string, seq: number): void {
-    if (!Number.isSafeInteger(seq)) return;
-    const b = this.#buf(turnId);
+    const b = this.#turns.get(turnId);
+    if (!b || !Number.isSafeInteger(seq)) return; // an unknown turn has nothing to trim
     const target = Math.min(seq, b.latest + 1);
     if (target <= b.low) return;
     b.frames.splice(0, target - b.low);

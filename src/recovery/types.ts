@@ -230,14 +230,16 @@ export type RecoveryErrorCode =
   | "contention"
   | "checkpoint-write-failed"
   | "cancel-uncertain"
-  | "not-reconcilable"
   | "restart-recovery-unsupported"
   | "store-unavailable";
 
 /**
- * A typed refusal of {@link TurnRecovery}. Extra fields by code:
- * `turn-not-running` carries `status`; `checkpoint-write-failed` carries the
- * `outcome` that could not be persisted and whether the write is `uncertain`.
+ * A typed refusal of {@link TurnRecovery} (methods never throw). Extra fields
+ * by code: `turn-not-running` carries `status`; `checkpoint-write-failed`
+ * carries `uncertain` and, from `runEffect`/`reconcile`, the `outcome` that
+ * could not be persisted; `contention` and `admission-contract-violated` from
+ * `runEffect` carry `outcome` when the effect already ran and produced it;
+ * `cancel-uncertain` carries `uncertain: true`.
  */
 export interface RecoveryError extends Refusal<RecoveryErrorCode> {
   /** Turn concerned, when known. */
@@ -246,8 +248,8 @@ export interface RecoveryError extends Refusal<RecoveryErrorCode> {
   readonly effectId?: string;
   /** Turn status seen (with `turn-not-running`). */
   readonly status?: TurnStatus;
-  /** The outcome that could not be persisted (with `checkpoint-write-failed`). */
+  /** The outcome the effect produced but this call could not confirm stored (see above). */
   readonly outcome?: EffectOutcome;
-  /** True when it is unknown whether the write committed. */
+  /** True when it is unknown whether the write committed (`false`: it did not). */
   readonly uncertain?: boolean;
 }

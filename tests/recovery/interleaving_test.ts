@@ -9,7 +9,6 @@ Deno.test(`interleaving: reference store keeps every invariant over ${RUNS} seed
   const stats = emptyStats();
   await fc.assert(interleavingProperty("reference", stats), { numRuns: RUNS, seed: 20261130 });
   // The runs must reach the hard paths, or passing proves little.
-  console.log(JSON.stringify(stats));
   for (const [k, v] of Object.entries(stats)) assert.ok(v >= 50, `only ${v} occurrences of ${k}`);
 });
 
