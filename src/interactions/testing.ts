@@ -27,6 +27,7 @@
  *
  * @module
  */
+import { ownString } from "../_internal/guards.ts";
 import { InteractionResolver } from "./resolver.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type {
@@ -126,9 +127,7 @@ function choiceSchema(gate?: Gate): StandardSchemaV1<unknown, { choice: string }
       vendor: "papercusp-kit",
       validate(value: unknown) {
         const judge = (): StandardSchemaV1.Result<{ choice: string }> => {
-          const c = typeof value === "object" && value !== null
-            ? (value as Record<string, unknown>).choice
-            : undefined;
+          const c = ownString(value, "choice");
           return c === "a" || c === "b"
             ? { value: { choice: c } }
             : { issues: [{ message: "choice must be a or b", path: ["choice"] }] };
