@@ -109,7 +109,7 @@ export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute
 /**
  * The point at fraction `t` of a polyline, by arc length (constant speed),
  * interpolating linearly within a segment. `t` is clamped to [0, 1] (`NaN`
- * reads as 0); a missing point or a non-finite coordinate reads as 0 (as
+ * or a non-number reads as 0); a missing point or a non-finite coordinate reads as 0 (as
  * `sparkRoutes` does for a missing node), so the result is always finite. `[]` → `{x:0, y:0}`; one point → that point; zero total length
  * → the first point. On `[(0,0),(10,0),(10,30)]`: t 0 → (0,0); 0.25 →
  * (10,0); 0.5 → (10,10); 1 → (10,30).
@@ -126,7 +126,7 @@ export function pointAlongPolyline(points: readonly Point[], t: number): Point {
     total += length;
   }
   if (total === 0 || !Number.isFinite(total)) return pts[0];
-  const clamped = Number.isNaN(t) ? 0 : Math.min(1, Math.max(0, t));
+  const clamped = typeof t !== "number" || Number.isNaN(t) ? 0 : Math.min(1, Math.max(0, t));
   let travelled = clamped * total;
   for (let i = 0; i < lengths.length; i++) {
     const length = lengths[i];
@@ -167,6 +167,8 @@ export interface Spark extends SparkRoute {
  * Sparks for the entries strictly newer than `since` (epoch ms), so a refetch
  * cannot replay the feed: their routes flattened, each with
  * `id = msgId:to:routeIndex` and `startedAt = now` (not the entry's time).
+ * Never throws: a non-array `entries`, a non-number `since`, or an entry
+ * without a number `at` and a string `msgId` gives no sparks for it.
  */
 export function sparksSince(
   layout: GraphLayout,
@@ -175,9 +177,12 @@ export function sparksSince(
   now: number,
 ): Spark[] {
   const sparks: Spark[] = [];
-  if (!Array.isArray(entries)) return sparks;
+  if (!Array.isArray(entries) || typeof since !== "number") return sparks;
   for (const entry of entries) {
-    if (!(entry?.at > since)) continue;
+    // Read only well-typed fields: an object `at`/`msgId` could throw on coercion.
+    if (typeof entry?.at !== "number" || !(entry.at > since) || typeof entry.msgId !== "string") {
+      continue;
+    }
     sparkRoutes(layout, entry).forEach((route, i) => {
       sparks.push({ ...route, id: `${entry.msgId}:${route.to}:${i}`, startedAt: now });
     });
@@ -185,20 +190,23 @@ export function sparksSince(
   return sparks;
 }
 
-/** The sparks still travelling at `now` (epoch ms): `now − startedAt < SPARK_DURATION_MS`. */
+/**
+ * The sparks still travelling at `now` (epoch ms): `now − startedAt < SPARK_DURATION_MS`.
+ * A non-array `sparks` or a non-number `now` gives `[]`.
+ */
 export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
-  if (!Array.isArray(sparks)) return [];
+  if (!Array.isArray(sparks) || typeof now !== "number") return [];
   return sparks.filter((spark) => now - spark?.startedAt < SPARK_DURATION_MS);
 }
 
 /**
  * Glow of a node at `now` (epoch ms), in [0, 1]: 0 without activity; 1 for
  * activity in the future (negative age); else `max(0, 1 − age / 6000)` —
- * 1 at the event, 0.5 after 3 s, 0 from 6 s on. A `NaN` time, or an
- * activity at `+Infinity`, gives 0 (never `NaN`).
+ * 1 at the event, 0.5 after 3 s, 0 from 6 s on. A `NaN` or non-number
+ * time, or an activity at `+Infinity`, gives 0 (never `NaN`).
  */
 export function glowStrength(activity: NodeActivity | undefined, now: number): number {
-  if (!activity || typeof activity.at !== "number") return 0;
+  if (!activity || typeof activity.at !== "number" || typeof now !== "number") return 0;
   const age = now - activity.at;
   if (Number.isNaN(age) || activity.at === Infinity) return 0; // no meaningful age
   if (age < 0) return 1;

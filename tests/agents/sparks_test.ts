@@ -188,4 +188,16 @@ Deno.test("sparks helpers refuse garbage quietly instead of throwing", () => {
   assert.deepEqual(liveSparks(junk, 1), []);
   assert.deepEqual(pointAlongPolyline(junk, 0.5), { x: 0, y: 0 });
   assert.equal(glowStrength({ category: "message", at: "x" as unknown as number }, 5), 0);
+  // Objects that throw on numeric/string coercion (no prototype) in time and id slots.
+  const bare = Object.create(null) as never;
+  assert.equal(glowStrength({ category: "message", at: 1 }, bare), 0);
+  assert.deepEqual(liveSparks([], bare), []);
+  assert.deepEqual(pointAlongPolyline([{ x: 0, y: 0 }, { x: 10, y: 0 }], bare), { x: 0, y: 0 });
+  assert.deepEqual(sparksSince(layout, [], bare, 1), []);
+  const entry = { msgId: "m", kind: "message", from: "a", at: 5, recipients: ["b"] };
+  assert.equal(sparksSince(layout, [entry], 0, 1).length, 1, "the well-formed entry sparks");
+  assert.deepEqual(
+    sparksSince(layout, [{ ...entry, at: bare }, { ...entry, msgId: bare }], 0, 1),
+    [],
+  );
 });
