@@ -109,6 +109,20 @@ export class V1ToUIMessageChunks {
     }
   }
 
+  /** Append `delta` to the open `kind` part (opening one, and closing a part of the other kind, first). */
+  #stream(kind: "text" | "reasoning", delta: string, out: UIMessageChunk[]): void {
+    this.#content(out);
+    if ((kind === "text" ? this.#reasoning : this.#text) !== undefined) this.#close(out);
+    let id = kind === "text" ? this.#text : this.#reasoning;
+    if (id === undefined) {
+      id = `${kind}-${++this.#n}`;
+      if (kind === "text") this.#text = id;
+      else this.#reasoning = id;
+      out.push({ type: `${kind}-start`, id });
+    }
+    out.push({ type: `${kind}-delta`, id, delta });
+  }
+
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
     const admitted = admitEnvelope(envelope, {
@@ -130,22 +144,10 @@ export class V1ToUIMessageChunks {
     const e = env.event as ChatEventV1;
     switch (e.type) {
       case "delta":
-        this.#content(out);
-        if (this.#reasoning !== undefined) this.#close(out);
-        if (this.#text === undefined) {
-          this.#text = `text-${++this.#n}`;
-          out.push({ type: "text-start", id: this.#text });
-        }
-        out.push({ type: "text-delta", id: this.#text, delta: e.text });
+        this.#stream("text", e.text, out);
         break;
       case "reasoning":
-        this.#content(out);
-        if (this.#text !== undefined) this.#close(out);
-        if (this.#reasoning === undefined) {
-          this.#reasoning = `reasoning-${++this.#n}`;
-          out.push({ type: "reasoning-start", id: this.#reasoning });
-        }
-        out.push({ type: "reasoning-delta", id: this.#reasoning, delta: e.text });
+        this.#stream("reasoning", e.text, out);
         break;
       case "tool_call":
         this.#content(out);
