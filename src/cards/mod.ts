@@ -24,8 +24,8 @@ export type {
   CardSpec,
   OpenCardSnapshot,
 } from "./types.ts";
+export { CARD_PRESENTATION_KINDS } from "./kinds.ts";
 export {
-  CARD_PRESENTATION_KINDS,
   CardApprovalSchema,
   CardOptionSchema,
   CardPresentationKindSchema,

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { BUILTIN_KINDS, CARD_PRESENTATION_KINDS } from "./kinds.ts";
 import { GoalOwnerReportRefV1Schema } from "../blocks/schemas.ts";
 import type { ReportBlock } from "../blocks/types.ts";
 import type {
@@ -19,20 +20,10 @@ import type {
   OpenCardSnapshot,
 } from "./types.ts";
 
-const KINDS = [
-  "radio",
-  "checkbox",
-  "text",
-  "date",
-  "slider",
-  "select",
-] as const satisfies readonly CardPresentationKind[];
-
-/** The six built-in kinds: radio, checkbox, text, date, slider, select. */
-export const CARD_PRESENTATION_KINDS: readonly CardPresentationKind[] = KINDS;
-
 /** {@link CardPresentationKind}: one of {@link CARD_PRESENTATION_KINDS}. */
-export const CardPresentationKindSchema: z.ZodType<CardPresentationKind> = z.enum(KINDS);
+export const CardPresentationKindSchema: z.ZodType<CardPresentationKind> = z.enum(
+  BUILTIN_KINDS,
+);
 
 /** {@link CardOption}. */
 export const CardOptionSchema: z.ZodType<CardOption> = z.object({

@@ -6,6 +6,7 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
+import { BUILTIN_KINDS } from "./kinds.ts";
 import type {
   CardOption,
   CardPresentation,
@@ -75,7 +76,8 @@ export type CardKindValidator<K extends string = string> = (
 /** Options shared by the validation entry points. */
 export interface CardValidationOptions {
   /**
-   * Whether `decline` is allowed when the card has no `allowDecline` field.
+   * Whether `decline` is allowed when the card's `allowDecline` is absent
+   * (or `null`). Only `true` allows it; any other value counts as `false`.
    * Default `false`: on the wire, decline is allowed only if
    * `allowDecline === true` (scout-chat shows the decline button only for a
    * truthy `allowDecline`). Note that tooldef's server-side `CardSpec`
@@ -515,7 +517,7 @@ export function createCardValidator<X extends string = never>(
   }
 }
 
-const BUILTIN = new Set<string>(["radio", "checkbox", "text", "date", "slider", "select"]);
+const BUILTIN = new Set<string>(BUILTIN_KINDS);
 
 const defaultValidators = new Map<boolean, CardValidator<string>>();
 
@@ -530,7 +532,7 @@ const defaultValidators = new Map<boolean, CardValidator<string>>();
  *   value? }` and `correlationId` must equal the card's
  *   (`correlation-mismatch`).
  * - `cancel`: always allowed.
- * - `decline`: only if `card.allowDecline === true` (absent → see
+ * - `decline`: only if `card.allowDecline === true` (absent or `null` → see
  *   {@link CardValidationOptions.allowDeclineDefault}, default `false`).
  * - `submit`: `value` must be an object; per kind — radio/select
  *   `{ optionId }` one of the options; checkbox `{ optionIds }` non-empty,
