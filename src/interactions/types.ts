@@ -49,7 +49,10 @@ export type InteractionStatus = "pending" | "submitted" | "declined" | "cancelle
  */
 export type EffectiveStatus = InteractionStatus | "expired";
 
-/** Where an answer came from: a rendered card or an MCP elicitation. */
+/**
+ * Where an answer came from: a rendered card (`answer`), an MCP elicitation
+ * (`resolveElicitation`), or the server itself (`cancel`).
+ */
 export type SubmissionSource = "card" | "elicitation" | "server";
 
 /** The durable answer stored on a terminal record. */
@@ -66,7 +69,7 @@ export interface StoredSubmission {
   readonly at: number;
   /** Where it came from. */
   readonly source: SubmissionSource;
-  /** Optional reason (decline / cancel), at most 1000 characters. */
+  /** Reason given to a server `cancel`, at most 1000 UTF-16 code units (absent otherwise). */
   readonly reason?: string;
 }
 
@@ -124,7 +127,7 @@ export interface WorkflowTransition {
 /** A refusal carrying no extra fields. */
 export type PlainRefusal<C extends string> = Refusal<C>;
 
-/** The card does not exist (or the id is malformed). */
+/** No interaction with this id exists (a malformed id is `invalid-request`). */
 export type NotFoundRefusal = PlainRefusal<"not-found">;
 /**
  * The caller is not (or no longer) the bound authority. Carries nothing from
