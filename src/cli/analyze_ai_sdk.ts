@@ -95,7 +95,6 @@ export function analyzeAiSdk(frames: readonly CapturedFrame[]): AiSdkAnalysis {
       message: "the stream does not end with `data: [DONE]`",
     });
   }
-  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
 
   let text = "";
   let reasoning = "";

@@ -195,7 +195,6 @@ export function analyzeLegacy(
   }
   const turn = fold.turn();
   problems.push(...fold.problems);
-  problems.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   if (turn !== null) turn.domainEvents = domainEvents;
   return { problems, turn, events: fold.applied, heartbeats, domainEvents };
 }

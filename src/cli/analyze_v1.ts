@@ -177,7 +177,5 @@ export function analyzeV1(
     fold.push(f.line, parsed.value);
   }
   const turn = fold.turn();
-  const all = [...problems, ...fold.problems];
-  all.sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-  return { problems: all, turn, events: fold.applied, heartbeats };
+  return { problems: [...problems, ...fold.problems], turn, events: fold.applied, heartbeats };
 }

@@ -112,7 +112,10 @@ export function inspectBytes(bytes: Uint8Array, options: InspectOptions = {}): I
   return inspectWithinBound(text, options);
 }
 
-/** What every dialect's analysis yields (`domainEvents`: a count). */
+/**
+ * What every dialect's analysis yields (`domainEvents`: a count). `problems`
+ * come in push order: {@link inspectWithinBound} sorts them once, by line.
+ */
 interface Analysis {
   problems: InspectProblem[];
   turn: InspectTurn | null;
