@@ -81,7 +81,7 @@ export interface ReconcileOutcome {
 
 /** Answer of {@link TurnRecovery.resume}. */
 export interface ResumeOutcome {
-  /** The committed turn record after the cancellation. */
+  /** The committed turn record after the resume (`running` or `needs-reconciliation`). */
   readonly turn: TurnRecord;
   /** Effects with a stored outcome: reused, never re-run. */
   readonly completed: readonly string[];
@@ -93,7 +93,7 @@ export interface ResumeOutcome {
 
 /** Snapshot returned by {@link TurnRecovery.inspect}. */
 export interface TurnSnapshot {
-  /** The turn record after the status change. */
+  /** The turn record as read (nothing is written). */
   readonly turn: TurnRecord;
   /** Stored effect records in `effectIds` order (`null` = never claimed). */
   readonly effects: readonly (EffectRecord | null)[];
@@ -991,8 +991,14 @@ export class TurnRecovery {
     return ok({ turn: after, completed, needsReconciliation: unknown, pending });
   }
 
-  /** Read the turn and its effect records. Refuses `unknown-turn`, `store-unavailable`. */
+  /**
+   * Read the turn and its effect records (no authority check, nothing
+   * written). Refuses `invalid-request` (not a non-empty id of at most
+   * {@link MAX_RECOVERY_ID_LENGTH} code units), `unknown-turn`,
+   * `store-unavailable`.
+   */
   async inspect(turnId: string): Promise<Result<TurnSnapshot, RecoveryError>> {
+    if (!validId(turnId)) return refuse("invalid-request", "turnId must be a non-empty id");
     const tr = await this.#readTurn(turnId);
     if (!tr.ok) return tr;
     const effects: (EffectRecord | null)[] = [];

@@ -340,6 +340,24 @@ Deno.test("the constructor never throws; missing seams and malformed profiles fa
   );
 });
 
+Deno.test("inspect refuses a turn id that is not a non-empty id without asking the store", async () => {
+  const { host, worker } = await setup();
+  let reads = 0;
+  const counted: RecoveryStore = {
+    readTurn: (t) => (reads++, host.store.readTurn(t)),
+    casTurn: (...a) => host.store.casTurn(...a),
+    readEffect: (...a) => host.store.readEffect(...a),
+    casEffect: (...a) => host.store.casEffect(...a),
+  };
+  const w = new TurnRecovery({ ...host.seams(), store: counted });
+  for (const id of ["", "x".repeat(513), 5, null, undefined]) {
+    assert.equal(code(await w.inspect(id as never)), "invalid-request");
+  }
+  assert.equal(reads, 0);
+  const snap = await worker.inspect("t1");
+  assert.ok(snap.ok && snap.value.turn.turnId === "t1" && snap.value.effects.length === 2);
+});
+
 Deno.test("a JSON store that drops `value: undefined` still reuses the result (never re-runs)", async () => {
   const { host } = await setup();
   const s = host.store;
