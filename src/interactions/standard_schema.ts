@@ -150,6 +150,7 @@ export const MAX_ISSUE_MESSAGE_LENGTH = 1000;
 /** Most path segments {@link standardValidate} copies per issue (deeper paths are cut). */
 export const MAX_ISSUE_PATH_LENGTH = 64;
 
+/** A non-null object, array or function (a Standard Schema may be a function, e.g. ArkType). */
 function isObjectLike(v: unknown): v is Record<string, unknown> {
   return (typeof v === "object" && v !== null) || typeof v === "function";
 }
