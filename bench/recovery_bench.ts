@@ -95,7 +95,7 @@ async function baseline(n: number): Promise<number> {
 Deno.bench("recovery: store claim + admit + complete (1000 effects)", async () => {
   await storePath(1000);
 });
-Deno.bench("recovery: TurnRecovery.runEffect (200 effects per turn)", async () => {
+Deno.bench("recovery: TurnRecovery.runEffect (200 effects, turns of 100)", async () => {
   await turnRecoveryPath(200);
 });
 
