@@ -306,7 +306,7 @@ function decodePapercup(
  *
  * @param frame an SSE message `{id?, event?, data}` (e.g. from `SseParser`); any value is accepted and checked
  * @param dialect the vocabulary to read it in
- * @param options `maxDataLength` bound (default 1 MiB)
+ * @param options `maxDataLength` bound in UTF-16 code units (default 1 MiB; a bound that cannot be read → `invalid-frame`)
  *
  * @example
  * ```ts
@@ -325,7 +325,12 @@ export function decodeLegacyChatFrame(
   }
   const f = readFrame(frame);
   if (typeof f === "string") return refuse("invalid-frame", f);
-  const max = options?.maxDataLength;
+  let max: unknown;
+  try {
+    max = options?.maxDataLength;
+  } catch {
+    return refuse("invalid-frame", "the decode options could not be read");
+  }
   const bound = typeof max === "number" && max > 0 ? max : LEGACY_MAX_DATA_LENGTH;
   if (f.data.length > bound) {
     return refuse(

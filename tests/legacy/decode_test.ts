@@ -105,6 +105,16 @@ Deno.test("oversized data is refused before parsing", () => {
   assert.equal(!r.ok && r.error.code, "oversized");
 });
 
+Deno.test("decode options whose bound cannot be read are refused, not thrown", () => {
+  const options = {
+    get maxDataLength(): number {
+      throw new Error("boom");
+    },
+  };
+  const r = decodeLegacyChatFrame({ data: '{"type":"done"}' }, "scout", options);
+  assert.equal(!r.ok && r.error.code, "invalid-frame");
+});
+
 Deno.test("scout done keeps only well-formed usage numbers", () => {
   const r = scout({ type: "done", usage: { totalTokens: 12, costUsd: -1, inputTokens: "3" } });
   assert.ok(r.ok && r.value.kind === "chat");
