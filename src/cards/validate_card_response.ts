@@ -97,7 +97,7 @@ export interface CardValidatorOptions<X extends string> extends CardValidationOp
 export interface CardValidator<K extends string> {
   /** Validate `response` (untrusted) against `card`; see {@link validateCardResponse}. */
   validate(card: OpenCardSnapshot<K>, response: unknown): Result<CardResponse, CardRefusal>;
-  /** Whether a custom validator is registered for `kind`. */
+  /** Whether a custom validator is registered for `kind` (never for a built-in kind name). */
   hasKind(kind: string): boolean;
 }
 
@@ -433,7 +433,8 @@ export function createCardValidator<X extends string = never>(
   if (options.kinds) {
     for (const k of Object.keys(options.kinds)) {
       const fn = (options.kinds as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
-      if (typeof fn === "function") kinds.set(k, fn);
+      // A built-in name is ignored: built-in kinds cannot be overridden.
+      if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
     }
   }
   const allowDeclineDefault = options.allowDeclineDefault === true;
@@ -508,9 +509,7 @@ export function createCardValidator<X extends string = never>(
     } else {
       const kind = own(p, "kind") as string;
       const custom = kinds.get(kind);
-      result = custom !== undefined && !BUILTIN.has(kind)
-        ? custom(p, value, card)
-        : validateBuiltin(p, value);
+      result = custom !== undefined ? custom(p, value, card) : validateBuiltin(p, value);
     }
     if (!result.ok) return result;
     return ok({ action: "submit", correlationId, value: result.value });

@@ -294,6 +294,17 @@ Deno.test("extension point: a product's custom 'rating' kind", () => {
   });
   assert.equal(unknown.ok ? null : unknown.error.code, "unknown-kind");
   assert.equal(validator.hasKind("rating"), true);
+  // A validator registered under a built-in name is ignored.
+  const hijack = createCardValidator({
+    kinds: { radio: () => ok({ hijacked: true }) } as unknown as Record<never, never>,
+  });
+  assert.equal(hijack.hasKind("radio"), false);
+  const r = hijack.validate(CASES.radio.card, submit({ optionId: "zzz" }));
+  assert.equal(r.ok ? "ok" : r.error.code, "unknown-option");
+  assert.deepEqual(hijack.validate(CASES.radio.card, submit({ optionId: "a" })), {
+    ok: true,
+    value: { action: "submit", correlationId: "c1", value: { optionId: "a" } },
+  });
 });
 
 Deno.test("decodeCardOptions: spec rules", () => {
