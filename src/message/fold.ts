@@ -19,7 +19,7 @@
  * - resolves a tool call id reused in a later step to the current step's part
  *   (or the latest one), never overwriting the earlier step's part; approval
  *   responses resolve to the latest part carrying that approval id;
- * - bounds what it buffers: `maxParts` parts, `maxChars` appended characters
+ * - bounds what it buffers: `maxParts` parts, `maxChars` appended UTF-16 code units
  *   and `maxIssues` reported issues.
  *
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
@@ -71,7 +71,11 @@ export interface FoldOptions {
   replay?: boolean;
   /** Most parts the message may hold (default 100 000); more are refused as `limit`. */
   maxParts?: number;
-  /** Most characters text / reasoning / tool-input deltas may append in total (default 64 Mi). */
+  /**
+   * Most UTF-16 code units (`string.length`, not bytes) text / reasoning /
+   * tool-input deltas may append in total (default 64 Mi = 67 108 864); a
+   * delta past it is refused as `limit`.
+   */
   maxChars?: number;
   /** Most issues kept (default 1 000); the rest are only counted. */
   maxIssues?: number;
