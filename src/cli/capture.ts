@@ -7,6 +7,7 @@
  * @module
  */
 import { SseLimitError, SseParser } from "../sse/mod.ts";
+import { parseData } from "./detect.ts";
 
 /** One frame of a capture: an SSE message or an NDJSON line. */
 export interface CapturedFrame {
@@ -131,20 +132,11 @@ export function readNdjson(text: string): Capture {
     lineNo++;
     const line = raw.replace(/\r?\n$|\r$/, "");
     if (line.trim() === "") continue;
-    if (line.length === raw.length && !isJson(line)) {
+    if (line.length === raw.length && parseData(line) === undefined) {
       capture.truncatedAt = lineNo; // only the last line can lack its terminator
       continue;
     }
     frames.push({ line: lineNo, data: line });
   }
   return capture;
-}
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
 }
