@@ -90,10 +90,12 @@ export function historyWindowOf(events: readonly BrokerEvent[], limit: number): 
  * The seat of `name`: among prefixes where `name` starts with `prefix + '-'`,
  * the longest wins (ties keep the earlier); none → null. (`tpc-x` with
  * `tp`/`tpc` → the `tpc` seat; `tpcx` → null; the bare name `tpc` → null.)
+ * Never throws: a non-string `name` or a non-array `prefixes` → null, and
+ * prefixes without string `seat`/`prefix` are skipped.
  */
 export function seatOf(name: string, prefixes: readonly SeatPrefix[]): string | null {
   let best: SeatPrefix | null = null;
-  if (!Array.isArray(prefixes)) return null;
+  if (typeof name !== "string" || !Array.isArray(prefixes)) return null;
   for (const p of prefixes) {
     if (typeof p?.prefix !== "string" || typeof p.seat !== "string") continue;
     if (!name.startsWith(`${p.prefix}-`)) continue;

@@ -150,6 +150,7 @@ Deno.test("seatOf: longest prefix, ties keep the earlier, bare prefix is no seat
   assert.equal(seatOf("tpcx", seats), null);
   assert.equal(seatOf("tpc", seats), null);
   assert.equal(seatOf("x", []), null);
+  assert.equal(seatOf(42 as unknown as string, seats), null, "a non-string name has no seat");
 });
 
 Deno.test("presence fields: seat needs a record, taskId from declared or regex, session id fallback, lastEventAt max", () => {
