@@ -264,7 +264,7 @@ export function dateBounds(
  * (16 ulps of `max(|value|, |base|)`). Never more: a half step is refused at
  * any magnitude (`1e12 + 0.5` is not on a step of 1).
  */
-export function isOnStep(value: number, base: number, step: number): boolean {
+function isOnStep(value: number, base: number, step: number): boolean {
   const k = Math.round((value - base) / step);
   if (!Number.isFinite(k)) return false;
   const off = Math.abs(value - (base + k * step));
