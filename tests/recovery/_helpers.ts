@@ -3,6 +3,7 @@ import {
   type EffectRun,
   MemoryRecoveryHost,
   type RecoveryError,
+  type RecoveryStore,
   type StoreFault,
   type StoreOp,
   TurnRecovery,
@@ -63,4 +64,19 @@ export function runAsAlice(
   effectId = "e1",
 ): Promise<Result<EffectRun, RecoveryError>> {
   return worker.runEffect({ turnId: "t1", effectId, principal: "alice", dispatch });
+}
+
+/**
+ * A store forwarding every call to `s`, with `over` replacing some methods
+ * (`{ admitDispatch: undefined }` gives a store without the fence).
+ */
+export function delegate(s: RecoveryStore, over: Partial<RecoveryStore> = {}): RecoveryStore {
+  return {
+    readTurn: (t) => s.readTurn(t),
+    casTurn: (...a) => s.casTurn(...a),
+    readEffect: (...a) => s.readEffect(...a),
+    casEffect: (...a) => s.casEffect(...a),
+    admitDispatch: (r) => s.admitDispatch!(r),
+    ...over,
+  };
 }

@@ -3,27 +3,8 @@
 // malformed answers. TurnRecovery must never dispatch because of them and
 // never throw.
 import assert from "node:assert/strict";
-import {
-  type AdmitOutcome,
-  type AdmitRequest,
-  MemoryRecoveryHost,
-  type RecoveryStore,
-  TurnRecovery,
-} from "../../src/recovery/mod.ts";
-import { code, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
-
-function withFence(
-  s: RecoveryStore,
-  admitDispatch: (r: AdmitRequest) => Promise<AdmitOutcome>,
-): RecoveryStore {
-  return {
-    readTurn: (t) => s.readTurn(t),
-    casTurn: (...a) => s.casTurn(...a),
-    readEffect: (...a) => s.readEffect(...a),
-    casEffect: (...a) => s.casEffect(...a),
-    admitDispatch,
-  };
-}
+import { MemoryRecoveryHost, type RecoveryStore, TurnRecovery } from "../../src/recovery/mod.ts";
+import { code, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 const later = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
 
@@ -32,9 +13,15 @@ Deno.test("hostile fence: launch called after a refused admission settled never 
   let launched: (() => void) | undefined;
   const w = new TurnRecovery({
     ...host.seams(),
-    store: withFence(host.store, (r) => {
-      launched = r.launch;
-      return Promise.resolve({ admitted: false, reason: "turn-not-running", status: "cancelled" });
+    store: delegate(host.store, {
+      admitDispatch: (r) => {
+        launched = r.launch;
+        return Promise.resolve({
+          admitted: false,
+          reason: "turn-not-running",
+          status: "cancelled",
+        });
+      },
     }),
   });
   let dispatched = 0;
@@ -51,9 +38,11 @@ Deno.test("hostile fence: admitted without launching, then launching late, never
   const s = host.store;
   const w = new TurnRecovery({
     ...host.seams(),
-    store: withFence(s, (r) => {
-      setTimeout(() => r.launch(), 1);
-      return Promise.resolve({ admitted: true, record: s.peekEffect(r.turnId, r.effectId)! });
+    store: delegate(s, {
+      admitDispatch: (r) => {
+        setTimeout(() => r.launch(), 1);
+        return Promise.resolve({ admitted: true, record: s.peekEffect(r.turnId, r.effectId)! });
+      },
     }),
   });
   let dispatched = 0;
@@ -67,9 +56,11 @@ Deno.test("hostile fence: launch after an uncertain (thrown) admission never dis
   const { host } = await setup();
   const w = new TurnRecovery({
     ...host.seams(),
-    store: withFence(host.store, (r) => {
-      setTimeout(() => r.launch(), 1);
-      return Promise.reject(new Error("connection reset"));
+    store: delegate(host.store, {
+      admitDispatch: (r) => {
+        setTimeout(() => r.launch(), 1);
+        return Promise.reject(new Error("connection reset"));
+      },
     }),
   });
   let dispatched = 0;
@@ -134,7 +125,7 @@ Deno.test("stored records: a record of another effect or turn is not trusted", a
   const s = host.store;
   // A buggy adapter answers every effect read with e2's row.
   const crossed: RecoveryStore = {
-    ...withFence(s, (r) => s.admitDispatch(r)),
+    ...delegate(s),
     readEffect: (t) => s.readEffect(t, "e2"),
   };
   let dispatched = 0;
@@ -143,7 +134,7 @@ Deno.test("stored records: a record of another effect or turn is not trusted", a
   assert.equal(code(r), "store-unavailable");
   assert.equal(dispatched, 0);
   const other: RecoveryStore = {
-    ...withFence(s, (r) => s.admitDispatch(r)),
+    ...delegate(s),
     readTurn: () => s.readTurn("t1"),
   };
   host.grant("alice", "t9");
@@ -165,7 +156,7 @@ Deno.test("stored records: a record of another effect or turn is not trusted", a
 Deno.test("malformed store answers become typed refusals, never exceptions", async () => {
   const { host } = await setup();
   const s = host.store;
-  const base = withFence(s, (r) => s.admitDispatch(r));
+  const base = delegate(s);
   const variants: Record<string, RecoveryStore> = {
     "turn without effectIds": {
       ...base,
@@ -231,7 +222,7 @@ Deno.test("unprintable errors (null-prototype objects, throwing message getters)
     const w = new TurnRecovery({
       ...host.seams(),
       store: {
-        ...withFence(host.store, (x) => host.store.admitDispatch(x)),
+        ...delegate(host.store),
         readTurn: () => Promise.reject(thrown),
       },
     });
@@ -283,7 +274,7 @@ Deno.test("a conflict answer without `current` is retried, not taken for a lost 
   const s = host.store;
   let first = true;
   const terse: RecoveryStore = {
-    ...withFence(s, (r) => s.admitDispatch(r)),
+    ...delegate(s),
     casEffect: (...a) => {
       if (first) {
         first = false;
@@ -309,7 +300,7 @@ Deno.test("long reasons and error texts are cut without splitting a surrogate pa
   const w = new TurnRecovery({
     ...host.seams(),
     store: {
-      ...withFence(host.store, (x) => host.store.admitDispatch(x)),
+      ...delegate(host.store),
       readTurn: () => Promise.reject(new Error("b".repeat(999) + "\u{1F600}")),
     },
   });
@@ -343,12 +334,7 @@ Deno.test("the constructor never throws; missing seams and malformed profiles fa
 Deno.test("inspect refuses a turn id that is not a non-empty id without asking the store", async () => {
   const { host, worker } = await setup();
   let reads = 0;
-  const counted: RecoveryStore = {
-    readTurn: (t) => (reads++, host.store.readTurn(t)),
-    casTurn: (...a) => host.store.casTurn(...a),
-    readEffect: (...a) => host.store.readEffect(...a),
-    casEffect: (...a) => host.store.casEffect(...a),
-  };
+  const counted = delegate(host.store, { readTurn: (t) => (reads++, host.store.readTurn(t)) });
   const w = new TurnRecovery({ ...host.seams(), store: counted });
   for (const id of ["", "x".repeat(513), 5, null, undefined]) {
     assert.equal(code(await w.inspect(id as never)), "invalid-request");

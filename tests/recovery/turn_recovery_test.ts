@@ -7,7 +7,7 @@ import {
   type StoreEvent,
   TurnRecovery,
 } from "../../src/recovery/mod.ts";
-import { code, deferred, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
+import { code, deferred, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 Deno.test("effects: a turn starts with host-authorized ids; model-supplied ids authorize nothing", async () => {
   const { host, worker } = await setup();
@@ -89,13 +89,7 @@ Deno.test("effects: a delayed (stale) turn snapshot cannot authorize launch", as
   const stale = host.store.peekTurn("t1")!;
   assert.ok((await worker.cancel({ turnId: "t1", principal: "alice" })).ok);
   // A worker whose turn read is delayed still sees `running`.
-  const laggy: RecoveryStore = {
-    readTurn: () => Promise.resolve(stale),
-    casTurn: (...a) => host.store.casTurn(...a),
-    readEffect: (...a) => host.store.readEffect(...a),
-    casEffect: (...a) => host.store.casEffect(...a),
-    admitDispatch: (r) => host.store.admitDispatch(r),
-  };
+  const laggy = delegate(host.store, { readTurn: () => Promise.resolve(stale) });
   const w = new TurnRecovery({ ...host.seams(), store: laggy });
   let dispatched = 0;
   const r = await runAsAlice(w, () => dispatched++);
@@ -136,12 +130,7 @@ Deno.test("effects: a late abort hook cannot authorize launch (cancel committed,
 Deno.test("effects: a missing admission seam refuses dispatch before claiming", async () => {
   const { host } = await setup();
   const s = host.store;
-  const noFence: RecoveryStore = {
-    readTurn: (t) => s.readTurn(t),
-    casTurn: (...a) => s.casTurn(...a),
-    readEffect: (...a) => s.readEffect(...a),
-    casEffect: (...a) => s.casEffect(...a),
-  };
+  const noFence = delegate(s, { admitDispatch: undefined });
   let dispatched = 0;
   const w = new TurnRecovery({ ...host.seams(), store: noFence });
   const r = await runAsAlice(w, () => dispatched++);
@@ -355,17 +344,13 @@ Deno.test("cancel: a terminal, missing, unreadable or ever-conflicting turn is r
   const r = await unreadable.worker.cancel({ turnId: "t1", principal: "alice" });
   assert.equal(code(r), "store-unavailable");
   const { host } = await setup({ onAbort });
-  const conflicting: RecoveryStore = {
-    readTurn: (id) => host.store.readTurn(id),
+  const conflicting = delegate(host.store, {
     casTurn: async (id) => ({
       ok: false,
       code: "conflict",
       current: await host.store.readTurn(id),
     }),
-    readEffect: (...a) => host.store.readEffect(...a),
-    casEffect: (...a) => host.store.casEffect(...a),
-    admitDispatch: (req) => host.store.admitDispatch(req),
-  };
+  });
   const w = new TurnRecovery({ ...host.seams(), store: conflicting, maxAttempts: 3 });
   assert.equal(code(await w.cancel({ turnId: "t1", principal: "alice" })), "contention");
   assert.equal(host.store.peekTurn("t1")?.status, "running");
