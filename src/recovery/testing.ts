@@ -78,7 +78,9 @@ export interface ConformanceHost {
   loseNextAck?(op: LosableOp): void | Promise<void>;
   /** Optional: the replay window and a way to fill and trim it. */
   readonly replay?: {
+    /** The host's replay window, as {@link replayAfter} reads it. */
     readonly seam: ReplayWindowSeam;
+    /** Append the next v1 envelope of its turn (`seq` 1, 2, … per turn); throw if refused. */
     append(envelope: ChatEventEnvelope): void | Promise<void>;
     /** Optional: drop frames with `seq < seq` (enables the stale-cursor check). */
     trimBefore?(turnId: string, seq: number): void | Promise<void>;
