@@ -109,6 +109,12 @@ const hostile = fc.constantFrom(
     '{"msgId":"x","kind":"agent_spawned","from":"__proto__","text":"","at":1,"meta":{"target":"constructor","__proto__":"p"}}',
   ),
 );
+/** `body[key]` when `body` is a non-array object with an own array there. */
+const ownArray = (body: unknown, key: string): unknown[] | undefined => {
+  if (typeof body !== "object" || body === null || !Object.hasOwn(body, key)) return undefined;
+  const v = (body as Record<string, unknown>)[key];
+  return Array.isArray(v) ? v : undefined;
+};
 const rowish = fc.oneof(eventArb, fc.jsonValue(), hostile, fc.anything());
 
 Deno.test("property: parseBrokerHistory never throws; kept + malformed = rows; kept rows satisfy the schema", () => {
@@ -117,8 +123,10 @@ Deno.test("property: parseBrokerHistory never throws; kept + malformed = rows; k
       fc.oneof(fc.anything(), fc.record({ items: fc.array(rowish, { maxLength: 8 }) })),
       (body) => {
         const r = parseBrokerHistory(body);
-        if (!r.ok) return;
-        const rows = Array.isArray(body) ? body : (body as { items: unknown[] }).items;
+        const rows = Array.isArray(body) ? body : ownArray(body, "items");
+        // Refused exactly when there is no row array to read.
+        assert.equal(r.ok, rows !== undefined);
+        if (!r.ok || rows === undefined) return;
         assert.equal(r.value.events.length + r.value.malformed, rows.length);
         for (const e of r.value.events) assert.ok(brokerEvent.safeParse(e).success);
         assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -153,8 +161,9 @@ Deno.test("property: parseBrokerSessions never throws; kept + malformed = rows",
       ),
       (body) => {
         const r = parseBrokerSessions(body);
-        if (!r.ok) return;
-        const rows = (body as { sessions: unknown[] }).sessions;
+        const rows = Array.isArray(body) ? undefined : ownArray(body, "sessions");
+        assert.equal(r.ok, rows !== undefined);
+        if (!r.ok || rows === undefined) return;
         assert.equal(r.value.sessions.length + r.value.malformed, rows.length);
         assert.ok(r.value.brokerUptimeMs === null || Number.isFinite(r.value.brokerUptimeMs));
         assert.equal(({} as Record<string, unknown>).polluted, undefined);
