@@ -80,7 +80,6 @@ export class V1ToUIMessageChunks {
   #turnId: string | undefined;
   #conversationId: string | undefined;
   #lastSeq = 0;
-  #started = false;
   #ended = false;
   #text: string | undefined;
   #reasoning: string | undefined;
@@ -133,14 +132,13 @@ export class V1ToUIMessageChunks {
     }, "turn");
     if (!admitted.ok) return admitted;
     const env = admitted.value;
+    const out: UIMessageChunk[] = [];
+    if (this.#turnId === undefined) {
+      out.push({ type: "start", messageId: this.#messageId ?? env.turnId }, { type: "start-step" });
+    }
     this.#turnId = env.turnId;
     this.#conversationId = env.conversationId;
     this.#lastSeq = env.seq;
-    const out: UIMessageChunk[] = [];
-    if (!this.#started) {
-      this.#started = true;
-      out.push({ type: "start", messageId: this.#messageId ?? env.turnId }, { type: "start-step" });
-    }
     const e = env.event as ChatEventV1;
     switch (e.type) {
       case "delta":
