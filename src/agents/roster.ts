@@ -389,6 +389,24 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
   };
 }
 
+/**
+ * The fields of a history-only row that only a live session could fill (no
+ * idle time, flags or tags), plus its cost; spread in place, so key order
+ * stays that of {@link AgentRosterEntry}.
+ */
+function notLive(
+  cost: Pick<AgentRosterEntry, "costUsd" | "costSource">,
+): Pick<AgentRosterEntry, "idleMs" | "dnd" | "provisional" | "tags" | "costUsd" | "costSource"> {
+  return {
+    idleMs: null,
+    dnd: false,
+    provisional: false,
+    tags: [],
+    costUsd: cost.costUsd,
+    costSource: cost.costSource,
+  };
+}
+
 /** History row of one incarnation whose spawn row is in the window. */
 function spawnedRow(
   input: RosterInput,
@@ -418,12 +436,7 @@ function spawnedRow(
     registeredAt: null,
     spawnedAt: record.spawnedAt,
     lastEventAt: record.lastEventAt,
-    idleMs: null,
-    dnd: false,
-    provisional: false,
-    tags: [],
-    costUsd: cost.costUsd,
-    costSource: cost.costSource,
+    ...notLive(cost),
     spawnRow: "seen",
     supersededBy: record.supersededBy,
   } satisfies AgentRosterEntry;
@@ -459,12 +472,7 @@ function orphanRow(
     registeredAt: null,
     spawnedAt: null,
     lastEventAt: orphan.lastEventAt,
-    idleMs: null,
-    dnd: false,
-    provisional: false,
-    tags: [],
-    costUsd: cost.costUsd,
-    costSource: cost.costSource,
+    ...notLive(cost),
     spawnRow: full ? "likely-aged-out" : "absent",
     supersededBy: orphan.supersededBy,
   };
