@@ -184,6 +184,41 @@ type StatusChange =
   | { readonly kind: "uncertain"; readonly error: string }
   | { readonly kind: "contention" };
 
+/**
+ * `request[key]` for each key, each read exactly once; `{}` when `request`
+ * is not an object or a getter throws (every field then fails validation).
+ */
+function fields<T extends object, K extends keyof T>(
+  request: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  try {
+    if (typeof request !== "object" || request === null) return out;
+    for (const k of keys) out[k] = request[k];
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * A private copy of a caller's outcome (each field read once), or `null`
+ * unless it is `{ ok: true, value }` (own `value`) or `{ ok: false, error: string }`;
+ * `null` too when reading it throws.
+ */
+function copyOutcome(raw: unknown): EffectOutcome | null {
+  try {
+    if (!isRecord(raw)) return null;
+    const ok = raw.ok;
+    if (ok === true) return Object.hasOwn(raw, "value") ? { ok: true, value: raw.value } : null;
+    const error = ok === false ? raw.error : undefined;
+    return typeof error === "string" ? { ok: false, error } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** `f()`'s value, or the text of what it threw. */
 async function attempt<T>(
   f: () => Promise<T>,
@@ -393,16 +428,31 @@ export class TurnRecovery {
     readonly principal: string;
     readonly effectIds: readonly string[];
   }): Promise<Result<TurnRecord, RecoveryError>> {
-    const { conversationId, turnId, principal } = request ?? {};
-    const effectIds = request?.effectIds;
+    const { conversationId, turnId, principal, effectIds: rawIds } = fields(request, [
+      "conversationId",
+      "turnId",
+      "principal",
+      "effectIds",
+    ]);
     if (!validId(conversationId) || !validId(turnId) || !validId(principal)) {
       return refuse(
         "invalid-request",
         "conversationId, turnId and principal must be non-empty ids",
       );
     }
-    if (!Array.isArray(effectIds) || effectIds.length > MAX_TURN_EFFECTS) {
-      return refuse("invalid-request", `effectIds must be an array of at most ${MAX_TURN_EFFECTS}`);
+    // Validate and use one private copy: the caller's array (or a proxy)
+    // could answer differently on a second read.
+    let effectIds: readonly unknown[];
+    try {
+      if (!Array.isArray(rawIds) || rawIds.length > MAX_TURN_EFFECTS) {
+        return refuse(
+          "invalid-request",
+          `effectIds must be an array of at most ${MAX_TURN_EFFECTS}`,
+        );
+      }
+      effectIds = Array.prototype.slice.call(rawIds);
+    } catch {
+      return refuse("invalid-request", "effectIds could not be read", { turnId });
     }
     const seen = new Set<string>();
     for (const id of effectIds) {
@@ -414,7 +464,7 @@ export class TurnRecovery {
     if (!await this.#authorized(principal, turnId, "begin")) {
       return refuse("unauthorized", "caller may not begin this turn", { turnId });
     }
-    const draft = { turnId, conversationId, status: "running" as const, effectIds: [...effectIds] };
+    const draft = { turnId, conversationId, status: "running" as const, effectIds: [...seen] };
     try {
       const r = await this.#store.casTurn(turnId, 0, draft);
       if (r.ok) return ok(r.record);
@@ -467,7 +517,12 @@ export class TurnRecovery {
     /** Starts the effect; receives the host execution's signal. */
     readonly dispatch: (signal: AbortSignal) => unknown;
   }): Promise<Result<EffectRun, RecoveryError>> {
-    const { turnId, effectId, principal, dispatch } = request ?? {};
+    const { turnId, effectId, principal, dispatch } = fields(request, [
+      "turnId",
+      "effectId",
+      "principal",
+      "dispatch",
+    ]);
     if (!validId(turnId) || !validId(effectId) || !validId(principal)) {
       return refuse("invalid-request", "turnId, effectId and principal must be non-empty ids");
     }
@@ -749,10 +804,12 @@ export class TurnRecovery {
     readonly principal: string;
     readonly reason?: string;
   }): Promise<Result<CancelOutcome, RecoveryError>> {
-    const { turnId, principal } = request ?? {};
-    const reason = typeof request?.reason === "string"
-      ? clip(request.reason, MAX_DETAIL_LENGTH)
-      : "cancelled";
+    const { turnId, principal, reason: rawReason } = fields(request, [
+      "turnId",
+      "principal",
+      "reason",
+    ]);
+    const reason = typeof rawReason === "string" ? clip(rawReason, MAX_DETAIL_LENGTH) : "cancelled";
     if (!validId(turnId) || !validId(principal)) {
       return refuse("invalid-request", "turnId and principal must be non-empty ids");
     }
@@ -821,16 +878,17 @@ export class TurnRecovery {
     readonly principal: string;
     readonly outcome: EffectOutcome;
   }): Promise<Result<ReconcileOutcome, RecoveryError>> {
-    const { turnId, effectId, principal, outcome: raw } = request ?? {};
+    const { turnId, effectId, principal, outcome: raw } = fields(request, [
+      "turnId",
+      "effectId",
+      "principal",
+      "outcome",
+    ]);
     if (!validId(turnId) || !validId(effectId) || !validId(principal)) {
       return refuse("invalid-request", "turnId, effectId and principal must be non-empty ids");
     }
-    let outcome: EffectOutcome;
-    if (raw && raw.ok === true && Object.hasOwn(raw, "value")) {
-      outcome = { ok: true, value: raw.value };
-    } else if (raw && raw.ok === false && typeof raw.error === "string") {
-      outcome = { ok: false, error: raw.error };
-    } else {
+    const outcome = copyOutcome(raw);
+    if (!outcome) {
       return refuse("invalid-request", "outcome must be {ok:true,value} or {ok:false,error}", {
         turnId,
         effectId,
@@ -921,7 +979,7 @@ export class TurnRecovery {
     readonly turnId: string;
     readonly principal: string;
   }): Promise<Result<ResumeOutcome, RecoveryError>> {
-    const { turnId, principal } = request ?? {};
+    const { turnId, principal } = fields(request, ["turnId", "principal"]);
     const refusal = requireCapability(this.#profile, "interruptedTurnRecovery");
     if (refusal) {
       return refuse("restart-recovery-unsupported", refusal.message, { turnId });

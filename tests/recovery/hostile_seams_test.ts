@@ -3,7 +3,13 @@
 // malformed answers. TurnRecovery must never dispatch because of them and
 // never throw.
 import assert from "node:assert/strict";
-import { MemoryRecoveryHost, type RecoveryStore, TurnRecovery } from "../../src/recovery/mod.ts";
+import type { Result } from "../../src/result.ts";
+import {
+  MemoryRecoveryHost,
+  type RecoveryError,
+  type RecoveryStore,
+  TurnRecovery,
+} from "../../src/recovery/mod.ts";
 import { code, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 const later = () => new Promise<void>((resolve) => setTimeout(resolve, 5));
@@ -342,6 +348,66 @@ Deno.test("inspect refuses a turn id that is not a non-empty id without asking t
   assert.equal(reads, 0);
   const snap = await worker.inspect("t1");
   assert.ok(snap.ok && snap.value.turn.turnId === "t1" && snap.value.effects.length === 2);
+});
+
+Deno.test("hostile requests: throwing getters and proxies are invalid-request, never a rejection", async () => {
+  const { host, worker } = await setup();
+  host.grant("alice", "t2");
+  const boom = (): never => {
+    throw new Error("getter");
+  };
+  const throwing = new Proxy({}, { get: boom, has: boom, ownKeys: boom });
+  const calls: Promise<unknown>[] = [
+    worker.beginTurn(throwing as never),
+    worker.runEffect(throwing as never),
+    worker.cancel(throwing as never),
+    worker.reconcile(throwing as never),
+    worker.resume(throwing as never),
+    worker.beginTurn({
+      conversationId: "c",
+      turnId: "t2",
+      principal: "alice",
+      effectIds: new Proxy(["e1"], { get: (t, k) => (k === "0" ? boom() : Reflect.get(t, k)) }),
+    }),
+    worker.reconcile({
+      turnId: "t1",
+      effectId: "e1",
+      principal: "alice",
+      outcome: {
+        get ok(): true {
+          return boom();
+        },
+        value: 1,
+      },
+    }),
+  ];
+  for (const r of await Promise.all(calls)) {
+    assert.equal(code(r as Result<unknown, RecoveryError>), "invalid-request");
+  }
+  // A cancel whose reason getter throws is refused too (and nothing is cancelled).
+  const c = await worker.cancel({
+    turnId: "t1",
+    principal: "alice",
+    get reason(): string {
+      return boom();
+    },
+  });
+  assert.equal(code(c), "invalid-request");
+  assert.equal(host.store.peekTurn("t1")?.status, "running");
+  // An effectIds array that answers differently on a second read: the validated copy is stored.
+  let reads = 0;
+  const fickle = new Proxy(["e1"], {
+    get: (t, k) => (k === "0" ? (reads++ === 0 ? "e1" : "") : Reflect.get(t, k)),
+  });
+  const b = await worker.beginTurn({
+    conversationId: "c",
+    turnId: "t2",
+    principal: "alice",
+    effectIds: fickle,
+  });
+  assert.ok(b.ok);
+  assert.deepEqual(host.store.peekTurn("t2")?.effectIds, ["e1"]);
+  assert.equal(reads, 1);
 });
 
 Deno.test("a JSON store that drops `value: undefined` still reuses the result (never re-runs)", async () => {
