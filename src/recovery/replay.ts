@@ -10,6 +10,7 @@
 import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { describe } from "./_describe.ts";
+import { fields } from "./_request.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability } from "./profile.ts";
 
@@ -174,8 +175,15 @@ export function validateReplay(input: {
   readonly frames: readonly ChatEventEnvelope[];
   readonly maxFrames?: number;
 }): Result<ReplayBatch, ReplayError> {
-  const { conversationId, turnId, afterSeq, bounds, frames } = input ?? {};
-  const maxFrames = maxFramesOf(input?.maxFrames);
+  const { conversationId, turnId, afterSeq, bounds, frames, maxFrames: max } = fields(input, [
+    "conversationId",
+    "turnId",
+    "afterSeq",
+    "bounds",
+    "frames",
+    "maxFrames",
+  ]) as typeof input;
+  const maxFrames = maxFramesOf(max);
   const checked = checkCursor(afterSeq, bounds);
   if ("code" in checked) return err(checked);
   try {
@@ -290,8 +298,14 @@ export async function replayAfter(
     readonly profile?: RecoveryProfile;
   },
 ): Promise<Result<ReplayBatch, ReplayError>> {
-  const { conversationId, turnId, afterSeq, profile } = request ?? {};
-  const maxFrames = maxFramesOf(request?.maxFrames);
+  const { conversationId, turnId, afterSeq, profile, maxFrames: max } = fields(request, [
+    "conversationId",
+    "turnId",
+    "afterSeq",
+    "profile",
+    "maxFrames",
+  ]) as typeof request;
+  const maxFrames = maxFramesOf(max);
   if (typeof conversationId !== "string" || typeof turnId !== "string") {
     return err({ code: "invalid-request", message: "conversationId and turnId must be strings" });
   }

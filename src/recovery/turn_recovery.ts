@@ -7,6 +7,7 @@
 import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Result } from "../result.ts";
 import { clip, describe, MAX_DETAIL_LENGTH } from "./_describe.ts";
+import { fields } from "./_request.ts";
 import type { TurnStatus } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability, turnRecoveryProfile } from "./profile.ts";
 import type {
@@ -183,24 +184,6 @@ type StatusChange =
   /** The CAS threw and the read-back does not show the target status. */
   | { readonly kind: "uncertain"; readonly error: string }
   | { readonly kind: "contention" };
-
-/**
- * `request[key]` for each key, each read exactly once; `{}` when `request`
- * is not an object or a getter throws (every field then fails validation).
- */
-function fields<T extends object, K extends keyof T>(
-  request: T,
-  keys: readonly K[],
-): Partial<Pick<T, K>> {
-  const out: Partial<Pick<T, K>> = {};
-  try {
-    if (typeof request !== "object" || request === null) return out;
-    for (const k of keys) out[k] = request[k];
-    return out;
-  } catch {
-    return {};
-  }
-}
 
 /**
  * A private copy of a caller's outcome (each field read once), or `null`

@@ -379,6 +379,17 @@ Deno.test("replay: bounds are read once; a getter answering differently later ca
   assert.ok(v2.ok && v2.value.lowestRetainedSeq === 1);
 });
 
+Deno.test("replay: a request whose getters throw is a typed refusal, never a rejection", async () => {
+  const boom = (): never => {
+    throw new Error("getter");
+  };
+  const hostile = new Proxy({}, { get: boom, has: boom, ownKeys: boom });
+  const r = await replayAfter(windowOf(2), hostile as never);
+  assert.ok(!r.ok && r.error.code === "invalid-request");
+  const v = validateReplay(hostile as never);
+  assert.ok(!v.ok && v.error.code === "invalid-cursor");
+});
+
 Deno.test("MemoryReplayWindow: non-integer trims are ignored and garbage appends refused", async () => {
   const w = windowOf(3);
   for (const bad of [Number.NaN, 2.5, Infinity, "2" as unknown as number]) {
