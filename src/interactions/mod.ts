@@ -27,4 +27,3 @@ export * from "./fence.ts";
 export * from "./elicitation.ts";
 export * from "./resolver.ts";
 export * from "./memory_store.ts";
-export * from "./testing.ts";

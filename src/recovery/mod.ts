@@ -14,4 +14,3 @@ export * from "./memory_store.ts";
 export * from "./memory_executions.ts";
 export * from "./memory_replay_window.ts";
 export * from "./memory_host.ts";
-export * from "./testing.ts";

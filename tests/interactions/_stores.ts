@@ -11,7 +11,6 @@ import {
   type InteractionAuthority,
   type InteractionRecordV1,
   type InteractionStore,
-  type InteractionStoreHarness,
   MemoryInteractionStore,
   nextRecordProblem,
   sameAuthority,
@@ -22,6 +21,7 @@ import {
   type WorkflowTransition,
 } from "../../interactions.ts";
 import { err, ok, type Result } from "../../src/result.ts";
+import type { InteractionStoreHarness } from "../../src/interactions/testing.ts";
 
 /** A {@link FakeClock} that can also step back (the reference store must not follow). */
 export class RewindableClock extends FakeClock {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import {
   type InteractionConformanceCase,
   interactionStoreConformance,
-} from "../../interactions.ts";
+} from "../../src/interactions/testing.ts";
 import { type Flaw, flawedHarness, memoryHarness } from "./_stores.ts";
 
 const kit = interactionStoreConformance(memoryHarness, { lostAcks: true, clockRewind: true });

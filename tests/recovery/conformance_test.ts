@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import type { MemoryStoreOptions } from "../../src/recovery/mod.ts";
 import {
   ConformanceFailure,
   type ConformanceHost,
   memoryConformanceHost,
-  type MemoryStoreOptions,
   recoveryConformanceCases,
-} from "../../src/recovery/mod.ts";
+} from "../../src/recovery/testing.ts";
 import { BROKEN_VARIANTS, makeStore, type Variant } from "./_broken_stores.ts";
 
 const tick = () => Promise.resolve();

@@ -5,7 +5,7 @@
 // `deno task build:npm`; the npm build itself is smoke-tested by that task.
 import assert from "node:assert/strict";
 import ts from "typescript";
-import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/mod.ts";
+import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
 
 const ROOT = new URL("../../", import.meta.url);
 
