@@ -17,6 +17,7 @@ const SCRIPTS = [
   "message_bench.ts",
   "recovery_bench.ts",
   "agents_bench.ts",
+  "inspect_bench.ts",
 ];
 const DENO_BENCH = ["legacy_bench.ts", "interactions_bench.ts"];
 

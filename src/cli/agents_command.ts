@@ -11,6 +11,7 @@
  *
  * @module
  */
+import { maskUnsafe } from "./escape.ts";
 import {
   type AgentGraph,
   type AgentRosterSnapshot,
@@ -128,9 +129,9 @@ function parseArgs(args: readonly string[]): Options | string {
 }
 
 /** Terminal-safe text: control characters become `?`. */
+/** Untrusted text for one output line: control, bidi and invisible characters masked as `?`. */
 function safe(s: string): string {
-  // deno-lint-ignore no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return maskUnsafe(s);
 }
 
 function iso(ms: number | null): string {
