@@ -9,7 +9,7 @@
  * measures blocks over the size bound that never close.
  */
 import process from "node:process";
-import { MAX_BLOCK_BODY_LENGTH, splitTurnText, TurnTextScanner } from "../src/blocks/mod.ts";
+import { MAX_BLOCK_BODY_LENGTH, splitTurnText, TurnTextScanner } from "../blocks.ts";
 
 const MB = 1_000_000;
 

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { decodeLegacyChatFrame, upgradeLegacyChatFrame } from "../src/legacy/mod.ts";
+import { decodeLegacyChatFrame, upgradeLegacyChatFrame } from "../legacy.ts";
 import { inspectText } from "../src/cli/inspect.ts";
 
 const N = 10_000;

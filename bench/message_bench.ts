@@ -9,7 +9,7 @@
  * @module
  */
 import { readUIMessageStream, type UIMessageChunk } from "ai";
-import { foldUIMessage } from "../src/message/mod.ts";
+import { foldUIMessage } from "../ai_sdk.ts";
 
 /** A stream of `n` chunks: start, start-step, then 5 chunks per tool call. */
 function toolStream(n: number): UIMessageChunk[] {

@@ -8,7 +8,7 @@
  * per effect. "TurnRecovery path" = the full runEffect (authority check, turn
  * and effect reads, claim, admission, awaited dispatch, completion).
  */
-import { MemoryRecoveryHost, TurnRecovery } from "../src/recovery/mod.ts";
+import { MemoryRecoveryHost, TurnRecovery } from "../recovery.ts";
 
 const PER_TURN = 100;
 

@@ -23,7 +23,7 @@
  */
 import { cpuUsage } from "node:process";
 import { createParser } from "eventsource-parser";
-import { encodeSseComment, encodeSseFrame, SseParser } from "../src/sse/mod.ts";
+import { encodeSseComment, encodeSseFrame, SseParser } from "../sse.ts";
 
 const CHUNK = 16 * 1024;
 const TARGET_BYTES = 10 * 1024 * 1024 + 1;

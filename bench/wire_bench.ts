@@ -30,7 +30,7 @@
  */
 import process from "node:process";
 import { EventSchemas } from "npm:@ag-ui/core@1.0.0/schemas";
-import { foldChatState, parseChatEnvelope, parseChatEnvelopeJson } from "../src/v1/mod.ts";
+import { foldChatState, parseChatEnvelope, parseChatEnvelopeJson } from "../mod.ts";
 
 const T0 = 1767225600000;
 const ours: unknown[] = [];

@@ -87,7 +87,7 @@ export type TurnTextSegment = TextSegment | ReportSegment | AskSegment | Invalid
  *
  * @example
  * ```ts
- * import { normalizeSegments } from "@papercusp/chat-protocol";
+ * import { normalizeSegments } from "@papercusp/chat-protocol/blocks";
  * normalizeSegments([{ kind: "text", text: "a" }, { kind: "text", text: "" }, { kind: "text", text: "b" }]);
  * // → [{ kind: "text", text: "ab" }]
  * ```

@@ -33,7 +33,7 @@ function firstTagBody(raw: string, name: BlockTagName): string | null {
  *
  * @example
  * ```ts
- * import { parseAskTag } from "@papercusp/chat-protocol";
+ * import { parseAskTag } from "@papercusp/chat-protocol/blocks";
  * parseAskTag('Sure. <ASK>{"question":"Which?"}</ask>'); // → { question: "Which?" }
  * parseAskTag("<ask>{}"); // → null (unclosed)
  * ```
@@ -49,7 +49,7 @@ export function parseAskTag(raw: string): AskBlock | null {
  *
  * @example
  * ```ts
- * import { parseReportTag } from "@papercusp/chat-protocol";
+ * import { parseReportTag } from "@papercusp/chat-protocol/blocks";
  * parseReportTag('<report>{"plans":[{"title":"Ship"}]}</report>'); // → { plans: [{ title: "Ship" }] }
  * ```
  */
@@ -87,7 +87,7 @@ export function stringifyBlockJson(value: unknown): string {
  *
  * @example
  * ```ts
- * import { serializeAskTag } from "@papercusp/chat-protocol";
+ * import { serializeAskTag } from "@papercusp/chat-protocol/blocks";
  * serializeAskTag({ question: "What does </ask> do?" });
  * // → '<ask>{"question":"What does \\u003c/ask\\u003e do?"}</ask>'
  * ```
@@ -103,7 +103,7 @@ export function serializeAskTag(block: AskBlock): string {
  *
  * @example
  * ```ts
- * import { serializeReportTag } from "@papercusp/chat-protocol";
+ * import { serializeReportTag } from "@papercusp/chat-protocol/blocks";
  * serializeReportTag({ plans: [{ title: "Ship" }] }); // → '<report>{"plans":[{"title":"Ship"}]}</report>'
  * ```
  */

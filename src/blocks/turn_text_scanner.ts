@@ -79,7 +79,7 @@ function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof
  *
  * @example
  * ```ts
- * import { TurnTextScanner } from "@papercusp/chat-protocol";
+ * import { TurnTextScanner } from "@papercusp/chat-protocol/blocks";
  * const s = new TurnTextScanner();
  * s.push("Pick one: <as");            // → [{ kind: "text", text: "Pick one: " }]
  * s.push('k>{"question":"Which?"}');  // → [] (block still open)
@@ -383,7 +383,7 @@ function mayStartCloseTag(tail: string): boolean {
  *
  * @example
  * ```ts
- * import { TurnTextScannerStream } from "@papercusp/chat-protocol";
+ * import { TurnTextScannerStream } from "@papercusp/chat-protocol/blocks";
  * const segments = ReadableStream.from(["Hi <ask>", '{"question":"Ok?"}</ask>'])
  *   .pipeThrough(new TurnTextScannerStream());
  * for await (const seg of segments) console.log(seg.kind); // "text", "ask"

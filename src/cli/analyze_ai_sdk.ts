@@ -5,8 +5,9 @@
  *
  * @module
  */
-import { checkUIMessageChunk, foldUIMessage } from "../message/mod.ts";
-import { splitTurnText } from "../blocks/mod.ts";
+import { checkUIMessageChunk } from "../message/chunks.ts";
+import { foldUIMessage } from "../message/fold.ts";
+import { splitTurnText } from "../blocks/split_turn_text.ts";
 import { isRecord } from "../_internal/guards.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { invalidJsonProblem, parseData } from "./detect.ts";

@@ -12,12 +12,9 @@
  *
  * @module
  */
-import {
-  decodeLegacyChatFrame,
-  type LegacyDialect,
-  type LegacyToolFrame,
-  upgradeDecodedLegacyChatFrame,
-} from "../legacy/mod.ts";
+import { decodeLegacyChatFrame } from "../legacy/decode.ts";
+import { type LegacyDialect } from "../legacy/types.ts";
+import { type LegacyToolFrame, upgradeDecodedLegacyChatFrame } from "../legacy/upgrade.ts";
 import { SCOUT_ONLY_CHAT_TYPES } from "../legacy/decode.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { LinedFold } from "./analyze_v1.ts";

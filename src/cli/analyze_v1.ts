@@ -4,14 +4,10 @@
  *
  * @module
  */
-import {
-  ChatStateFolder,
-  DEFAULT_MAX_ENVELOPE_BYTES,
-  parseChatEnvelope,
-  utf8ByteLength,
-} from "../v1/mod.ts";
+import { ChatStateFolder } from "../v1/fold.ts";
+import { DEFAULT_MAX_ENVELOPE_BYTES, parseChatEnvelope, utf8ByteLength } from "../v1/parse.ts";
 import type { ChatStateV1 } from "../v1/types.ts";
-import { splitTurnText } from "../blocks/mod.ts";
+import { splitTurnText } from "../blocks/split_turn_text.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { invalidJsonProblem, parseData } from "./detect.ts";
 import type { InspectProblem, InspectTurn } from "./report.ts";

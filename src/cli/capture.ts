@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { SseLimitError, SseParser } from "../sse/mod.ts";
+import { SseLimitError } from "../sse/errors.ts";
+import { SseParser } from "../sse/parser.ts";
 import { parseData } from "./detect.ts";
 
 /** One frame of a capture: an SSE message or an NDJSON line. */

@@ -44,7 +44,7 @@
  *
  * @module
  */
-import type { TurnTextSegment } from "../blocks/mod.ts";
+import type { TurnTextSegment } from "../blocks/segments.ts";
 
 export type { TurnTextSegment };
 

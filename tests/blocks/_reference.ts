@@ -2,7 +2,7 @@
  * A deliberately naive reference splitter (regex-free but quadratic-prone,
  * no size bound) used for differential tests on small inputs.
  */
-import { parseAskBlock, parseReportBlock, type TurnTextSegment } from "../../src/blocks/mod.ts";
+import { parseAskBlock, parseReportBlock, type TurnTextSegment } from "../../blocks.ts";
 
 export function referenceSplit(text: string, max = Infinity): TurnTextSegment[] {
   const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());

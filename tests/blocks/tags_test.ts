@@ -11,7 +11,7 @@ import {
   serializeAskTag,
   serializeReportTag,
   splitTurnText,
-} from "../../src/blocks/mod.ts";
+} from "../../blocks.ts";
 
 Deno.test("parseAskTag: case-insensitive, first match, lazy body, no attributes", () => {
   assert.deepEqual(parseAskTag('x <AsK>\n {"question":"a"}\n</aSK> <ask>{"question":"b"}</ask>'), {

@@ -9,14 +9,11 @@
  *
  * @module
  */
-import {
-  foldUIMessage,
-  parseChatEnvelope,
-  parseChatEvent,
-  splitTurnText,
-  type SseMessage,
-  SseParser,
-} from "../../mod.ts";
+import { foldUIMessage } from "../../ai_sdk.ts";
+import { parseChatEnvelope } from "../../mod.ts";
+import { parseChatEvent } from "../../v0.ts";
+import { splitTurnText } from "../../blocks.ts";
+import { type SseMessage, SseParser } from "../../sse.ts";
 import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
 import { MemoryInteractionStore } from "../../interactions.ts";
 import { interactionStoreConformance } from "../../src/interactions/testing.ts";
