@@ -169,6 +169,26 @@ export function medianPair(
   };
 }
 
+/**
+ * Wall times of `fn` over `runs` runs after `warm` unmeasured ones: the
+ * median (robust for sub-millisecond work on a shared machine) and the
+ * minimum, ms.
+ */
+export function medianOf(
+  fn: () => unknown,
+  runs: number,
+  warm: number,
+): { median: number; min: number } {
+  for (let i = 0; i < warm; i++) fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    times.push(performance.now() - t0);
+  }
+  return { median: median(times), min: Math.min(...times) };
+}
+
 /** The median of `xs` (the upper one for an even count). */
 export function median(xs: readonly number[]): number {
   return [...xs].sort((p, q) => p - q)[xs.length >> 1];

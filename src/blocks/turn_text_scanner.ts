@@ -390,7 +390,7 @@ export class TurnTextScanner {
       // the bound was reached in this delta).
       let raw = this.#openRaw + this.#body();
       let resume = end;
-      if (isHighSurrogate(raw.charCodeAt(raw.length - 1))) {
+      if (isHighSurrogate(s.charCodeAt(end - 1))) {
         raw = raw.slice(0, -1);
         resume--;
       }
