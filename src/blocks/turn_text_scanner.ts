@@ -64,7 +64,7 @@ function findLt(s: string, from: number): number {
   return -1;
 }
 
-/** Open block bodies are joined into one string per this many code units (bounded memory). */
+/** An open block's body is kept as one string per this many code units (or more). */
 const CHUNK = 4096;
 
 /**
@@ -84,8 +84,9 @@ const CHUNK = 4096;
  * Work is linear in the input and small per delta: every character is read a
  * bounded number of times; a tag split across deltas is matched on from
  * where it stopped (held-back text is never joined to the next delta and
- * scanned again); no regular expression runs; a delta allocates only its
- * output (and the open block's body, joined per 4,096 characters).
+ * scanned again); no regular expression runs; a delta allocates little
+ * beyond its output (an open block's body is appended to one string, moved
+ * aside every 4,096 characters).
  *
  * For ANY chunking, `normalizeSegments(all pushes + end)` deep-equals
  * `splitTurnText(whole text)` (property-tested). Tag rules are those of
@@ -164,6 +165,13 @@ export class TurnTextScanner {
    */
   push(delta: string): TurnTextSegment[] {
     if (this.#ended || typeof delta !== "string" || delta === "") return [];
+    if (
+      this.#tag < 0 && this.#partial === "" && this.#lead === "" && findLt(delta, 0) === -1 &&
+      !isHighSurrogate(delta.charCodeAt(delta.length - 1))
+    ) {
+      // Most deltas of a real stream: plain text, nothing held back.
+      return [{ kind: "text", text: delta }];
+    }
     this.#feed(delta, false);
     return this.#take();
   }
@@ -197,121 +205,113 @@ export class TurnTextScanner {
           s = this.#unclosedBody();
           i = 0;
         } else if (this.#tag >= 0) return; // all of `s` is body; still open
-      } else if (this.#partial !== "") {
-        i = this.#continueOpen(s, i, final);
-        if (this.#partial !== "") return; // the fragment still matches at the end of `s`
       } else {
-        if (i >= s.length) return;
-        i = this.#textStep(s, i, final);
+        if (i >= s.length && (!final || this.#partial === "")) return;
+        i = this.#textMode(s, i, final);
       }
     }
   }
 
   /**
    * Text mode from `s[i]`: emits text up to the first opening tag and opens
-   * it (returns the index after it), or holds back a trailing fragment that
-   * may become one (returns `s.length`).
+   * it (returns the index after it), or emits all of `s` as text except a
+   * trailing fragment that may still become a tag (`#partial`) or a trailing
+   * high surrogate (`#lead`), and returns `s.length`.
    *
-   * The `>` of an opening tag sits at a fixed offset (4 in `<ask>`, 7 in
-   * `<report>`), so after the letter that names the tag that one character is
-   * read first: most `<` that open no tag are rejected with two reads.
+   * One pass over the characters with the match state of the current
+   * candidate tag; a fragment held from earlier deltas is matched on from
+   * where it stopped, never joined to `s` and scanned again. When the whole
+   * tag would fit in `s`, its `>` (at offset 4 of `<ask>`, 7 of `<report>`)
+   * is read right after the letter that names it: most `<` that open no tag
+   * are rejected with two reads.
    */
-  #textStep(s: string, i: number, final: boolean): number {
+  #textMode(s: string, i: number, final: boolean): number {
     const n = s.length;
-    let j = findLt(s, i);
-    while (j !== -1) {
-      // In a run "<<<…" only the last "<" can open a tag.
-      let k = j + 1;
-      while (k < n && s.charCodeAt(k) === LT) k++;
-      j = k - 1;
-      let tag: number;
-      if (k >= n) tag = -1; // "<" ends `s`: either tag may follow
-      else {
-        const c1 = s.charCodeAt(k) | 0x20;
-        if (c1 === LOWER_A) tag = 0;
-        else if (c1 === LOWER_R) tag = 1;
-        else {
-          j = findLt(s, k + 1);
+    let p = this.#partial; // the candidate's characters from earlier deltas
+    this.#partial = "";
+    let m = p.length; // characters of the candidate matched so far (0: none)
+    let tag = m < 2 ? -1 : (p.charCodeAt(1) | 0x20) === LOWER_A ? 0 : 1;
+    let start = i; // where the candidate starts in `s` (i when it began in `p`)
+    const from = i; // text of `s` not yet added starts here
+    let k = i;
+    while (k < n) {
+      if (m === 0) {
+        const j = findLt(s, k);
+        if (j === -1) break;
+        start = j;
+        k = j + 1;
+        m = 1;
+        continue;
+      }
+      const c = s.charCodeAt(k);
+      if (c === LT) {
+        // A "<" ends the candidate (text) and starts the next one.
+        if (p !== "") {
+          this.#text += p;
+          p = "";
+        }
+        start = k++;
+        m = 1;
+        continue;
+      }
+      if (m === 1) {
+        const lc = c | 0x20;
+        tag = lc === LOWER_A ? 0 : lc === LOWER_R ? 1 : -1;
+        if (
+          tag >= 0 &&
+          (p !== "" || start + OPENS[tag].length > n ||
+            s.charCodeAt(start + OPENS[tag].length - 1) === GT)
+        ) {
+          m = 2;
+          k++;
           continue;
         }
+      } else {
         const open = OPENS[tag];
-        const last = open.length - 1;
-        if (j + last < n) {
-          if (s.charCodeAt(j + last) === GT && lettersMatch(s, j, open, last)) {
-            if (j > i) this.#text += s.slice(i, j);
-            this.#open(tag, s.slice(j, j + last + 1));
-            return j + last + 1;
+        if (m === open.length - 1) {
+          if (c === GT) {
+            let raw: string;
+            if (p !== "") raw = p + s.slice(i, k + 1);
+            else {
+              if (start > from) this.#text += s.slice(from, start);
+              raw = s.slice(start, k + 1);
+            }
+            this.#open(tag, raw);
+            return k + 1;
           }
-          j = findLt(s, k + 1);
-          continue;
-        }
-        if (!lettersMatch(s, j, open, n - j)) {
-          j = findLt(s, k + 1);
+        } else if ((c | 0x20) === open.charCodeAt(m)) {
+          m++;
+          k++;
           continue;
         }
       }
-      // `s` ends with a proper prefix of an opening tag.
-      if (final) break; // the turn ends here: it is text
-      if (j > i) this.#text += s.slice(i, j);
-      this.#partial = j === 0 ? s : s.slice(j);
+      // A mismatch at `s[k]`: the candidate is text; look at `s[k]` again.
+      if (p !== "") {
+        this.#text += p;
+        p = "";
+      }
+      m = 0;
+    }
+    if (m > 0 && !final) {
+      // `s` ends inside a candidate: hold it back.
+      if (p !== "") this.#partial = p + (i === 0 ? s : s.slice(i));
+      else {
+        if (start > from) this.#text += s.slice(from, start);
+        this.#partial = start === 0 ? s : s.slice(start);
+      }
       return n;
     }
+    if (p !== "") this.#text += p;
+    if (n === from) return n;
     // Never split a surrogate pair across deltas: hold back a trailing high
     // surrogate so a UI never shows half an emoji.
     if (!final && isHighSurrogate(s.charCodeAt(n - 1))) {
-      if (n - 1 > i) this.#text += s.slice(i, n - 1);
+      if (n - 1 > from) this.#text += s.slice(from, n - 1);
       this.#lead = s.slice(n - 1);
       return n;
     }
-    this.#text += i === 0 ? s : s.slice(i);
+    this.#text += from === 0 ? s : s.slice(from);
     return n;
-  }
-
-  /**
-   * Continue matching the held-back fragment `#partial` against `s` from
-   * `i`: opens the block when the tag completes; on a mismatch the fragment
-   * and the characters that matched after it are text (they hold no other
-   * "<") and text mode resumes at the mismatching character; at the end of
-   * `s` the fragment grows. Returns the next index.
-   */
-  #continueOpen(s: string, i: number, final: boolean): number {
-    const n = s.length;
-    if (i >= n && !final) return n;
-    const p = this.#partial;
-    let k = i;
-    let tag: number;
-    if (p.length >= 2) tag = (p.charCodeAt(1) | 0x20) === LOWER_A ? 0 : 1;
-    else if (k >= n) tag = -1;
-    else {
-      // The fragment is "<": the next character names the tag.
-      const c1 = s.charCodeAt(k) | 0x20;
-      tag = c1 === LOWER_A ? 0 : c1 === LOWER_R ? 1 : -1;
-      if (tag >= 0) k++;
-    }
-    if (tag >= 0) {
-      const open = OPENS[tag];
-      const last = open.length - 1;
-      let m = p.length + (k - i);
-      for (; k < n; k++, m++) {
-        const c = s.charCodeAt(k);
-        if (m === last) {
-          if (c !== GT) break;
-          this.#partial = "";
-          this.#open(tag, p + s.slice(i, k + 1));
-          return k + 1;
-        }
-        if ((c | 0x20) !== open.charCodeAt(m)) break;
-      }
-      if (k >= n && !final) {
-        this.#partial = p + (i === 0 ? s : s.slice(i));
-        return n;
-      }
-    }
-    // A mismatch (or the turn ended): the fragment and what matched after it
-    // are plain text (they hold no other "<"); text mode resumes at `k`.
-    this.#partial = "";
-    this.#text += k > i ? p + s.slice(i, k) : p;
-    return k;
   }
 
   /** Start a block (or emit an `unclosed` tag at once when no close of that name can follow). */
@@ -483,17 +483,6 @@ export class TurnTextScanner {
       this.#emit({ kind: "report", block, raw });
     }
   }
-}
-
-/**
- * Whether `s[j + 2, j + upTo)` are the letters `open[2, upTo)` in any ASCII
- * case (`s[j + 1]` was matched already).
- */
-function lettersMatch(s: string, j: number, open: string, upTo: number): boolean {
-  for (let k = 2; k < upTo; k++) {
-    if ((s.charCodeAt(j + k) | 0x20) !== open.charCodeAt(k)) return false;
-  }
-  return true;
 }
 
 /**
