@@ -64,9 +64,3 @@ export {
   type ElicitationResult,
   elicitationResultToCardResponse,
 } from "./src/cards/elicitation.ts";
-export type {
-  GoalOwnerReportRefV1,
-  ReportBlock,
-  ReportItem,
-  ReportPlan,
-} from "./src/blocks/types.ts";

@@ -13,6 +13,10 @@
  *   capabilities ({@link requireChatCapabilities}) and version negotiation
  *   ({@link negotiateChatVersion}).
  *
+ * The card types that `card` events and `ChatStateV1.openCards` carry
+ * (`OpenCardSnapshot`, …) are in `./cards`, the report block types in
+ * `./blocks`.
+ *
  * No zod at runtime and no name that clashes with an export of the AI SDK
  * (`ai`). Everything else has its own entry point: `./v0` (named v0 events),
  * `./sse` (SSE codec), `./legacy` (Scout / Papercup frames), `./cards`,
@@ -111,18 +115,3 @@ export {
   SUPPORTED_CHAT_VERSIONS,
   type UnsupportedVersionRefusal,
 } from "./src/v1/version.ts";
-// The open-card types a `card` event and `ChatStateV1.openCards` carry.
-export type {
-  CardApproval,
-  CardOption,
-  CardPresentation,
-  CardPresentationKind,
-  CardSpec,
-  OpenCardSnapshot,
-} from "./src/cards/types.ts";
-export type {
-  GoalOwnerReportRefV1,
-  ReportBlock,
-  ReportItem,
-  ReportPlan,
-} from "./src/blocks/types.ts";

@@ -12,7 +12,8 @@
  * - The frame normaliser {@link parseChatEvent}: a named event's data in, a
  *   typed event or `null` out, never a throw.
  *
- * The zod schema of each event is in `./schemas`.
+ * The zod schema of each event is in `./schemas`; the card types a `card`
+ * event carries are in `./cards`.
  *
  * @example
  * ```ts
@@ -48,18 +49,3 @@ export {
   TRANSIENT_CHANNEL_TYPES,
 } from "./src/wire/channels.ts";
 export { parseChatEvent } from "./src/wire/parse.ts";
-// The open-card types a `card` event carries.
-export type {
-  CardApproval,
-  CardOption,
-  CardPresentation,
-  CardPresentationKind,
-  CardSpec,
-  OpenCardSnapshot,
-} from "./src/cards/types.ts";
-export type {
-  GoalOwnerReportRefV1,
-  ReportBlock,
-  ReportItem,
-  ReportPlan,
-} from "./src/blocks/types.ts";

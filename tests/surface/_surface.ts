@@ -47,19 +47,27 @@ interface DocNode {
 
 const at = (l: DocLocation) => `${l.filename}:${l.line}:${l.col}`;
 
-/** Runs `deno doc --json` on `specifiers`; returns specifier URL → its exported symbols. */
-export async function docSymbols(
-  specifiers: readonly string[],
-): Promise<Map<string, readonly DocNode[]>> {
+/**
+ * Runs the Deno binary with `args` in the repository root; returns its
+ * stdout, or throws with its stderr when it fails.
+ */
+export async function runDeno(args: readonly string[]): Promise<string> {
   const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["doc", "--json", ...specifiers],
+    args: [...args],
     cwd: ROOT,
     env: { NO_COLOR: "1", RUST_BACKTRACE: "0" },
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (code !== 0) throw new Error(`deno doc failed: ${new TextDecoder().decode(stderr)}`);
-  const doc = JSON.parse(new TextDecoder().decode(stdout)) as {
+  if (code !== 0) throw new Error(`deno ${args[0]} failed: ${new TextDecoder().decode(stderr)}`);
+  return new TextDecoder().decode(stdout);
+}
+
+/** Runs `deno doc --json` on `specifiers`; returns specifier URL → its exported symbols. */
+export async function docSymbols(
+  specifiers: readonly string[],
+): Promise<Map<string, readonly DocNode[]>> {
+  const doc = JSON.parse(await runDeno(["doc", "--json", ...specifiers])) as {
     nodes: Record<string, { symbols?: DocNode[] }>;
   };
   return new Map(Object.entries(doc.nodes).map(([url, n]) => [url, n.symbols ?? []]));

@@ -17,7 +17,15 @@ import assert from "node:assert/strict";
 import { assertGolden } from "../_helpers/golden.ts";
 import { isLibraryFile } from "../../lint/edge_safe.ts";
 import * as root from "../../mod.ts";
-import { DENO_JSON, docSymbols, ENTRY_POINTS, isZodSchema, readSurface, ROOT } from "./_surface.ts";
+import {
+  DENO_JSON,
+  docSymbols,
+  ENTRY_POINTS,
+  isZodSchema,
+  readSurface,
+  ROOT,
+  runDeno,
+} from "./_surface.ts";
 
 Deno.test("export surface per entry point matches fixtures/surface/exports.json", async () => {
   const surface = await readSurface();
@@ -75,21 +83,15 @@ Deno.test("the root exports no zod schema", () => {
  * needs `--allow-sys=hostname`, which the test task does not grant.
  */
 async function aiRuntimeNames(): Promise<string[]> {
-  const { code, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: [
+  return JSON.parse(
+    await runDeno([
       "eval",
       "--allow-sys=hostname",
       "--allow-env",
       "--allow-read",
       'console.log(JSON.stringify(Object.keys(await import("ai"))))',
-    ],
-    cwd: ROOT,
-    env: { NO_COLOR: "1", RUST_BACKTRACE: "0" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (code !== 0) throw new Error(`importing ai failed: ${new TextDecoder().decode(stderr)}`);
-  return JSON.parse(new TextDecoder().decode(stdout));
+    ]),
+  );
 }
 
 Deno.test("the root's names and the AI SDK's (`ai`) are disjoint, types included", async () => {
