@@ -172,6 +172,14 @@ export class TurnTextScanner {
       // Most deltas of a real stream: plain text, nothing held back.
       return [{ kind: "text", text: delta }];
     }
+    if (
+      this.#tag >= 0 && this.#closeMatched === 0 && findLt(delta, 0) === -1 &&
+      this.#bodyLen + delta.length < this.#maxBody + CLOSES[this.#tag].length
+    ) {
+      // Inside a block, a delta with no "<" is body, and the block stays open.
+      this.#keep(delta, 0, delta.length, 0, false);
+      return [];
+    }
     this.#feed(delta, false);
     return this.#take();
   }
