@@ -59,7 +59,7 @@ function isHighSurrogate(c: number): boolean {
  */
 function findLt(s: string, from: number): number {
   const n = s.length;
-  if (n - from > 16) return s.indexOf("<", from);
+  if (n - from > 8) return s.indexOf("<", from);
   for (let k = from; k < n; k++) if (s.charCodeAt(k) === LT) return k;
   return -1;
 }
