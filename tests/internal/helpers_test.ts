@@ -1,0 +1,66 @@
+import assert from "node:assert/strict";
+import fc from "fast-check";
+import { isId } from "../../src/_internal/id.ts";
+import { readFields, readOptions } from "../../src/_internal/fields.ts";
+import { refuse, refusal } from "../../src/_internal/refusal.ts";
+import { HOSTILE_RUNS, hostile, revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";
+
+Deno.test("isId: a non-empty string, optionally bounded", () => {
+  assert.equal(isId("a"), true);
+  assert.equal(isId(""), false);
+  assert.equal(isId(1), false);
+  assert.equal(isId(null), false);
+  assert.equal(isId(new String("a")), false);
+  assert.equal(isId("abc", 3), true);
+  assert.equal(isId("abcd", 3), false);
+});
+
+Deno.test("readFields: each field read once; null when unreadable or not an object", () => {
+  let reads = 0;
+  const o = {
+    get a() {
+      return ++reads;
+    },
+    b: "x",
+  };
+  const r = readFields(o, ["a", "b", "c"]);
+  assert.deepEqual({ ...r }, { a: 1, b: "x", c: undefined });
+  assert.equal(reads, 1);
+  assert.equal(Object.getPrototypeOf(r), null);
+  assert.equal(readFields(null, ["a"]), null);
+  assert.equal(readFields(5, ["a"]), null);
+  assert.equal(readFields(revokedProxy(), ["a"]), null);
+  assert.equal(readFields(withThrowingGetter({}, "a", () => Object.create(null)), ["a"]), null);
+  // inherited fields are read like own ones (as `options?.x` does)
+  assert.equal(readFields(Object.create({ a: 1 }), ["a"])?.a, 1);
+});
+
+Deno.test("readOptions: primitives and nullish read as no options; null only when reading threw", () => {
+  for (const v of [undefined, null, 5, "s", true]) {
+    assert.deepEqual({ ...readOptions(v, ["a"]) }, { a: undefined });
+  }
+  assert.equal(readOptions(revokedProxy(), ["a"]), null);
+  assert.equal(readOptions({ a: 2 }, ["a"])?.a, 2);
+});
+
+Deno.test("refuse / refusal: undefined extras are left out", () => {
+  assert.deepEqual(refuse("x", "m", { a: 1, b: undefined }), {
+    ok: false,
+    error: { code: "x", message: "m", a: 1 },
+  });
+  assert.deepEqual(refusal("x", "m"), { code: "x", message: "m" });
+  assert.ok(!Object.hasOwn(refusal("x", "m", { b: undefined }), "b"));
+});
+
+Deno.test("property: readFields / readOptions / isId never throw on hostile values", () => {
+  fc.assert(
+    fc.property(hostile(), fc.array(fc.string(), { maxLength: 4 }), (h, keys) => {
+      const v = h.build();
+      const a = readFields(v, keys);
+      assert.ok(a === null || Object.getPrototypeOf(a) === null);
+      readOptions(v, keys);
+      assert.equal(typeof isId(v), "boolean");
+    }),
+    { numRuns: HOSTILE_RUNS },
+  );
+});
