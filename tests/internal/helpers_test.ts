@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { isId } from "../../src/_internal/id.ts";
 import { readFields, readOptions } from "../../src/_internal/fields.ts";
-import { refuse, refusal } from "../../src/_internal/refusal.ts";
-import { HOSTILE_RUNS, hostile, revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";
+import { refusal, refuse } from "../../src/_internal/refusal.ts";
+import { hostile, HOSTILE_RUNS, revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";
 
 Deno.test("isId: a non-empty string, optionally bounded", () => {
   assert.equal(isId("a"), true);
