@@ -40,30 +40,19 @@ import { refusal } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
 import { parseChatEnvelope } from "./parse.ts";
 import type { EnvelopeRefusal } from "./parse.ts";
-import type { ChatEventEnvelope } from "./types.ts";
+import type { ChatEventEnvelope, ChatOrderingCode, ChatOrderingDetail } from "./types.ts";
 
 /** The ordering and identity verdicts (see the module doc). */
-export type OrderingCode =
-  | "foreign-conversation"
-  | "foreign-turn"
-  | "duplicate"
-  | "reordered"
-  | "gap";
+export type OrderingCode = ChatOrderingCode;
 
 /** One ordering or identity verdict, with the position of the envelope it is about. */
-export interface OrderingRefusal extends Refusal<OrderingCode> {
+export interface OrderingRefusal extends Refusal<ChatOrderingCode>, ChatOrderingDetail {
   /** `seq` of the envelope. */
   readonly seq: number;
   /** `eventId` of the envelope. */
   readonly eventId: string;
   /** `event.type` of the envelope. */
   readonly eventType: string;
-  /** `gap` / refused `reordered` / `duplicate`: the `seq` expected next. */
-  readonly expectedSeq?: number;
-  /** `foreign-*`: the id expected. */
-  readonly expected?: string;
-  /** `foreign-*`: the id received. */
-  readonly received?: string;
 }
 
 /**

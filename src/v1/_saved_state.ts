@@ -13,21 +13,8 @@ import { isId } from "../_internal/id.ts";
 import type { InvalidStateRefusal } from "./fold.ts";
 import { isTurnStatus } from "./lifecycle.ts";
 import { TurnFold } from "./_turn_fold.ts";
-import {
-  type EnvelopeIssue,
-  isIntFrom,
-  issue,
-  readBlocks,
-  readCard,
-  readClosed,
-  readDone,
-  readError,
-  readId,
-  readOptString,
-  readProgress,
-  readProvenance,
-  readVersion,
-} from "./_validate.ts";
+import * as check from "./_validate.ts";
+import type { EnvelopeIssue } from "./_validate.ts";
 import type { ToolCallStateV1 } from "./types.ts";
 
 type Bag = Record<string, unknown>;
@@ -43,21 +30,21 @@ function refuse(i: EnvelopeIssue): Result<never, InvalidStateRefusal> {
 /** A fresh tool call state read from `v` (problems appended to `issues`). */
 function readTool(v: unknown, path: string, lastSeq: number, issues: EnvelopeIssue[]) {
   if (!isRecord(v)) {
-    issue(issues, path, "must be an object");
+    check.issue(issues, path, "must be an object");
     return null;
   }
-  const callId = readId(v.callId, `${path}.callId`, issues);
-  const name = readId(v.name, `${path}.name`, issues);
+  const callId = check.readId(v.callId, `${path}.callId`, issues);
+  const name = check.readId(v.name, `${path}.name`, issues);
   const status = v.status, startedSeq = v.startedSeq, finishedSeq = v.finishedSeq;
   if (status !== "running" && status !== "ok" && status !== "error") {
-    issue(issues, `${path}.status`, "must be running, ok or error");
+    check.issue(issues, `${path}.status`, "must be running, ok or error");
   }
-  const inTurn = (n: unknown) => isIntFrom(n, 1) && n <= lastSeq;
+  const inTurn = (n: unknown) => check.isIntFrom(n, 1) && n <= lastSeq;
   if (!inTurn(startedSeq)) {
-    issue(issues, `${path}.startedSeq`, `must be an integer in 1..${lastSeq}`);
+    check.issue(issues, `${path}.startedSeq`, `must be an integer in 1..${lastSeq}`);
   }
   if (status === "running" ? finishedSeq !== undefined : !inTurn(finishedSeq)) {
-    issue(
+    check.issue(
       issues,
       `${path}.finishedSeq`,
       status === "running"
@@ -72,14 +59,14 @@ function readTool(v: unknown, path: string, lastSeq: number, issues: EnvelopeIss
     startedSeq: startedSeq as number,
   };
   if (v.input !== undefined) t.input = v.input;
-  const progress = readProgress(v.progress, `${path}.progress`, issues);
+  const progress = check.readProgress(v.progress, `${path}.progress`, issues);
   if (progress !== undefined) t.progress = progress;
-  const progressMessage = readOptString(v.progressMessage, `${path}.progressMessage`, issues);
+  const progressMessage = check.readOptString(v.progressMessage, `${path}.progressMessage`, issues);
   if (progressMessage !== undefined) t.progressMessage = progressMessage;
-  const summary = readOptString(v.summary, `${path}.summary`, issues);
+  const summary = check.readOptString(v.summary, `${path}.summary`, issues);
   if (summary !== undefined) t.summary = summary;
   if (v.output !== undefined) t.output = v.output;
-  if (v.blocks !== undefined) t.blocks = readBlocks(v.blocks, `${path}.blocks`, issues);
+  if (v.blocks !== undefined) t.blocks = check.readBlocks(v.blocks, `${path}.blocks`, issues);
   if (finishedSeq !== undefined) t.finishedSeq = finishedSeq as number;
   return t;
 }
@@ -87,7 +74,7 @@ function readTool(v: unknown, path: string, lastSeq: number, issues: EnvelopeIss
 /** `v[key]` as an object for a reader, or an issue at `key`. */
 function record(v: unknown, key: string, issues: EnvelopeIssue[]): Bag | null {
   if (isRecord(v)) return v;
-  issue(issues, key, "must be an object");
+  check.issue(issues, key, "must be an object");
   return null;
 }
 
@@ -101,12 +88,12 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   if (!isRecord(state)) return refuse({ path: "", message: "must be an object" });
   const s = state;
   if (s.schemaVersion !== 1) return refuse({ path: "schemaVersion", message: "must be 1" });
-  const conversationId = readId(s.conversationId, "conversationId", issues);
-  const turnId = readId(s.turnId, "turnId", issues);
+  const conversationId = check.readId(s.conversationId, "conversationId", issues);
+  const turnId = check.readId(s.turnId, "turnId", issues);
   if (issues.length > 0) return first();
   const status = s.status, lastSeq = s.lastSeq, lastEventId = s.lastEventId;
   if (!isTurnStatus(status)) return refuse({ path: "status", message: "must be a turn status" });
-  if (!isIntFrom(lastSeq, 0)) {
+  if (!check.isIntFrom(lastSeq, 0)) {
     return refuse({ path: "lastSeq", message: "must be a non-negative integer" });
   }
   if (lastSeq === 0 ? lastEventId !== null : !isId(lastEventId)) {
@@ -138,7 +125,7 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
     f.toolIndex.set(t.callId, t);
   }
   for (let i = 0; i < (openCards as unknown[]).length; i++) {
-    const c = readCard((openCards as unknown[])[i], `openCards.${i}`, issues);
+    const c = check.readCard((openCards as unknown[])[i], `openCards.${i}`, issues);
     if (issues.length > 0) return first();
     if (f.openCards.has(c.correlationId)) {
       return refuse({ path: `openCards.${i}.correlationId`, message: "is repeated" });
@@ -147,7 +134,7 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   }
   for (let i = 0; i < (closedCards as unknown[]).length; i++) {
     const c = record((closedCards as unknown[])[i], `closedCards.${i}`, issues);
-    const closed = c === null ? null : readClosed(c, `closedCards.${i}`, issues);
+    const closed = c === null ? null : check.readClosed(c, `closedCards.${i}`, issues);
     if (closed === null || issues.length > 0) return first();
     const id = closed.correlationId;
     if (f.closedIds.has(id) || f.openCards.has(id)) {
@@ -159,29 +146,29 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
     f.closedIds.add(id);
     f.closedCards.push(closed);
   }
-  if (s.sessionId !== undefined) f.sessionId = readId(s.sessionId, "sessionId", issues);
+  if (s.sessionId !== undefined) f.sessionId = check.readId(s.sessionId, "sessionId", issues);
   if (s.provenance !== undefined) {
     const p = record(s.provenance, "provenance", issues);
-    if (p !== null) f.provenance = readProvenance(p, "provenance", issues);
+    if (p !== null) f.provenance = check.readProvenance(p, "provenance", issues);
   }
   if (s.state !== undefined) {
     const st = record(s.state, "state", issues);
     if (st !== null) {
       f.state = {
-        version: readVersion(st.version, "state.version", issues),
+        version: check.readVersion(st.version, "state.version", issues),
         snapshot: st.snapshot,
       };
     }
   }
   if (s.done !== undefined) {
     const d = record(s.done, "done", issues);
-    if (d !== null) f.done = readDone(d, "done", issues);
+    if (d !== null) f.done = check.readDone(d, "done", issues);
   }
   if (s.error !== undefined) {
     const e = record(s.error, "error", issues);
-    if (e !== null) f.error = readError(e, "error", issues);
+    if (e !== null) f.error = check.readError(e, "error", issues);
   }
-  f.statusReason = readOptString(s.statusReason, "statusReason", issues);
+  f.statusReason = check.readOptString(s.statusReason, "statusReason", issues);
   if (issues.length > 0) return first();
   // The status must agree with what the fold would have produced.
   const open = f.openCards.size;

@@ -26,25 +26,31 @@ import type {
   TurnStatus,
 } from "./types.ts";
 
+/**
+ * A fresh copy of a tool call state. The fold builds these objects itself
+ * with only the fields that are set, so a spread copies exactly those.
+ */
+const copyTool = (t: ToolCallStateV1): ToolCallStateV1 => ({ ...t });
+
 /** A closed card as the fold keeps it. */
 export type ClosedCard = { correlationId: string; resolution?: CardResolution };
 
-function copyTool(t: ToolCallStateV1): ToolCallStateV1 {
-  const c: ToolCallStateV1 = {
-    callId: t.callId,
-    name: t.name,
-    status: t.status,
-    startedSeq: t.startedSeq,
-  };
-  if (t.input !== undefined) c.input = t.input;
-  if (t.progress !== undefined) c.progress = t.progress;
-  if (t.progressMessage !== undefined) c.progressMessage = t.progressMessage;
-  if (t.summary !== undefined) c.summary = t.summary;
-  if (t.output !== undefined) c.output = t.output;
-  if (t.blocks !== undefined) c.blocks = t.blocks;
-  if (t.finishedSeq !== undefined) c.finishedSeq = t.finishedSeq;
-  return c;
-}
+/** The fields of a tool call state, in the order a snapshot lists them. */
+const TOOL_KEYS = [
+  "callId",
+  "name",
+  "status",
+  "startedSeq",
+  "input",
+  "progress",
+  "progressMessage",
+  "summary",
+  "output",
+  "blocks",
+  "finishedSeq",
+] as const;
+
+/** A fresh copy of `t` with the fields that are set, in {@link TOOL_KEYS} order. */
 
 /**
  * The folded state of one turn, mutable; its fields are the fold's private

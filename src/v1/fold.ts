@@ -24,7 +24,7 @@ import { type EnvelopeIssue, type EnvelopeRefusal, parseChatEnvelope } from "./p
 import { type IndexedVerdict, Sequencer } from "./_ordering.ts";
 import { TurnFold } from "./_turn_fold.ts";
 import { readSavedState } from "./_saved_state.ts";
-import type { ChatEventEnvelope, ChatStateV1, TurnStatus } from "./types.ts";
+import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } from "./types.ts";
 
 /**
  * Codes of {@link ChatFoldRefusal}:
@@ -67,21 +67,13 @@ export type ChatFoldRefusalCode =
 
 /**
  * A typed refusal of the fold. Besides `code` and `message`, it carries what
- * is known about the refused frame and the reason's specifics.
+ * is known about the refused frame ({@link ChatOrderingDetail}: `seq`,
+ * `eventId`, `eventType` when readable; `expectedSeq` for `gap` /
+ * `reordered` / `duplicate`; `expected` / `received` for `foreign-*`, and
+ * `received` for `unsupported-version` / `unknown-event-type`) and the
+ * reason's specifics.
  */
-export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode> {
-  /** `seq` of the refused envelope, when it was readable. */
-  readonly seq?: number;
-  /** `eventId` of the refused envelope, when it was readable. */
-  readonly eventId?: string;
-  /** `event.type` of the refused envelope, when it was readable. */
-  readonly eventType?: string;
-  /** `gap` / `reordered` / `duplicate`: the `seq` the fold expected next. */
-  readonly expectedSeq?: number;
-  /** `foreign-*`: the id the fold expected. */
-  readonly expected?: string;
-  /** `foreign-*`, `unsupported-version`, `unknown-event-type`: what was received. */
-  readonly received?: unknown;
+export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode>, ChatOrderingDetail {
   /** `illegal-transition`: the status the turn was in. */
   readonly status?: TurnStatus;
   /** Tool refusals: the `callId`. */
