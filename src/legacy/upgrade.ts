@@ -216,6 +216,16 @@ function toV1(
           },
         };
       }
+      if (e.snapshot === undefined) {
+        // a v0 `state` may lack its snapshot; a v1 one may not (JSON has no `undefined`)
+        return {
+          refusal: {
+            code: "invalid-event",
+            message: "a v1 `state` needs a `snapshot` (null for none); the frame has none",
+            type: wire,
+          },
+        };
+      }
       return { event: { type: "state", version: e.version, snapshot: e.snapshot } };
     }
     case "done": {

@@ -153,8 +153,11 @@ const readToolResult: Reader = (e, issues) => {
 
 const readState: Reader = (e, issues) => {
   const version = readVersion(e.version, "event.version", issues);
-  if (!("snapshot" in e)) issue(issues, "event.snapshot", "is required (use null for none)");
-  return { type: "state", version, snapshot: e.snapshot };
+  // `undefined` is not JSON: an envelope carrying it would be sent without the key and
+  // refused on the other side, so it is refused here (the encoders validate with this).
+  const snapshot = e.snapshot;
+  if (snapshot === undefined) issue(issues, "event.snapshot", "is required (use null for none)");
+  return { type: "state", version, snapshot };
 };
 
 const readNavigate: Reader = (e, issues) => {

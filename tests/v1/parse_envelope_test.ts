@@ -232,7 +232,9 @@ Deno.test("event constraints with paths", () => {
     invalidAt(env({ type: "state", version, snapshot: null }), "event.version");
   }
   invalidAt(env({ type: "state", version: 1 }), "event.snapshot");
-  assert.ok(parseChatEnvelope(env({ type: "state", version: 1, snapshot: undefined })).ok);
+  // `undefined` is not JSON: refused, so that what parses also survives a JSON round trip
+  invalidAt(env({ type: "state", version: 1, snapshot: undefined }), "event.snapshot");
+  assert.ok(parseChatEnvelope(env({ type: "state", version: 1, snapshot: null })).ok);
   invalidAt(env({ type: "done", usage: { totalTokens: -1 } }), "event.usage.totalTokens");
   invalidAt(env({ type: "done", usage: [] }), "event.usage");
   invalidAt(env({ type: "error", message: "m" }), "event.retryable");
