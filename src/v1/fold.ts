@@ -16,7 +16,7 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isIterable, isRecord } from "../_internal/guards.ts";
-import { describeThrown } from "../_internal/describe.ts";
+import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { isId } from "../_internal/id.ts";
 import { refusal } from "../_internal/refusal.ts";
@@ -93,9 +93,18 @@ export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
 /**
  * A fresh {@link ChatStateV1} for a turn that has seen no event: status
  * `running`, `lastSeq` 0, `lastEventId` null, empty text and collections.
+ *
+ * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
  */
 export function createChatState(conversationId: string, turnId: string): ChatStateV1 {
-  return new TurnFold(conversationId, turnId).snapshot();
+  return new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId))
+    .snapshot();
+}
+
+/** `id`, or a `TypeError` naming the argument when it is not a non-empty string. */
+function checkId(name: string, id: unknown): string {
+  if (isId(id)) return id;
+  throw new TypeError(`${name} must be a non-empty string, got ${describeValue(id)}`);
 }
 
 /**
@@ -157,9 +166,13 @@ function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
 export class ChatStateFolder {
   #fold: TurnFold;
 
-  /** Start folding the turn `turnId` of conversation `conversationId` (no event seen yet). */
+  /**
+   * Start folding the turn `turnId` of conversation `conversationId` (no event seen yet).
+   *
+   * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+   */
   constructor(conversationId: string, turnId: string) {
-    this.#fold = new TurnFold(conversationId, turnId);
+    this.#fold = new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId));
   }
 
   /**
@@ -194,7 +207,7 @@ export class ChatStateFolder {
   static from(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
     const r = resume(state);
     if (!r.ok) return r;
-    const f = new ChatStateFolder("", "");
+    const f = new ChatStateFolder(r.value.conversationId!, r.value.turnId!);
     f.#fold = r.value;
     return ok(f);
   }

@@ -117,12 +117,24 @@ export function canTransition(from: TurnStatus, to: TurnStatus): boolean {
  * - `turn_status` → its status; `running` with cards still open →
  *   `awaiting-input`. A target equal to the current status is an accepted no-op.
  * - Any other event keeps the status (also while `awaiting-input`).
+ *
+ * Never throws: an unknown `current`, or an `event` whose `type` / `status`
+ * cannot be read (a throwing getter, a revoked proxy), is illegal (`null`).
  */
 export function nextTurnStatus(
   current: TurnStatus,
   event: ChatEventV1,
   openCards: number,
 ): TurnStatus | null {
+  if (!isTurnStatus(current)) return null;
+  try {
+    return next(current, event, openCards);
+  } catch {
+    return null; // an unreadable event is not a legal one
+  }
+}
+
+function next(current: TurnStatus, event: ChatEventV1, openCards: number): TurnStatus | null {
   if (isTerminalTurnStatus(current)) return null;
   const paused = current === "interrupted" || current === "needs-reconciliation";
   let target: TurnStatus;

@@ -366,8 +366,15 @@ export interface ParseChatEnvelopeJsonOptions {
 /**
  * UTF-8 byte length of `s` (lone surrogates count 3, as TextEncoder writes U+FFFD).
  * Counts without allocating; `s.length` is in UTF-16 code units, this is in bytes.
+ *
+ * @throws {TypeError} when `s` is not a string (a programmer's mistake)
  */
-export const utf8ByteLength: (s: string) => number = sharedUtf8ByteLength;
+export function utf8ByteLength(s: string): number {
+  if (typeof s !== "string") {
+    throw new TypeError(`utf8ByteLength takes a string, got ${describeValue(s)}`);
+  }
+  return sharedUtf8ByteLength(s);
+}
 
 /**
  * Parse JSON text (one NDJSON line or one SSE `data:` payload) and validate it
