@@ -5,9 +5,10 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
-import { clip, refuse } from "./_refusal.ts";
+import { refuse } from "../_internal/refusal.ts";
+import { quoteClipped } from "../_internal/describe.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
-import { parseChatEnvelope } from "../v1/mod.ts";
+import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
 import type { LegacyChatFrame, LegacyDecodedFrame, LegacyDialect, LegacyRefusal } from "./types.ts";
 
@@ -110,7 +111,8 @@ function resolveCallId(
   const wire = frame.wireType;
   const missing: LegacyRefusal = {
     code: "missing-call-identity",
-    message: `the \`${wire}\` frame for tool ${clip(name)} has no callId and the host gave no ` +
+    message:
+      `the \`${wire}\` frame for tool ${quoteClipped(name)} has no callId and the host gave no ` +
       "stable mapping for it; a call id is never invented",
     type: wire,
   };
@@ -177,7 +179,9 @@ function toV1(
           refusal: {
             code: "unknown-result-status",
             message:
-              `the \`tool_result\` for ${clip(e.name)} does not say whether the tool succeeded ` +
+              `the \`tool_result\` for ${
+                quoteClipped(e.name)
+              } does not say whether the tool succeeded ` +
               "(`ok` is absent or not a boolean; v0 keeps only `true` or `false`, not e.g. " +
               'the string "true"); it is never assumed to be a success',
             type: wire,
@@ -412,13 +416,13 @@ function upgradeChecked(
 ): Result<ChatEventEnvelope, LegacyRefusal> {
   const { conversationId, turnId, allocate } = host;
   if (d.kind === "heartbeat") {
-    return refuse("not-chat-event", "a heartbeat carries no chat event", "heartbeat");
+    return refuse("not-chat-event", "a heartbeat carries no chat event", { type: "heartbeat" });
   }
   if (d.kind === "domain") {
     return refuse(
       "not-chat-event",
-      `${clip(d.type)} is a domain event with no v1 representation; the host handles it`,
-      d.type,
+      `${quoteClipped(d.type)} is a domain event with no v1 representation; the host handles it`,
+      { type: d.type },
     );
   }
   const converted = toV1(d, ctx, host);
@@ -438,7 +442,7 @@ function upgradeChecked(
     return refuse(
       "invalid-event",
       `the upgraded \`${event.type}\` is not a valid v1 event: ${probe.error.message}`,
-      d.wireType,
+      { type: d.wireType },
     );
   }
   let eventId: unknown, seq: unknown;
