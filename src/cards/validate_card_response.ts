@@ -6,6 +6,8 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
+import { describeThrown } from "../_internal/describe.ts";
+import { readOptions } from "../_internal/fields.ts";
 import { BUILTIN_KINDS } from "./kinds.ts";
 import type {
   CardOption,
@@ -409,7 +411,13 @@ function validateConfirm(
 }
 
 /**
- * Build a validator that also knows product-defined card kinds.
+ * Build a validator that also knows product-defined card kinds. Its
+ * `validate` never throws: a card or response it cannot read (a throwing
+ * getter, a revoked proxy), or a product validator that throws, is an
+ * `invalid-card` refusal.
+ *
+ * @throws {TypeError} when `options` cannot be read (a throwing getter or a
+ *   revoked proxy: a programmer's mistake)
  *
  * @example
  * ```ts
@@ -430,25 +438,33 @@ export function createCardValidator<X extends string = never>(
   options: CardValidatorOptions<X> = {},
 ): CardValidator<CardPresentationKind | X> {
   const kinds = new Map<string, CardKindValidator<CardPresentationKind | X>>();
-  if (options.kinds) {
-    for (const k of Object.keys(options.kinds)) {
-      const fn = (options.kinds as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
-      // A built-in name is ignored: built-in kinds cannot be overridden.
-      if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+  let allowDeclineDefault: boolean;
+  try {
+    const o = readOptions(options, ["kinds", "allowDeclineDefault"]);
+    if (o === null) throw new TypeError("unreadable");
+    const given = o.kinds;
+    if (typeof given === "object" && given !== null) {
+      for (const k of Object.keys(given)) {
+        const fn = (given as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
+        // A built-in name is ignored: built-in kinds cannot be overridden.
+        if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+      }
     }
+    allowDeclineDefault = o.allowDeclineDefault === true;
+  } catch {
+    throw new TypeError(
+      "createCardValidator's options could not be read (a throwing getter or a revoked proxy)",
+    );
   }
-  const allowDeclineDefault = options.allowDeclineDefault === true;
   return {
     hasKind: (kind) => kinds.has(kind),
     validate(card, response) {
       try {
         return validate(card, response);
       } catch (e) {
-        return refuse(
-          "invalid-card",
-          "",
-          `validation failed: ${e instanceof Error ? e.message : String(e)}`,
-        );
+        // A hostile card or response (throwing getter, revoked proxy), or a product kind's
+        // validator that threw: refused, never thrown.
+        return refuse("invalid-card", "", `validation failed: ${describeThrown(e, 200)}`);
       }
     },
   };
@@ -569,8 +585,9 @@ export function validateCardResponse(
   options: CardValidationOptions = {},
 ): Result<CardResponse, CardRefusal> {
   // Normalised to a boolean so the cache holds at most two validators
-  // whatever a caller passes (only `true` allows decline anyway).
-  const key = options?.allowDeclineDefault === true;
+  // whatever a caller passes (only `true` allows decline anyway; options that
+  // cannot be read allow nothing).
+  const key = readOptions(options, ["allowDeclineDefault"])?.allowDeclineDefault === true;
   let v = defaultValidators.get(key);
   if (v === undefined) {
     v = createCardValidator({ allowDeclineDefault: key }) as unknown as CardValidator<string>;
