@@ -26,10 +26,32 @@ export function readFields<K extends string>(
   value: unknown,
   keys: readonly K[],
 ): { readonly [P in K]: unknown } | null {
+  return read(value, keys, false);
+}
+
+/**
+ * Like {@link readFields}, but only OWN properties count: an inherited field
+ * reads as `undefined` (for values that must not be steered through their
+ * prototype, e.g. parsed JSON bodies and cards). Never throws.
+ */
+export function readOwnFields<K extends string>(
+  value: unknown,
+  keys: readonly K[],
+): { readonly [P in K]: unknown } | null {
+  return read(value, keys, true);
+}
+
+function read<K extends string>(
+  value: unknown,
+  keys: readonly K[],
+  ownOnly: boolean,
+): { readonly [P in K]: unknown } | null {
   if ((typeof value !== "object" && typeof value !== "function") || value === null) return null;
   const out = Object.create(null) as Record<K, unknown>;
   try {
-    for (const k of keys) out[k] = (value as Record<K, unknown>)[k];
+    for (const k of keys) {
+      out[k] = ownOnly && !Object.hasOwn(value, k) ? undefined : (value as Record<K, unknown>)[k];
+    }
   } catch {
     return null;
   }
@@ -50,4 +72,29 @@ export function readOptions<K extends string>(
     return readFields({}, keys);
   }
   return readFields(options, keys);
+}
+
+/**
+ * The elements of an array, read once each into a fresh plain array (holes
+ * read as `undefined`), or `null` when `value` is not an array or reading it
+ * threw (a revoked proxy, a throwing `length` or index trap). Iterates by
+ * index up to `length`, without calling the array's iterator. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { readItems } from "./fields.ts";
+ * readItems([1, , 3]); // [1, undefined, 3]
+ * readItems({ length: 1 }); // null: not an array
+ * ```
+ */
+export function readItems(value: unknown): unknown[] | null {
+  try {
+    if (!Array.isArray(value)) return null;
+    const n = value.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = value[i];
+    return out;
+  } catch {
+    return null;
+  }
 }

@@ -64,3 +64,24 @@ Deno.test("property: readFields / readOptions / isId never throw on hostile valu
     { numRuns: HOSTILE_RUNS },
   );
 });
+
+Deno.test("readItems: a fresh array, holes as undefined; null when not an array or unreadable", async () => {
+  const { readItems } = await import("../../src/_internal/fields.ts");
+  assert.deepEqual(readItems([1, , 3]), [1, undefined, 3]);
+  assert.equal(readItems({ length: 1 }), null);
+  assert.equal(readItems(revokedProxy([])), null);
+  const throwing = new Proxy([1], {
+    get: () => {
+      throw new Error("x");
+    },
+  });
+  assert.equal(readItems(throwing), null);
+});
+
+Deno.test("readOwnFields: own fields only, each read once; null when unreadable", async () => {
+  const { readOwnFields } = await import("../../src/_internal/fields.ts");
+  const o = Object.assign(Object.create({ inherited: 1 }), { own: 2 });
+  assert.deepEqual({ ...readOwnFields(o, ["own", "inherited"]) }, { own: 2, inherited: undefined });
+  assert.equal(readOwnFields(revokedProxy(), ["a"]), null);
+  assert.equal(readOwnFields(withThrowingGetter({}, "a", () => 1), ["a"]), null);
+});
