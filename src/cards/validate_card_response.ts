@@ -6,7 +6,7 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
-import { describeThrown } from "../_internal/describe.ts";
+import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { BUILTIN_KINDS } from "./kinds.ts";
 import type {
@@ -111,11 +111,6 @@ export function cardRefusal(code: CardRefusalCode, field: string, message: strin
 const refuse = (code: CardRefusalCode, field: string, message: string) =>
   err(cardRefusal(code, field, message));
 
-/** Untrusted text quoted in a refusal message: JSON-quoted, at most 64 characters kept. */
-function quoted(s: string): string {
-  return JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
-}
-
 /** Refuse the first key of `value` not in `allowed`. */
 function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | null {
   for (const k of Object.keys(value)) {
@@ -123,7 +118,7 @@ function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | n
       return cardRefusal(
         "unexpected-field",
         `value.${k}`,
-        `this card's answer has no field ${quoted(k)}`,
+        `this card's answer has no field ${quoteClipped(k, 64)}`,
       );
     }
   }
@@ -204,7 +199,7 @@ export function cardOptionIds(p: CardPresentation<string>): Result<string[], Car
       return refuse(
         "invalid-card",
         `presentation.options[${i}].id`,
-        `option id ${quoted(id)} appears twice`,
+        `option id ${quoteClipped(id, 64)} appears twice`,
       );
     }
     seen.add(id);
@@ -293,7 +288,7 @@ function validateBuiltin(
         return refuse(
           "unknown-option",
           "value.optionId",
-          `${quoted(id)} is not one of this card's options`,
+          `${quoteClipped(id, 64)} is not one of this card's options`,
         );
       }
       return ok({ optionId: id });
@@ -318,9 +313,15 @@ function validateBuiltin(
         if (typeof id !== "string") {
           return refuse("invalid-value", f, "an option id must be a string");
         }
-        if (seen.has(id)) return refuse("duplicate-option", f, `${quoted(id)} is picked twice`);
+        if (seen.has(id)) {
+          return refuse("duplicate-option", f, `${quoteClipped(id, 64)} is picked twice`);
+        }
         if (!known.has(id)) {
-          return refuse("unknown-option", f, `${quoted(id)} is not one of this card's options`);
+          return refuse(
+            "unknown-option",
+            f,
+            `${quoteClipped(id, 64)} is not one of this card's options`,
+          );
         }
         seen.add(id);
       }
@@ -375,7 +376,7 @@ function validateBuiltin(
       return refuse(
         "unknown-kind",
         "presentation.kind",
-        `unknown card kind ${quoted(String(own(p, "kind")))}`,
+        `unknown card kind ${describeValue(own(p, "kind"))}`,
       );
   }
 }

@@ -7,6 +7,7 @@
 import { err, ok, type Result } from "../result.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
+import { isId } from "../_internal/id.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
@@ -85,10 +86,6 @@ const toolCounters = new WeakMap<object, { call: number; result: number }>();
 /** The last `seq` accepted from each context object's `allocate()`. */
 const lastSeqs = new WeakMap<object, number>();
 
-function nonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v !== "";
-}
-
 function nextIndex(ctx: object, kind: "call" | "result"): number {
   let c = toolCounters.get(ctx);
   if (c === undefined) {
@@ -132,7 +129,7 @@ function resolveCallId(
     };
   }
   if (mapped === undefined) return missing;
-  if (!nonEmpty(mapped)) {
+  if (!isId(mapped)) {
     return {
       code: "invalid-context",
       message: "the host's callIdFor mapping returned something other than a non-empty string",
@@ -251,7 +248,7 @@ function toV1(
         };
       }
       const out: ChatEventV1 = { type: "error", message: e.message, retryable: host.retryable };
-      if (nonEmpty(host.errorCode)) out.code = host.errorCode;
+      if (isId(host.errorCode)) out.code = host.errorCode;
       const after = host.retryAfterMs;
       if (host.retryable && typeof after === "number" && Number.isFinite(after) && after >= 0) {
         out.retryAfterMs = after;
@@ -388,7 +385,7 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
   } catch {
     return bad("the upgrade context's fields could not be read");
   }
-  if (!nonEmpty(conversationId) || !nonEmpty(turnId)) {
+  if (!isId(conversationId) || !isId(turnId)) {
     return bad("the host must supply non-empty `conversationId` and `turnId`");
   }
   if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
@@ -457,7 +454,7 @@ function upgradeChecked(
       "the host's allocate() threw (or its result could not be read)",
     );
   }
-  if (!nonEmpty(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+  if (!isId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     return refuse(
       "invalid-allocation",
       "allocate() must return a non-empty `eventId` and a positive integer `seq`",

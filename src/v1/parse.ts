@@ -24,7 +24,7 @@
  * @module
  */
 import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/guards.ts";
-import { describeThrown, describeValue } from "../_internal/describe.ts";
+import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { isId } from "../_internal/id.ts";
@@ -271,7 +271,7 @@ function check(
     else if (!V1_TYPES.has(type)) {
       return refuse(
         "unknown-event-type",
-        `unknown v1 event type ${JSON.stringify(type.slice(0, 64))}`,
+        `unknown v1 event type ${quoteClipped(type, 64)}`,
         {
           received: type,
         },
