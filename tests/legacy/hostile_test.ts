@@ -86,14 +86,8 @@ Deno.test("decodeLegacyChatFrame: a dialect whose toString throws or is missing,
 Deno.test("encodeLegacyChatFrame: a revoked proxy envelope and a null-prototype vocabulary are refusals", () => {
   // Regression: isRecord(revoked proxy) threw from Array.isArray, and String() of a
   // null-prototype vocabulary threw while building the refusal.
-  const env = {
-    schemaVersion: 1,
-    conversationId: "c",
-    turnId: "t",
-    eventId: "e1",
-    seq: 1,
-    event: { type: "delta", text: "x" },
-  };
+  const ids = { conversationId: "c", turnId: "t", eventId: "e1" };
+  const env = { schemaVersion: 1, ...ids, seq: 1, event: { type: "delta", text: "x" } };
   const r1 = encodeLegacyChatFrame(revokedProxy() as never, "scout");
   assert.equal(!r1.ok && r1.error.code, "invalid-envelope");
   const r2 = encodeLegacyChatFrame(env as never, Object.create(null));
