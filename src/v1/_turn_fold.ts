@@ -35,23 +35,6 @@ const copyTool = (t: ToolCallStateV1): ToolCallStateV1 => ({ ...t });
 /** A closed card as the fold keeps it. */
 export type ClosedCard = { correlationId: string; resolution?: CardResolution };
 
-/** The fields of a tool call state, in the order a snapshot lists them. */
-const TOOL_KEYS = [
-  "callId",
-  "name",
-  "status",
-  "startedSeq",
-  "input",
-  "progress",
-  "progressMessage",
-  "summary",
-  "output",
-  "blocks",
-  "finishedSeq",
-] as const;
-
-/** A fresh copy of `t` with the fields that are set, in {@link TOOL_KEYS} order. */
-
 /**
  * The folded state of one turn, mutable; its fields are the fold's private
  * collaborators' to change. Its identity and ordering state is the
