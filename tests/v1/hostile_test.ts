@@ -84,7 +84,8 @@ Deno.test("hostile: lifecycle (isTurnStatus, isTerminalTurnStatus, canTransition
   attack(
     [arg(status), arg(validEvent), arg(fc.nat({ max: 3 }))],
     (s, e, n) => nextTurnStatus(s as never, e as never, n as number),
-    { check: (r) => assert.ok(r === null || isTurnStatus(r)) },
+    // an unknown status never transitions: it comes back as given, or null
+    { check: (r, [s]) => assert.ok(r === null || isTurnStatus(r) || r === s) },
   );
   attack([arg(fc.constantFrom("delta", "done"))], (s) => isChatEventV1Type(s), { check: boolean });
 });
