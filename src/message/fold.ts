@@ -36,7 +36,7 @@
  *
  * @module
  */
-import { parsePartialJson } from "./_partial_json.ts";
+import { readPartialJson } from "./_partial_json.ts";
 import { isIterable, isRecord, own } from "../_internal/guards.ts";
 import { describeThrown } from "./_v1_intake.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
@@ -364,7 +364,7 @@ export class UIMessageFold {
     if (pc === undefined) return;
     this.#streaming.delete(part);
     const m = part as unknown as Mutable;
-    set(m, "input", pc.inputEncoding === "text" ? pc.text : parsePartialJson(pc.text));
+    set(m, "input", pc.inputEncoding === "text" ? pc.text : readPartialJson(pc.text));
     set(m, "rawInput", pc.text);
   }
 
