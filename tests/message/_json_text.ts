@@ -50,7 +50,7 @@ const plainChar = fc.oneof(
   fc.string({ unit: "grapheme", minLength: 1, maxLength: 1 }),
   fc.string({ unit: "binary", minLength: 1, maxLength: 1 }),
   fc.constantFrom("é", "ß", "中", "😀", "👩‍👩‍👧", "\u2028", "\u00a0"),
-).filter((c) => c !== '"' && c !== "\\" && c.charCodeAt(0) >= 0x20);
+).filter((c) => [...c].every((u) => u !== '"' && u !== "\\" && u.charCodeAt(0) >= 0x20));
 
 const ESCAPES = ["\\\\", "\\/", "\\b", "\\f", "\\n", "\\r", "\\t"];
 
