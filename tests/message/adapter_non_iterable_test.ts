@@ -5,15 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { v1ToAgUiEvents, v1ToUIMessageChunks } from "../../src/message/mod.ts";
+import { envelope } from "./_envelopes.ts";
 
-const env = (seq: number, event: Record<string, unknown>) => ({
-  schemaVersion: 1,
-  conversationId: "c",
-  turnId: "t",
-  eventId: `e${seq}`,
-  seq,
-  event,
-});
+const env = envelope;
 
 function* source() {
   yield env(1, { type: "delta", text: "hi" });
