@@ -141,7 +141,7 @@ export type UIMessageChunkType = UIMessageChunk["type"];
  *
  * @example
  * ```ts
- * import { checkUIMessageChunk } from "@papercusp/chat-protocol";
+ * import { checkUIMessageChunk } from "@papercusp/chat-protocol/ai-sdk";
  * checkUIMessageChunk({ type: "text-delta", id: "t1" }); // "text-delta chunk lacks delta"
  * ```
  */
@@ -157,7 +157,7 @@ export function checkUIMessageChunk(value: unknown): string | null {
  *
  * @example
  * ```ts
- * import { isUIMessageChunk } from "@papercusp/chat-protocol";
+ * import { isUIMessageChunk } from "@papercusp/chat-protocol/ai-sdk";
  * isUIMessageChunk({ type: "text-delta", id: "t1", delta: "Hi" }); // true
  * isUIMessageChunk({ type: "text-delta", id: "t1" }); // false
  * ```
@@ -239,7 +239,7 @@ const DEFAULT_DETECT_MAX_CHARS = 64 * 1024 * 1024;
  *
  * @example
  * ```ts
- * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol";
+ * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol/ai-sdk";
  * const summary = detectAiSdkStream(await Deno.readTextFile("capture.sse"));
  * if (summary) console.log(foldUIMessageChunks(summary.chunks).message);
  * ```

@@ -18,7 +18,7 @@ export type DeliveryStatus =
   | "undeliverable";
 
 /** {@link DeliveryStatus}. */
-export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = z.enum([
+export const deliveryStatus: z.ZodType<DeliveryStatus> = z.enum([
   "pending",
   "accepted",
   "delivered",
@@ -48,7 +48,7 @@ export const TRANSPORT_DELIVERY_CEILING: DeliveryStatus = "accepted";
  *
  * @example
  * ```ts
- * import { capDeliveryStatus } from "@papercusp/chat-protocol";
+ * import { capDeliveryStatus } from "@papercusp/chat-protocol/message";
  * capDeliveryStatus("read", "accepted"); // "accepted"
  * capDeliveryStatus("pending", "read"); // "pending"
  * capDeliveryStatus("held", "accepted"); // "held"
@@ -74,9 +74,15 @@ export interface DeliveryState {
 }
 
 /** {@link DeliveryState}: `at` must be an ISO-8601 date-time (UTC `Z` or an offset), like `createdAt`. */
-export const DeliveryStateSchema: z.ZodType<DeliveryState> = z.object({
+export const deliveryState: z.ZodType<DeliveryState> = z.object({
   participantId: z.string().min(1),
-  status: DeliveryStatusSchema,
+  status: deliveryStatus,
   at: z.iso.datetime({ offset: true }),
   reason: z.string().optional(),
 });
+
+// The names these schemas had before the seed's names were adopted.
+/** @deprecated Use {@link deliveryStatus} (the same schema). */
+export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = deliveryStatus;
+/** @deprecated Use {@link deliveryState} (the same schema). */
+export const DeliveryStateSchema: z.ZodType<DeliveryState> = deliveryState;

@@ -8,8 +8,8 @@ import {
   detectAiSdkStream,
   foldUIMessage,
   type UIMessage,
+  uiMessage,
   UIMessageFold,
-  UIMessageSchema,
 } from "../../src/message/mod.ts";
 import { json } from "./_oracle_client.ts";
 
@@ -355,9 +355,9 @@ Deno.test("a non-identifier data chunk folds as in the AI SDK, and our schema fl
   ]);
   assert.deepEqual(r.issues, []);
   assert.deepEqual(r.message.parts.map((p) => p.type), ["data-gate-ref", "data-gate_ref"]);
-  assert.equal(UIMessageSchema.safeParse(r.message).success, false);
+  assert.equal(uiMessage.safeParse(r.message).success, false);
   assert.equal(
-    UIMessageSchema.safeParse({ ...r.message, parts: [r.message.parts[1]] }).success,
+    uiMessage.safeParse({ ...r.message, parts: [r.message.parts[1]] }).success,
     true,
   );
 });

@@ -5,14 +5,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
-  ChatPartSchema,
+  chatPart,
   checkUIMessageChunk,
   detectAiSdkStream,
   foldUIMessage,
   parseChatMessage,
   parseInboundChatMessage,
+  uiMessage,
   uiMessageChunksToV1,
-  UIMessageSchema,
   v1ToAgUiEvents,
   v1ToUIMessageChunks,
 } from "../../src/message/mod.ts";
@@ -53,8 +53,8 @@ Deno.test("message parsers never throw (10k runs)", () => {
       const b = parseInboundChatMessage(v);
       assert.equal(typeof a.ok, "boolean");
       assert.equal(typeof b.ok, "boolean");
-      UIMessageSchema.safeParse(v);
-      ChatPartSchema.safeParse(v);
+      uiMessage.safeParse(v);
+      chatPart.safeParse(v);
     }),
     { numRuns: RUNS },
   );
