@@ -89,7 +89,8 @@ export function fromMessagingInbound(
  * blank line; every other part is not sent and its `type` is listed in
  * `dropped` (never lost silently). No length cap is applied. Throws
  * {@link MessageArgumentError} (`invalid-argument`) when `message.parts` is
- * not an array of readable parts.
+ * not an array of readable parts (each with a string `type`, a text part
+ * with a string `text`).
  *
  * @example
  * ```ts
@@ -107,12 +108,17 @@ export function toMessagingOutbound(message: ChatMessage, handle: string): Outbo
     if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
     for (let i = 0; i < parts.length; i++) {
       const part = parts[i] as ChatPart;
-      const type = part.type;
-      if (type === "text") texts.push((part as TextPart).text);
-      else dropped.push(type);
+      const type: unknown = part.type;
+      const value: unknown = type === "text" ? (part as TextPart).text : type;
+      if (typeof value !== "string") throw new TypeError("a part's type or text is not a string");
+      if (type === "text") texts.push(value);
+      else dropped.push(value);
     }
   } catch {
-    throw new MessageArgumentError("invalid-argument", "the message's parts could not be read");
+    throw new MessageArgumentError(
+      "invalid-argument",
+      "the message's parts could not be read as parts (a string type; a string text on text parts)",
+    );
   }
   return { send: { handle, text: texts.join("\n\n") }, dropped };
 }

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { ok, type Result } from "../result.ts";
+import { err, ok, type Result } from "../result.ts";
 import type { ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
 import { admitEnvelope, convertEnvelopes } from "./_v1_intake.ts";
 import { FINISH_REASONS } from "./_finish_reasons.ts";
@@ -29,6 +29,16 @@ export interface V1ToChunksOptions {
    * is not used (the default applies).
    */
   messageId?: string;
+}
+
+/** `card.correlationId` if it reads (once) as a non-empty string. */
+function readCardId(card: unknown): string | undefined {
+  try {
+    const id = (card as { correlationId?: unknown }).correlationId;
+    return typeof id === "string" && id.length > 0 ? id : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function toolOutput(e: ToolResultEventV1): unknown {
@@ -135,6 +145,18 @@ export class V1ToUIMessageChunks {
     }, "turn");
     if (!admitted.ok) return admitted;
     const env = admitted.value;
+    // a card is opaque data, kept by reference: read its correlation id once,
+    // before anything changes (a getter may throw or answer differently now)
+    let cardId: string | undefined;
+    if (env.event.type === "card") {
+      cardId = readCardId(env.event.card);
+      if (cardId === undefined) {
+        return err({
+          code: "invalid-envelope",
+          message: "the card's correlationId could not be read again as a non-empty string",
+        });
+      }
+    }
     const out: UIMessageChunk[] = [];
     if (this.#turnId === undefined) {
       out.push({ type: "start", messageId: this.#messageId ?? env.turnId }, { type: "start-step" });
@@ -189,10 +211,10 @@ export class V1ToUIMessageChunks {
         break;
       }
       case "card":
-        this.#cards.set(e.card.correlationId, e.card);
+        this.#cards.set(cardId as string, e.card);
         out.push({
           type: "data-card",
-          id: e.card.correlationId,
+          id: cardId as string,
           data: { status: "open", card: e.card },
         });
         break;

@@ -14,6 +14,7 @@ import {
   UIMessageChunksToV1,
   uiMessageChunksToV1,
   UIMessageFold,
+  V1ToUIMessageChunks,
   v1ToUIMessageChunks,
 } from "../../src/message/mod.ts";
 import { nullProtoThrowable, withFickleGetter, withThrowingGetter } from "../_helpers/hostile.ts";
@@ -228,4 +229,27 @@ Deno.test("a finish / tool-input-start / text-start chunk with a bad optional fi
   assert.deepEqual(verdicts, [false, false, false]);
   assert.ok([streams[0][1], streams[1][2], streams[2][1]].every((c) => !isUIMessageChunk(c)));
   assert.ok(!isDeepStrictEqual(results[0].issues, []));
+});
+
+Deno.test("v1 → chunks: a card whose correlationId getter throws on its second read is refused, not thrown", () => {
+  let reads = 0;
+  const card = {
+    prompt: "Pick one",
+    createdAt: 1,
+    get correlationId() {
+      if (reads++ > 0) throw nullProtoThrowable();
+      return "k1";
+    },
+  };
+  const adapter = new V1ToUIMessageChunks();
+  const r = adapter.push(envelope(1, { type: "card", card }));
+  assert.ok(!r.ok && r.error.code === "invalid-envelope");
+  // nothing changed: the next envelope still opens the turn
+  const next = adapter.push(envelope(2, { type: "delta", text: "Hi" }));
+  assert.ok(next.ok);
+  assert.deepEqual(next.value[0], { type: "start", messageId: "t" });
+  // a plain card converts
+  const plain = { prompt: "Pick one", createdAt: 1, correlationId: "k2" };
+  const ok = v1ToUIMessageChunks([envelope(1, { type: "card", card: plain })]);
+  assert.equal(ok.chunks[2].type, "data-card");
 });
