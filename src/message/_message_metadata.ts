@@ -37,17 +37,23 @@ interface Frame {
   readonly children: readonly (Frame | undefined)[];
 }
 
-/** Read `root` (a mergeable record) into frames, iteratively. May throw (the caller guards it). */
-function readFrames(root: Record<string, unknown>): Frame {
+/**
+ * Read `root` (a mergeable record) into frames, iteratively; `cyclic` when a
+ * record was met twice. May throw (the caller guards it).
+ */
+function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolean } {
   const frames = new Map<object, Frame>();
+  let cyclic = false;
   const pending: [Record<string, unknown>, Frame][] = [];
   const frameOf = (v: Record<string, unknown>): Frame => {
     let f = frames.get(v);
-    if (f === undefined) {
-      f = { keys: Object.keys(v), values: [], children: [] };
-      frames.set(v, f);
-      pending.push([v, f]);
+    if (f !== undefined) {
+      cyclic = true; // met twice: a cycle (or a shared record, merged once)
+      return f;
     }
+    f = { keys: Object.keys(v), values: [], children: [] };
+    frames.set(v, f);
+    pending.push([v, f]);
     return f;
   };
   const top = frameOf(root);
@@ -61,7 +67,7 @@ function readFrames(root: Record<string, unknown>): Frame {
       children.push(isMergeable(x) ? frameOf(x) : undefined);
     }
   }
-  return top;
+  return { top, cyclic };
 }
 
 /** A fresh object graph from `frame` (a cycle becomes a cycle). */
@@ -107,7 +113,7 @@ export class MessageMetadata {
   reset(value: unknown = undefined): boolean {
     this.value = undefined;
     try {
-      this.value = isMergeable(value) ? materialise(readFrames(value)) : value;
+      this.value = isMergeable(value) ? materialise(readFrames(value).top) : value;
       return true;
     } catch {
       return false;
@@ -120,23 +126,27 @@ export class MessageMetadata {
    */
   merge(update: unknown): boolean {
     if (update === undefined || update === null) return true;
-    let frame: Frame | undefined;
+    let read: { top: Frame; cyclic: boolean } | undefined;
     try {
-      if (isMergeable(update)) frame = readFrames(update);
+      if (isMergeable(update)) read = readFrames(update);
     } catch {
       return false;
     }
+    const frame = read?.top;
     const base = this.value;
     if (frame === undefined || !isMergeable(base)) {
       this.value = frame === undefined ? update : materialise(frame);
       return true;
     }
     const stack: [Record<string, unknown>, Frame][] = [[base, frame]];
-    const merged = new Set<object>(); // a cyclic update merges into each record once
+    // an acyclic update ends where its frames end; a cyclic one merges into each record once
+    const merged = read!.cyclic ? new Set<object>() : undefined;
     while (stack.length > 0) {
       const [target, from] = stack.pop()!;
-      if (merged.has(target)) continue;
-      merged.add(target);
+      if (merged !== undefined) {
+        if (merged.has(target)) continue;
+        merged.add(target);
+      }
       for (let i = 0; i < from.keys.length; i++) {
         const k = from.keys[i];
         const v = from.values[i];

@@ -253,3 +253,23 @@ Deno.test("v1 → chunks: a card whose correlationId getter throws on its second
   const ok = v1ToUIMessageChunks([envelope(1, { type: "card", card: plain })]);
   assert.equal(ok.chunks[2].type, "data-card");
 });
+
+Deno.test("message metadata: a cyclic or 20k-deep update merges without hanging or overflowing", () => {
+  const cyclic: Record<string, unknown> = { a: 1 };
+  cyclic.self = cyclic;
+  let deep: Record<string, unknown> = { leaf: true };
+  for (let i = 0; i < 20_000; i++) deep = { a: deep };
+  const r = foldUIMessage([
+    { type: "message-metadata", messageMetadata: cyclic },
+    { type: "message-metadata", messageMetadata: cyclic },
+    { type: "message-metadata", messageMetadata: { self: { b: 2 } } },
+    { type: "message-metadata", messageMetadata: deep },
+    { type: "message-metadata", messageMetadata: deep },
+  ]);
+  assert.deepEqual(r.issues, []);
+  const m = r.message.metadata as Record<string, Record<string, unknown>>;
+  assert.equal(m.self, m.self.self, "the cycle is kept (in a copy)");
+  assert.notEqual(m.self, cyclic, "never the input's object");
+  assert.equal(m.self.b, 2);
+  assert.equal(m.a !== undefined, true);
+});
