@@ -6,16 +6,9 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type ChatMessage, endorseAgentMessage, type Provenance } from "../../src/message/mod.ts";
+import { agentMessage } from "./_samples.ts";
 
-const agent: ChatMessage = {
-  id: "m1",
-  threadId: "th1",
-  authorId: "agent:coach",
-  role: "assistant",
-  createdAt: "2026-11-30T01:00:00.000Z",
-  parts: [{ type: "text", text: "Done." }],
-  provenance: { authored: "agent" },
-};
+const agent: ChatMessage = agentMessage();
 
 Deno.test("endorseAgentMessage refuses a message without plain agent provenance", () => {
   const { provenance: _p, ...noProvenance } = agent;

@@ -19,16 +19,9 @@ import {
   toUIMessage,
   TRANSPORT_DELIVERY_CEILING,
 } from "../../src/message/mod.ts";
+import { agentMessage } from "./_samples.ts";
 
-const base: ChatMessage = {
-  id: "m1",
-  threadId: "th1",
-  authorId: "agent:coach",
-  role: "assistant",
-  createdAt: "2026-11-30T01:00:00.000Z",
-  parts: [{ type: "text", text: "Done." }],
-  provenance: { authored: "agent" },
-};
+const base: ChatMessage = agentMessage();
 
 Deno.test("defect 1 (titan): re-parsing an endorsed message keeps the endorsement", () => {
   const expected = { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" };

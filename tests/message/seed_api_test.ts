@@ -21,15 +21,9 @@ import {
 } from "../../src/message/mod.ts";
 import { MessageArgumentError } from "../../src/message/errors.ts";
 import { revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";
+import { agentMessage } from "./_samples.ts";
 
-const m: ChatMessage = {
-  id: "m1",
-  threadId: "th1",
-  authorId: "agent:coach",
-  role: "assistant",
-  createdAt: "2026-11-30T01:00:00.000Z",
-  parts: [{ type: "text", text: "Done." }],
-};
+const { provenance: _p, ...m }: ChatMessage = agentMessage();
 
 function throwsCode(f: () => unknown, code: MessageArgumentError["code"]): void {
   assert.throws(f, (e: unknown) => e instanceof MessageArgumentError && e.code === code);
