@@ -129,7 +129,7 @@ let failed = false;
 const peerN = [1_000, 2_000];
 const ourN = [1_000, 2_000, 10_000, 20_000];
 const ours = timeOurs(ourN);
-const mixed = timeOurs([10_000, 20_000, 100_000, 200_000], 5, mixedStream);
+const mixed = timeOurs([10_000, 20_000, 100_000, 200_000], 11, mixedStream);
 const theirs = new Map<number, number>();
 for (const n of peerN) theirs.set(n, await timePeer(toolStream(n), 3));
 

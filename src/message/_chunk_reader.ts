@@ -30,20 +30,13 @@ export interface ChunkProblem {
 }
 
 /**
- * A chunk read from an untrusted value: `chunk` is the fresh copy to apply
- * (`null` when there is none), `problem` why the value is not a valid chunk
- * (`null` when it is). An `invalid-field` problem comes with a chunk.
+ * Where {@link readChunk} reports why a value is not a valid chunk (`null`
+ * when it is). A caller that reads many chunks reuses one slot.
  */
-export type ChunkReading =
-  | { readonly chunk: UIMessageChunk; readonly problem: null }
-  | {
-    readonly chunk: UIMessageChunk;
-    readonly problem: ChunkProblem & { readonly code: "invalid-field" };
-  }
-  | {
-    readonly chunk: null;
-    readonly problem: ChunkProblem & { readonly code: "invalid-chunk" | "unsupported-chunk" };
-  };
+export interface ChunkProblemSlot {
+  /** The problem of the last value read, `null` when it was a valid chunk. */
+  problem: ChunkProblem | null;
+}
 
 /** `ai@7` chunk types this document does not carry (no part type for them). */
 export const UNSUPPORTED_CHUNK_TYPES: readonly string[] = [
@@ -221,19 +214,25 @@ function copyProviderMetadata(pm: Record<string, unknown>): unknown {
   return out;
 }
 
-function invalid(message: string): ChunkReading {
-  return { chunk: null, problem: { code: "invalid-chunk", message } };
+function invalid(slot: ChunkProblemSlot, message: string): null {
+  slot.problem = { code: "invalid-chunk", message };
+  return null;
 }
 
 /**
- * Read `value` as a chunk (see the module documentation). Never throws.
- * Linear in the number of fields (and of `providerMetadata` entries).
+ * Read `value` as a chunk (see the module documentation): the fresh copy to
+ * apply, or `null` when there is none; `slot.problem` says why `value` is
+ * not a valid chunk (`null` when it is; an `invalid-field` problem comes with
+ * a chunk). Never throws. Linear in the number of fields (and of
+ * `providerMetadata` entries).
  */
-export function readChunk(value: unknown): ChunkReading {
-  if (!isObject(value)) return invalid("chunk is not an object");
+export function readChunk(value: unknown, slot: ChunkProblemSlot): UIMessageChunk | null {
+  slot.problem = null;
+  if (!isObject(value)) return invalid(slot, "chunk is not an object");
   const type = readOwn(value, "type");
   if (typeof type !== "string") {
     return invalid(
+      slot,
       type === THREW
         ? `reading the chunk's type threw: ${describeThrown(thrown, 200)}`
         : "chunk has no string type",
@@ -242,25 +241,24 @@ export function readChunk(value: unknown): ChunkReading {
   let s = SPECS.get(type);
   if (s === undefined && type.startsWith("data-") && type.length > 5) s = DATA_SPEC;
   if (s === undefined) {
-    return UNSUPPORTED_CHUNK_TYPES.includes(type)
-      ? {
-        chunk: null,
-        problem: {
-          code: "unsupported-chunk",
-          message: `chunk type ${type} has no part in this document`,
-        },
-      }
-      : invalid(`unknown chunk type ${quoteClipped(type, 64)}`);
+    if (!UNSUPPORTED_CHUNK_TYPES.includes(type)) {
+      return invalid(slot, `unknown chunk type ${quoteClipped(type, 64)}`);
+    }
+    slot.problem = {
+      code: "unsupported-chunk",
+      message: `chunk type ${type} has no part in this document`,
+    };
+    return null;
   }
   const chunk: Record<string, unknown> = { type };
   for (const [name, kind] of s.required) {
     const raw = readOwn(value, name);
-    if (raw === MISSING) return invalid(`${type} chunk lacks ${name}`);
+    if (raw === MISSING) return invalid(slot, `${type} chunk lacks ${name}`);
     if (raw === THREW) {
-      return invalid(`reading ${type} chunk's ${name} threw: ${describeThrown(thrown, 200)}`);
+      return invalid(slot, `reading ${type} chunk's ${name} threw: ${describeThrown(thrown, 200)}`);
     }
     const v = guardedFieldValue(raw, kind, name);
-    if (v === BAD) return invalid(`${type} chunk has a bad ${name}`);
+    if (v === BAD) return invalid(slot, `${type} chunk has a bad ${name}`);
     chunk[name] = v;
   }
   let dropped: string[] | undefined;
@@ -271,15 +269,13 @@ export function readChunk(value: unknown): ChunkReading {
     if (v === BAD) (dropped ??= []).push(name);
     else chunk[name] = v;
   }
-  const read = chunk as UIMessageChunk;
-  if (dropped === undefined) return { chunk: read, problem: null };
-  return {
-    chunk: read,
-    problem: {
+  if (dropped !== undefined) {
+    slot.problem = {
       code: "invalid-field",
       message: `${type} chunk has a bad ${dropped.join(", ")} (read without it)`,
-    },
-  };
+    };
+  }
+  return chunk as UIMessageChunk;
 }
 
 function guardedFieldValue(v: unknown, kind: Kind, name: string): unknown {

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Citation, ProviderMetadata } from "./parts.ts";
-import { readChunk } from "./_chunk_reader.ts";
+import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { limitOption } from "./_limits.ts";
 
@@ -146,8 +146,9 @@ export type UIMessageChunkType = UIMessageChunk["type"];
  * ```
  */
 export function checkUIMessageChunk(value: unknown): string | null {
-  const { problem } = readChunk(value);
-  return problem === null ? null : problem.message;
+  const slot: ChunkProblemSlot = { problem: null };
+  readChunk(value, slot);
+  return slot.problem === null ? null : slot.problem.message;
 }
 
 /**
@@ -163,7 +164,9 @@ export function checkUIMessageChunk(value: unknown): string | null {
  * ```
  */
 export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
-  return readChunk(value).problem === null;
+  const slot: ChunkProblemSlot = { problem: null };
+  readChunk(value, slot);
+  return slot.problem === null;
 }
 
 /** A problem found while reading a capture or folding a stream. */
@@ -262,6 +265,7 @@ export function detectAiSdkStream(
   }
   if (text.length > maxChars) return null;
   const chunks: UIMessageChunk[] = [];
+  const slot: ChunkProblemSlot = { problem: null };
   const counts: Record<string, number> = Object.create(null);
   let done = false;
   let events = 0;
@@ -290,9 +294,9 @@ export function detectAiSdkStream(
       issues.push({ index, code: "invalid-json", message: "data is not JSON" });
       continue;
     }
-    const { problem } = readChunk(value);
-    if (problem !== null) {
-      issues.push({ index, code: problem.code, message: problem.message });
+    readChunk(value, slot);
+    if (slot.problem !== null) {
+      issues.push({ index, code: slot.problem.code, message: slot.problem.message });
       continue;
     }
     good++;

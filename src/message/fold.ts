@@ -52,7 +52,7 @@
  */
 import { isIterable, isRecord, own } from "../_internal/guards.ts";
 import { describeThrown } from "../_internal/describe.ts";
-import { readChunk } from "./_chunk_reader.ts";
+import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { type DataChunk, DataParts } from "./_data_parts.ts";
 import type { FoldContext } from "./_fold_context.ts";
 import { readFoldOptions } from "./_fold_options.ts";
@@ -173,6 +173,7 @@ export class UIMessageFold {
   readonly #maxErrors: number;
   #finishReason: FinishReason | undefined;
   #aborted = false;
+  readonly #read: ChunkProblemSlot = { problem: null };
 
   /** Start a fold (see {@link FoldOptions}). Never throws, whatever `options` is. */
   constructor(options: FoldOptions = {}) {
@@ -238,7 +239,8 @@ export class UIMessageFold {
    */
   push(value: unknown, sourceIndex?: number): void {
     this.#at = isIndex(sourceIndex) ? sourceIndex : this.#index;
-    const { chunk, problem } = readChunk(value);
+    const chunk = readChunk(value, this.#read);
+    const problem = this.#read.problem;
     if (problem !== null) this.#issue(problem.code, problem.message);
     if (chunk !== null) {
       try {

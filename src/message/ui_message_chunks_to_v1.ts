@@ -10,7 +10,7 @@
 import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/types.ts";
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { isIterable } from "../_internal/guards.ts";
-import { readChunk } from "./_chunk_reader.ts";
+import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { IssueLog } from "./_issue_log.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 
@@ -108,6 +108,7 @@ export class UIMessageChunksToV1 {
   #tools = new Map<string, Tool>();
   #eventIds = new Set<string>();
   #stopped = false;
+  readonly #read: ChunkProblemSlot = { problem: null };
   readonly #log = new IssueLog(MAX_ISSUES);
   /** Problems found, each with its chunk index (at most 1 000 kept; see {@link droppedIssues}). */
   readonly issues: ChunkIssue[] = this.#log.issues;
@@ -138,7 +139,8 @@ export class UIMessageChunksToV1 {
       );
       return [];
     }
-    const { chunk, problem } = readChunk(value);
+    const chunk = readChunk(value, this.#read);
+    const problem = this.#read.problem;
     if (problem !== null) this.#issue(index, problem.code, problem.message);
     if (chunk === null) return [];
     const events = this.#events(chunk, index);
