@@ -136,6 +136,12 @@ const SPECS: ReadonlyMap<string, Spec> = new Map([
   ],
   ["file", spec([["url", "string"], ["mediaType", "string"]], [PM])],
 ]);
+/** The chunk of each kind that has no fields (`start-step`, …), shared and frozen. */
+const BARE: ReadonlyMap<string, UIMessageChunk> = new Map(
+  [...SPECS].filter(([, sp]) => sp.required.length === 0 && sp.optional.length === 0).map((
+    [type],
+  ) => [type, Object.freeze({ type }) as UIMessageChunk]),
+);
 const DATA_SPEC = spec([["data", "any"]], [["id", "string"], ["transient", "boolean"]]);
 
 /** A non-null, non-array object; `false` for a revoked proxy (never throws). */
@@ -250,6 +256,8 @@ export function readChunk(value: unknown, slot: ChunkProblemSlot): UIMessageChun
     };
     return null;
   }
+  const bare = BARE.get(type);
+  if (bare !== undefined) return bare; // no fields to read: one shared, frozen chunk
   const chunk: Record<string, unknown> = { type };
   for (const [name, kind] of s.required) {
     const raw = readOwn(value, name);
