@@ -20,6 +20,7 @@ import type { Refusal, Result } from "@papercusp/chat-protocol";
 import { utf8ByteLength } from "@papercusp/chat-protocol";
 import type { PgDriver, PgListenHandle, PgQueryable } from "./driver.ts";
 import { isSafeIdentifier } from "./names.ts";
+import { isStorableText } from "./_text.ts";
 
 /**
  * Largest payload {@link publish} sends, in UTF-8 bytes: PostgreSQL refuses
@@ -34,7 +35,7 @@ export const DEFAULT_HEALTH_CHECK_MS = 10_000;
 export type NotifyRefusalCode =
   /** The channel is not a lower-case identifier (`[a-z_][a-z0-9_]*`, at most 63 bytes). */
   | "invalid-channel"
-  /** The payload is not a string, or holds a NUL character (PostgreSQL text cannot). */
+  /** The payload is not a string, or holds a NUL or a lone surrogate (PostgreSQL text cannot carry them unchanged). */
   | "invalid-payload"
   /** The payload is larger than the bound. */
   | "too-large";
@@ -53,8 +54,11 @@ function checkChannel(channel: unknown): NotifyRefusal | null {
 }
 
 function checkPayload(payload: unknown, maxBytes: number): NotifyRefusal | null {
-  if (typeof payload !== "string" || payload.includes("\u0000")) {
-    return { code: "invalid-payload", message: "payload must be a string without NUL characters" };
+  if (typeof payload !== "string" || !isStorableText(payload)) {
+    return {
+      code: "invalid-payload",
+      message: "payload must be a well-formed Unicode string without NUL characters",
+    };
   }
   if (payload.length > maxBytes || utf8ByteLength(payload) > maxBytes) {
     return {

@@ -16,6 +16,7 @@ import {
 } from "@papercusp/chat-protocol";
 import type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";
 import { safeInt } from "./_rows.ts";
+import { isStorableText } from "./_text.ts";
 import {
   type PgCommitOutcome,
   type PgDriver,
@@ -219,6 +220,14 @@ export class PostgresReplayLog implements ReplayWindowSeam {
         ...("issues" in parsed.error ? { issues: parsed.error.issues } : {}),
       });
     }
+    const { conversationId, turnId, eventId } = parsed.value;
+    if (![conversationId, turnId, eventId].every(isStorableText)) {
+      return refusal({
+        code: "invalid-envelope",
+        message:
+          "conversationId, turnId and eventId must be well-formed Unicode without NUL (PostgreSQL text cannot store them unchanged)",
+      });
+    }
     let text: string;
     try {
       text = JSON.stringify(parsed.value);
@@ -327,9 +336,13 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    * `replay-unavailable`).
    */
   async bounds(turnId: string): Promise<ReplayBounds> {
+    // An id that cannot be stored was never appended.
+    if (typeof turnId !== "string" || !isStorableText(turnId)) {
+      return { lowestRetainedSeq: 1, latestSeq: 0 };
+    }
     const { rows: [row] } = await this.#driver.query<{ low: unknown; latest: unknown }>(
       `SELECT lowest_retained_seq AS low, latest_seq AS latest FROM ${this.#n.replayTurns} WHERE turn_id = $1::text`,
-      [String(turnId)],
+      [turnId],
     );
     if (!row) return { lowestRetainedSeq: 1, latestSeq: 0 };
     return {
@@ -349,10 +362,11 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) {
       throw new RangeError("afterSeq must be a non-negative safe integer");
     }
+    if (typeof turnId !== "string" || !isStorableText(turnId)) return [];
     const { rows } = await this.#driver.query<{ seq: unknown; envelope: string }>(
       `SELECT seq, envelope FROM ${this.#n.replayFrames}
        WHERE turn_id = $1::text AND seq > $2::bigint ORDER BY seq LIMIT $3::bigint`,
-      [String(turnId), afterSeq, this.#maxRead],
+      [turnId, afterSeq, this.#maxRead],
     );
     return rows.map((row) => {
       const r = parseChatEnvelopeJson(row.envelope, { maxBytes: this.#maxBytes });
@@ -387,6 +401,9 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     if (keep === undefined && older === undefined) {
       throw new RangeError("a trim policy needs keepLast or olderThanMs");
     }
+    if (turnId !== undefined && (typeof turnId !== "string" || !isStorableText(turnId))) {
+      return { ok: true, value: [] }; // never appended to
+    }
     const n = this.#n;
     try {
       const { rows } = await this.#driver.query<
@@ -418,7 +435,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
          SELECT target.turn_id, target.new_low AS low, target.latest,
            (SELECT count(*) FROM del WHERE del.turn_id = target.turn_id) AS removed
          FROM target ORDER BY target.turn_id`,
-        [turnId === undefined ? null : String(turnId), keep ?? null, older ?? null],
+        [turnId ?? null, keep ?? null, older ?? null],
       );
       return {
         ok: true,
@@ -446,9 +463,10 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    * `PgDriverError` when the database fails.
    */
   async deleteTurn(turnId: string): Promise<boolean> {
+    if (typeof turnId !== "string" || !isStorableText(turnId)) return false;
     const { rows } = await this.#driver.query(
       `DELETE FROM ${this.#n.replayTurns} WHERE turn_id = $1::text RETURNING turn_id`,
-      [String(turnId)],
+      [turnId],
     );
     return rows.length > 0;
   }

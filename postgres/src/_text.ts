@@ -1,0 +1,17 @@
+/**
+ * What PostgreSQL `text` can hold. Area-private.
+ *
+ * @module
+ */
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * `true` when `s` can be stored in a PostgreSQL `text` column and read back
+ * unchanged: no NUL character (PostgreSQL refuses it) and no lone surrogate
+ * (the client would encode it as U+FFFD, so two different ids could become
+ * one).
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes("\u0000") && !LONE_SURROGATE.test(s);
+}
