@@ -83,3 +83,10 @@ export {
   type SubscribeOptions,
   type SubscriptionStats,
 } from "./src/notifications.ts";
+/**
+ * Types of the core that this package's API uses, re-exported so its
+ * signatures are documented in one place (they are the same types as
+ * `@papercusp/chat-protocol`'s and `@papercusp/chat-protocol/recovery`'s).
+ */
+export type { ChatEventEnvelope, EnvelopeIssue, Refusal, Result } from "@papercusp/chat-protocol";
+export type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";

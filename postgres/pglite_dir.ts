@@ -20,3 +20,5 @@ export {
   LOCK_FILE_NAME,
   lockDirectory,
 } from "./src/dir_lock.ts";
+/** Core types this entry point's API uses (the same as `@papercusp/chat-protocol`'s). */
+export type { Refusal, Result } from "@papercusp/chat-protocol";

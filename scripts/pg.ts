@@ -90,9 +90,7 @@ function isRoot(): boolean {
 /** Run a PostgreSQL binary, as the `postgres` user when we are root. */
 async function pgRun(bin: string, tool: string, args: string[]): Promise<string> {
   const exe = join(bin, tool);
-  const [cmd, argv] = isRoot()
-    ? ["runuser", ["-u", "postgres", "--", exe, ...args]]
-    : [exe, args];
+  const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", exe, ...args]] : [exe, args];
   const out = await new Deno.Command(cmd, { args: argv, stdout: "piped", stderr: "piped" })
     .output();
   const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
@@ -102,9 +100,7 @@ async function pgRun(bin: string, tool: string, args: string[]): Promise<string>
 
 function pgRunSync(bin: string, tool: string, args: string[]): boolean {
   const exe = join(bin, tool);
-  const [cmd, argv] = isRoot()
-    ? ["runuser", ["-u", "postgres", "--", exe, ...args]]
-    : [exe, args];
+  const [cmd, argv] = isRoot() ? ["runuser", ["-u", "postgres", "--", exe, ...args]] : [exe, args];
   return new Deno.Command(cmd, { args: argv, stdout: "null", stderr: "null" }).outputSync()
     .success;
 }
