@@ -46,5 +46,7 @@ if (kept.length > 0 || (code !== 0 && blocks.length === 0)) {
   Deno.exit(1);
 }
 console.log(
-  `doc lint: clean over ${entries.length} entry points (${ignored} ignored: private-type-ref, a known Deno bug with zod schemas${member ? ", or located in another package" : ""})`,
+  `doc lint: clean over ${entries.length} entry points (${ignored} ignored: private-type-ref, a known Deno bug with zod schemas${
+    member ? ", or located in another package" : ""
+  })`,
 );
