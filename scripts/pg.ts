@@ -126,8 +126,18 @@ export async function startCluster(): Promise<Cluster> {
         "or set DATABASE_URL to a server you run",
     );
   }
+  const root = isRoot(); // before creating anything: it may need a permission
   const base = await Deno.makeTempDir({ prefix: "papercusp_pg_" });
-  if (isRoot()) {
+  try {
+    return await initAndStart(bin, base, root);
+  } catch (e) {
+    await Deno.remove(base, { recursive: true }).catch(() => {});
+    throw e;
+  }
+}
+
+async function initAndStart(bin: string, base: string, root: boolean): Promise<Cluster> {
+  if (root) {
     const chown = await new Deno.Command("chown", { args: ["postgres:postgres", base] }).output();
     if (!chown.success) {
       throw new ClusterError(`chown postgres:postgres ${base} failed (is there a postgres user?)`);
@@ -180,7 +190,6 @@ export async function startCluster(): Promise<Cluster> {
   try {
     log = await Deno.readTextFile(join(base, "server.log"));
   } catch { /* no log */ }
-  await Deno.remove(base, { recursive: true }).catch(() => {});
   throw new ClusterError(`the server did not start: ${String(lastError)}\n${log}`);
 }
 

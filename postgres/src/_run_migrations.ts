@@ -7,7 +7,8 @@
  */
 import type { Result } from "@papercusp/chat-protocol";
 import type { Migration } from "./_migrations.ts";
-import { type PgDriver, PgDriverError, type PgQueryable } from "./driver.ts";
+import type { PgDriver, PgQueryable } from "./driver.ts";
+import { driverFailure } from "./_failure.ts";
 import type { MigrateOptions, MigrateRefusal, MigrateReport } from "./migrate.ts";
 import { type TableNames, tableNames } from "./names.ts";
 
@@ -41,16 +42,7 @@ export async function runMigrations(
       { lockTimeoutMs: options.lockTimeoutMs ?? 0, statementTimeoutMs: 0 },
     );
   } catch (e) {
-    if (!(e instanceof PgDriverError)) throw e;
-    return {
-      ok: false,
-      error: {
-        code: "database-error",
-        message: `migrate failed: ${e.message}`,
-        kind: e.kind,
-        commit: e.commit,
-      },
-    };
+    return driverFailure(e, "database-error", "migrate");
   }
 }
 

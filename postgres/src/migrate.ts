@@ -62,7 +62,7 @@ export interface MigrateRefusal extends Refusal<MigrateRefusalCode> {
  * was. Running it again is a no-op.
  *
  * Returns the report, or a typed refusal (`checksum-mismatch`,
- * `unknown-version`, `database-error`). Throws `TableOptionsError` when the
+ * `unknown-version`, `database-error`). Rejects with `TableOptionsError` when the
  * schema or prefix is invalid (a programmer's mistake), never otherwise.
  *
  * @example

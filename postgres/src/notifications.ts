@@ -146,7 +146,7 @@ export interface NotificationSubscription {
  * LISTEN on `channel` through `driver` and deliver each message published
  * with {@link publish} to `handlers.onMessage`. Resolves once listening, or
  * to a typed refusal for an invalid channel; rejects with the driver's
- * `PgDriverError` when the first LISTEN fails. Throws `RangeError` for a
+ * `PgDriverError` when the first LISTEN fails. Rejects with `RangeError` for a
  * negative or non-integer option (a programmer's mistake).
  */
 export async function subscribe(

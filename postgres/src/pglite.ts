@@ -13,14 +13,13 @@
  *
  * @module
  */
-import { classify } from "./_classify.ts";
 import { openingStatements, runTransaction } from "./_transaction.ts";
+import { listenHandle, queryableOf } from "./_wrap.ts";
 import type {
   PgDriver,
   PgListenHandle,
   PgParam,
   PgQueryable,
-  PgRows,
   PgTransactionOptions,
 } from "./driver.ts";
 
@@ -38,19 +37,6 @@ export interface PGliteLike extends PGliteTransactionLike {
   listen(channel: string, callback: (payload: string) => void): Promise<() => Promise<void>>;
   /** `db.close()`. */
   close(): Promise<void>;
-}
-
-function queryable(db: PGliteTransactionLike, inTransaction: boolean): PgQueryable {
-  return {
-    async query<R>(text: string, params: readonly PgParam[] = []): Promise<PgRows<R>> {
-      try {
-        const r = await db.query<R>(text, [...params]);
-        return { rows: r.rows };
-      } catch (e) {
-        throw classify(e, inTransaction ? "in-transaction" : "autocommit");
-      }
-    },
-  };
 }
 
 /** Options of {@link pgliteDriver}. */
@@ -77,7 +63,7 @@ export interface PGliteDriverOptions {
  * ```
  */
 export function pgliteDriver(db: PGliteLike, options: PGliteDriverOptions = {}): PgDriver {
-  const plain = queryable(db, false);
+  const plain = queryableOf((text, params) => db.query(text, params).then((r) => r.rows), false);
   let closed = false;
   return {
     kind: "pglite",
@@ -89,27 +75,15 @@ export function pgliteDriver(db: PGliteLike, options: PGliteDriverOptions = {}):
     ): Promise<T> {
       return await runTransaction<T, PGliteTransactionLike>(
         (body) => db.transaction(body),
-        (raw) => queryable(raw, true),
+        (raw) => queryableOf((text, params) => raw.query(text, params).then((r) => r.rows), true),
         openingStatements(opts, {}, false),
         fn,
       );
     },
     async listen(channel, onPayload, onListen): Promise<PgListenHandle> {
-      let stop: () => Promise<void>;
-      try {
-        stop = await db.listen(channel, onPayload);
-      } catch (e) {
-        throw classify(e, "in-transaction");
-      }
-      onListen?.();
-      let done = false;
-      return {
-        async unlisten() {
-          if (done) return;
-          done = true;
-          await stop().catch(() => {});
-        },
-      };
+      const handle = await listenHandle(() => db.listen(channel, onPayload));
+      onListen?.(); // PGlite never re-listens: this runs once
+      return handle;
     },
     async close() {
       if (closed) return;

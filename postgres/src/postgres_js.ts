@@ -5,21 +5,14 @@
  *
  * @module
  */
-import { classify } from "./_classify.ts";
 import {
   checkTimeout,
   openingStatements,
   runTransaction,
   type TimeoutDefaults,
 } from "./_transaction.ts";
-import type {
-  PgDriver,
-  PgListenHandle,
-  PgParam,
-  PgQueryable,
-  PgRows,
-  PgTransactionOptions,
-} from "./driver.ts";
+import { listenHandle, queryableOf } from "./_wrap.ts";
+import type { PgDriver, PgParam, PgQueryable, PgTransactionOptions } from "./driver.ts";
 
 /** The part of a postgres.js query handle the driver uses (a thenable row array). */
 export type PostgresJsPending = PromiseLike<ArrayLike<unknown>>;
@@ -67,22 +60,6 @@ export interface PostgresJsDriverOptions {
   readonly closeTimeoutSeconds?: number;
 }
 
-function rowsOf<R>(result: ArrayLike<unknown>): PgRows<R> {
-  return { rows: Array.from(result) as R[] };
-}
-
-function queryable(sql: PostgresJsTransactionSql, inTransaction: boolean): PgQueryable {
-  return {
-    async query<R>(text: string, params: readonly PgParam[] = []): Promise<PgRows<R>> {
-      try {
-        return rowsOf<R>(await sql.unsafe(text, [...params]));
-      } catch (e) {
-        throw classify(e, inTransaction ? "in-transaction" : "autocommit");
-      }
-    },
-  };
-}
-
 /**
  * A {@link PgDriver} over a postgres.js client. Transactions use
  * `sql.begin`; LISTEN uses `sql.listen` (its own connection, re-established
@@ -111,7 +88,7 @@ export function postgresJsDriver(
     ...optional("lockTimeoutMs", checkTimeout("lockTimeoutMs", options.lockTimeoutMs)),
   };
   const closeTimeout = options.closeTimeoutSeconds ?? 5;
-  const plain = queryable(sql, false);
+  const plain = queryableOf((text, params) => sql.unsafe(text, params), false);
   return {
     kind: "postgres.js",
     concurrent: true,
@@ -123,27 +100,16 @@ export function postgresJsDriver(
       const opening = openingStatements(opts, defaults, true);
       return await runTransaction<T, PostgresJsTransactionSql>(
         (body) => sql.begin("", body) as Promise<T>,
-        (raw) => queryable(raw, true),
+        (raw) => queryableOf((text, params) => raw.unsafe(text, params), true),
         opening,
         fn,
       );
     },
-    async listen(channel, onPayload, onListen): Promise<PgListenHandle> {
-      let handle: { unlisten(): Promise<void> };
-      try {
-        handle = await sql.listen(channel, onPayload, onListen);
-      } catch (e) {
-        throw classify(e, "in-transaction");
-      }
-      let done = false;
-      return {
-        async unlisten() {
-          if (done) return;
-          done = true;
-          await handle.unlisten().catch(() => {});
-        },
-      };
-    },
+    listen: (channel, onPayload, onListen) =>
+      listenHandle(async () => {
+        const handle = await sql.listen(channel, onPayload, onListen);
+        return () => handle.unlisten();
+      }),
     close: () => sql.end({ timeout: closeTimeout }),
   };
 }

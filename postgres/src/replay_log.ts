@@ -15,12 +15,12 @@ import {
   utf8ByteLength,
 } from "@papercusp/chat-protocol";
 import type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";
+import { driverFailure } from "./_failure.ts";
 import { safeInt } from "./_rows.ts";
 import { isStorableText } from "./_text.ts";
 import {
   type PgCommitOutcome,
   type PgDriver,
-  PgDriverError,
   type PgErrorKind,
   type PgQueryable,
 } from "./driver.ts";
@@ -248,13 +248,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     try {
       return await this.#driver.transaction((own) => this.#appendIn(own, parsed.value, text));
     } catch (e) {
-      if (!(e instanceof PgDriverError)) throw e;
-      return refusal({
-        code: "store-unavailable",
-        message: `append failed: ${e.message}`,
-        kind: e.kind,
-        commit: e.commit,
-      });
+      return driverFailure(e, "store-unavailable", "append");
     }
   }
 
@@ -353,7 +347,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
 
   /**
    * Every retained envelope of `turnId` with `seq > afterSeq`, in `seq`
-   * order, at most `maxReadFrames` of them. Throws `RangeError` for a cursor
+   * order, at most `maxReadFrames` of them. Rejects with `RangeError` for a cursor
    * that is not a non-negative safe integer, {@link ReplayLogCorruptionError}
    * when a stored frame no longer validates, and a `PgDriverError` when the
    * database fails.
@@ -384,7 +378,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    * row locks (an append to the same turn waits).
    *
    * Returns the bounds of every turn considered, or `store-unavailable`.
-   * Throws `RangeError` when `policy` has neither field or a field is not a
+   * Rejects with `RangeError` when `policy` has neither field or a field is not a
    * non-negative safe integer.
    */
   async trim(
@@ -447,13 +441,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
         })),
       };
     } catch (e) {
-      if (!(e instanceof PgDriverError)) throw e;
-      return refusal({
-        code: "store-unavailable",
-        message: `trim failed: ${e.message}`,
-        kind: e.kind,
-        commit: e.commit,
-      });
+      return driverFailure(e, "store-unavailable", "trim");
     }
   }
 

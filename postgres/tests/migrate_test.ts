@@ -4,12 +4,12 @@ import { MIGRATIONS } from "../src/_migrations.ts";
 import { runMigrations } from "../src/_run_migrations.ts";
 import {
   BACKENDS,
-  dropSchema,
-  freshSchema,
+  databaseUrl,
   lines,
   serverDriver,
   spawnProc,
   textOf,
+  withSchema,
 } from "./_helpers/db.ts";
 
 async function tablesIn(d: PgDriver, schema: string): Promise<string[]> {
@@ -21,10 +21,8 @@ async function tablesIn(d: PgDriver, schema: string): Promise<string[]> {
 }
 
 for (const backend of BACKENDS) {
-  Deno.test(`migrate [${backend.name}]: creates the schema and tables once, then is a no-op`, async () => {
-    const d = await backend.make();
-    const schema = freshSchema();
-    try {
+  Deno.test(`migrate [${backend.name}]: creates the schema and tables once, then is a no-op`, () =>
+    withSchema(backend.make, "t", async (d, schema) => {
       const first = await migrate(d, { schema, prefix: "app_" });
       assert.ok(first.ok, JSON.stringify(first));
       assert.deepEqual(first.value.applied, [{ version: 1, name: "replay log" }]);
@@ -42,16 +40,10 @@ for (const backend of BACKENDS) {
       const other = await migrate(d, { schema, prefix: "" });
       assert.ok(other.ok);
       assert.equal((await tablesIn(d, schema)).length, 6);
-    } finally {
-      await dropSchema(d, schema);
-      await d.close();
-    }
-  });
+    }));
 
-  Deno.test(`migrate [${backend.name}]: appending a version upgrades an existing database`, async () => {
-    const d = await backend.make();
-    const schema = freshSchema();
-    try {
+  Deno.test(`migrate [${backend.name}]: appending a version upgrades an existing database`, () =>
+    withSchema(backend.make, "t", async (d, schema) => {
       assert.ok((await migrate(d, { schema })).ok);
       const v2 = {
         version: 2,
@@ -70,27 +62,17 @@ for (const backend of BACKENDS) {
       assert.equal(old.ok, false);
       assert.equal(!old.ok && old.error.code, "unknown-version");
       assert.equal(!old.ok && old.error.version, 2);
-    } finally {
-      await dropSchema(d, schema);
-      await d.close();
-    }
-  });
+    }));
 
-  Deno.test(`migrate [${backend.name}]: a changed statement is a checksum mismatch`, async () => {
-    const d = await backend.make();
-    const schema = freshSchema();
-    try {
+  Deno.test(`migrate [${backend.name}]: a changed statement is a checksum mismatch`, () =>
+    withSchema(backend.make, "t", async (d, schema) => {
       assert.ok((await migrate(d, { schema })).ok);
       await d.query(`UPDATE "${schema}".chat_migrations SET checksum = 'x' WHERE version = 1`);
       const r = await migrate(d, { schema });
       assert.equal(r.ok, false);
       assert.equal(!r.ok && r.error.code, "checksum-mismatch");
       assert.equal(!r.ok && r.error.version, 1);
-    } finally {
-      await dropSchema(d, schema);
-      await d.close();
-    }
-  });
+    }));
 }
 
 Deno.test("migrate: invalid schema or prefix throws TableOptionsError before any SQL", async () => {
@@ -120,12 +102,13 @@ Deno.test("migrate: invalid schema or prefix throws TableOptionsError before any
   assert.equal(queries, 0);
 });
 
-Deno.test("migrate [server]: two processes migrating one schema at once both succeed, one applies", async () => {
-  const d = await serverDriver();
-  const schema = freshSchema("mig");
-  try {
+Deno.test("migrate [server]: two processes migrating one schema at once both succeed, one applies", () =>
+  withSchema(serverDriver, "mig", async (d, schema) => {
+    const url = await databaseUrl();
     const startAt = String(Date.now() + 1500);
-    const procs = [0, 1, 2].map(() => spawnProc("migrate.ts", [schema, startAt]));
+    const procs = [0, 1, 2].map(() =>
+      spawnProc("migrate.ts", [schema, startAt], { DATABASE_URL: url })
+    );
     const outs = await Promise.all(procs.map(async (p) => {
       const stderr = textOf(p.stderr);
       const out: string[] = [];
@@ -138,8 +121,4 @@ Deno.test("migrate [server]: two processes migrating one schema at once both suc
     assert.deepEqual(applied.sort(), [0, 0, 1], JSON.stringify(outs));
     const { rows } = await d.query(`SELECT version FROM "${schema}".chat_migrations`);
     assert.equal(rows.length, 1);
-  } finally {
-    await dropSchema(d, schema);
-    await d.close();
-  }
-});
+  }));

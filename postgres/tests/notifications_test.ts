@@ -6,7 +6,14 @@ import {
   publish,
   subscribe,
 } from "../mod.ts";
-import { lines, pgliteMemory, serverDriver, spawnProc, textOf } from "./_helpers/db.ts";
+import {
+  databaseUrl,
+  lines,
+  pgliteMemory,
+  serverDriver,
+  spawnProc,
+  textOf,
+} from "./_helpers/db.ts";
 
 /** Waits until `cond()` holds, polling every 5 ms, failing after `ms`. */
 async function until(cond: () => boolean, what: string, ms = 5_000): Promise<void> {
@@ -145,7 +152,7 @@ Deno.test("notifications [server, 2 processes]: committed messages reach the oth
   const d = await serverDriver({ max: 2 });
   const channel = `chan_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
   const child = spawnProc("listen.ts", [channel, "300"], {
-    DATABASE_URL: Deno.env.get("DATABASE_URL") ?? "",
+    DATABASE_URL: await databaseUrl(),
   });
   const stderr = textOf(child.stderr);
   const out: string[] = [];

@@ -3,7 +3,15 @@ import { replayAfter } from "@papercusp/chat-protocol/recovery";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate, PostgresReplayLog } from "../mod.ts";
 import { openPGliteDir } from "../pglite_dir.ts";
-import { dropSchema, freshSchema, lines, serverDriver, spawnProc, textOf } from "./_helpers/db.ts";
+import {
+  databaseUrl,
+  dropSchema,
+  freshSchema,
+  lines,
+  serverDriver,
+  spawnProc,
+  textOf,
+} from "./_helpers/db.ts";
 
 /** Runs a child to completion; returns its stdout lines. */
 async function finish(p: Deno.ChildProcess): Promise<string[]> {
@@ -33,11 +41,12 @@ Deno.test("replay log [server, 2 processes]: concurrent appends to one turn, uni
   try {
     assert.ok((await migrate(d, { schema })).ok);
     const perProc = 200;
+    const url = await databaseUrl();
     const startAt = String(Date.now() + 2000);
     const outs = await Promise.all(
       ["a", "b"].map((tag) =>
         finish(spawnProc("append.ts", ["server", schema, "t1", tag, String(perProc), startAt], {
-          DATABASE_URL: Deno.env.get("DATABASE_URL") ?? "",
+          DATABASE_URL: url,
         }))
       ),
     );
@@ -77,7 +86,7 @@ Deno.test("replay log [server]: kill -9 of an appending process loses no acknowl
     const rounds = 5;
     for (let round = 0; round < rounds; round++) {
       const child = spawnProc("append.ts", ["server", schema, "t1", `r${round}`, "0", "0"], {
-        DATABASE_URL: Deno.env.get("DATABASE_URL") ?? "",
+        DATABASE_URL: await databaseUrl(),
       });
       const killAfter = 20 + Math.floor(Math.random() * 60);
       let n = 0;

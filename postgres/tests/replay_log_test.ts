@@ -10,7 +10,14 @@ import {
   ReplayLogCorruptionError,
   TableOptionsError,
 } from "../mod.ts";
-import { BACKENDS, dropSchema, freshSchema, pgliteMemory, serverDriver } from "./_helpers/db.ts";
+import {
+  BACKENDS,
+  dropSchema,
+  freshSchema,
+  pgliteMemory,
+  serverDriver,
+  withSchema,
+} from "./_helpers/db.ts";
 import { hostile, HOSTILE_RUNS, hostileLike } from "../../tests/_helpers/hostile.ts";
 
 function env(
@@ -35,17 +42,12 @@ interface Ctx {
   schema: string;
 }
 
-async function withLog(make: () => Promise<PgDriver>, fn: (c: Ctx) => Promise<void>) {
-  const d = await make();
-  const schema = freshSchema("rl");
-  try {
+function withLog(make: () => Promise<PgDriver>, fn: (c: Ctx) => Promise<void>) {
+  return withSchema(make, "rl", async (d, schema) => {
     const m = await migrate(d, { schema });
     assert.ok(m.ok, JSON.stringify(m));
     await fn({ d, log: new PostgresReplayLog(d, { schema }), schema });
-  } finally {
-    await dropSchema(d, schema);
-    await d.close();
-  }
+  });
 }
 
 async function appendAll(log: PostgresReplayLog, turnId: string, from: number, to: number) {

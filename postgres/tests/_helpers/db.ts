@@ -148,3 +148,22 @@ export async function* lines(stream: ReadableStream<Uint8Array>): AsyncGenerator
 export async function textOf(stream: ReadableStream<Uint8Array>): Promise<string> {
   return await new Response(stream).text();
 }
+
+/**
+ * Runs `fn` with a driver from `make` and a fresh schema name (not created:
+ * `migrate` creates it), then drops the schema and closes the driver.
+ */
+export async function withSchema(
+  make: () => Promise<PgDriver>,
+  tag: string,
+  fn: (d: PgDriver, schema: string) => Promise<void>,
+): Promise<void> {
+  const d = await make();
+  const schema = freshSchema(tag);
+  try {
+    await fn(d, schema);
+  } finally {
+    await dropSchema(d, schema);
+    await d.close();
+  }
+}
