@@ -103,6 +103,7 @@ export function postgresJsDriver(
         (raw) => queryableOf((text, params) => raw.unsafe(text, params), true),
         opening,
         fn,
+        true, // postgres.js crashes on a ROLLBACK queued after its connection closed
       );
     },
     listen: (channel, onPayload, onListen) =>

@@ -185,29 +185,42 @@ Deno.test("driver [server]: deadlock (40P01) is typed", async () => {
   }
 });
 
-Deno.test("driver [server]: connection lost inside a transaction → not committed", async () => {
-  const sql = await pgClient({ max: 2 });
-  const killer = await pgClient({ max: 1 });
-  // postgres.js keeps the dead connection's ROLLBACK queued: close without waiting.
-  const d = postgresJsDriver(sql, { closeTimeoutSeconds: 0 });
-  try {
-    await d.query("CREATE TABLE IF NOT EXISTS drv_lost (id text PRIMARY KEY)");
-    const id = crypto.randomUUID();
-    const e = await rejects(d.transaction(async (tx) => {
-      await tx.query("INSERT INTO drv_lost VALUES ($1::text)", [id]);
-      const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
-      await killer.unsafe("SELECT pg_terminate_backend($1::int)", [rows[0].pid]);
-      await tx.query("SELECT 1");
-    }));
-    assert.equal(e.kind, "connection");
-    assert.equal(e.commit, "not-committed");
-    const { rows } = await d.query("SELECT id FROM drv_lost WHERE id = $1::text", [id]);
-    assert.equal(rows.length, 0, "the insert must have been rolled back");
-  } finally {
-    await d.close();
-    await killer.end();
-  }
-});
+for (const how of ["by itself", "from another session"] as const) {
+  Deno.test(`driver [server]: backend terminated ${how} inside a transaction → not committed, no crash`, async () => {
+    // Also a regression test: postgres.js queues a ROLLBACK on the closed
+    // connection when the transaction body rejects, and its write loop then
+    // throws an uncaught TypeError (the test module fails as "uncaught
+    // error"); the driver leaves such a body pending instead.
+    const d = await serverDriver({ max: 2, closeTimeoutSeconds: 1 });
+    const killer = await serverDriver({ max: 1 });
+    try {
+      await d.query("CREATE TABLE IF NOT EXISTS drv_lost (id text PRIMARY KEY)");
+      const id = crypto.randomUUID();
+      const e = await rejects(d.transaction(async (tx) => {
+        await tx.query("INSERT INTO drv_lost VALUES ($1::text)", [id]);
+        if (how === "by itself") {
+          await tx.query("SELECT pg_terminate_backend(pg_backend_pid())");
+        } else {
+          const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+          await killer.query("SELECT pg_terminate_backend($1::int)", [rows[0].pid]);
+          await tx.query("SELECT 1");
+        }
+      }));
+      assert.equal(e.kind, "connection");
+      assert.equal(e.commit, "not-committed");
+      const { rows } = await d.query("SELECT id FROM drv_lost WHERE id = $1::text", [id]);
+      assert.equal(rows.length, 0, "the insert must have been rolled back");
+      // The pool recovers: the next transaction works.
+      assert.equal(
+        await d.transaction(async (tx) => (await tx.query("SELECT 1 AS x")).rows.length),
+        1,
+      );
+    } finally {
+      await d.close();
+      await killer.close();
+    }
+  });
+}
 
 /** A postgres.js look-alike whose COMMIT (after the body) fails as `commitError`. */
 function fakePostgresJs(commitError: unknown): PostgresJsSql {
