@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { replayAfter } from "@papercusp/chat-protocol/recovery";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate, PostgresReplayLog } from "../mod.ts";
@@ -13,11 +14,31 @@ import {
   textOf,
 } from "./_helpers/db.ts";
 
-/** Runs a child to completion; returns its stdout lines. */
-async function finish(p: Deno.ChildProcess): Promise<string[]> {
+let ready = 0;
+
+/**
+ * Runs a child to completion; returns its stdout lines. When `readyCount`
+ * children have printed `ready`, the one holding `onAllReady` runs it.
+ */
+async function finish(
+  p: Deno.ChildProcess,
+  onAllReady?: () => Promise<void>,
+  readyCount = 0,
+): Promise<string[]> {
   const stderr = textOf(p.stderr);
   const out: string[] = [];
-  for await (const l of lines(p.stdout)) out.push(l);
+  let waiting: Promise<void> | null = null;
+  for await (const l of lines(p.stdout)) {
+    out.push(l);
+    if (l === "ready") ready++;
+    if (l === "ready" && onAllReady) {
+      waiting = (async () => {
+        while (ready < readyCount) await new Promise((r) => setTimeout(r, 2));
+        await onAllReady();
+      })();
+    }
+  }
+  await waiting;
   const { code } = await p.status;
   assert.equal(code, 0, `child exited ${code}:\n${out.slice(-5).join("\n")}\n${await stderr}`);
   return out;
@@ -42,14 +63,19 @@ Deno.test("replay log [server, 2 processes]: concurrent appends to one turn, uni
     assert.ok((await migrate(d, { schema })).ok);
     const perProc = 200;
     const url = await databaseUrl();
-    const startAt = String(Date.now() + 2000);
-    const outs = await Promise.all(
-      ["a", "b"].map((tag) =>
-        finish(spawnProc("append.ts", ["server", schema, "t1", tag, String(perProc), startAt], {
-          DATABASE_URL: url,
-        }))
-      ),
+    const goDir = await Deno.makeTempDir({ prefix: "go_" });
+    const go = join(goDir, "go");
+    ready = 0;
+    const procs = ["a", "b"].map((tag) =>
+      spawnProc("append.ts", ["server", schema, "t1", tag, String(perProc), go], {
+        DATABASE_URL: url,
+      })
     );
+    // Both children connect and say ready; then one file starts them together.
+    const outs = await Promise.all(
+      procs.map((p, i) => finish(p, i === 1 ? () => Deno.writeTextFile(go, "") : undefined, 2)),
+    );
+    await Deno.remove(goDir, { recursive: true });
     const conflicts = outs.map((o) => Number(o.at(-1)!.split(" ")[1]));
     const all = new Map<number, string>();
     for (const o of outs) {
@@ -85,7 +111,7 @@ Deno.test("replay log [server]: kill -9 of an appending process loses no acknowl
     const acked = new Map<number, string>();
     const rounds = 5;
     for (let round = 0; round < rounds; round++) {
-      const child = spawnProc("append.ts", ["server", schema, "t1", `r${round}`, "0", "0"], {
+      const child = spawnProc("append.ts", ["server", schema, "t1", `r${round}`, "0", "-"], {
         DATABASE_URL: await databaseUrl(),
       });
       const killAfter = 20 + Math.floor(Math.random() * 60);
@@ -115,7 +141,7 @@ Deno.test("replay log [server]: kill -9 of an appending process loses no acknowl
 Deno.test("replay log [PGlite on a directory]: a second process is refused; kill -9, reopen, nothing acknowledged lost", async () => {
   const dir = await Deno.makeTempDir({ prefix: "pglite_kill_" });
   try {
-    const child = spawnProc("append.ts", ["pglite-dir", dir, "t1", "k", "0", "0"]);
+    const child = spawnProc("append.ts", ["pglite-dir", dir, "t1", "k", "0", "-"]);
     const acked = new Map<number, string>();
     let refusedWhileRunning = false;
     let n = 0;

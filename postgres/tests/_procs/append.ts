@@ -4,11 +4,12 @@
  * `seq-conflict`), and prints `ack <seq> <eventId>` on stdout after each
  * acknowledged append.
  *
- * Args: `<backend> <schema-or-dir> <turnId> <tag> <count> <startAt>`
+ * Args: `<backend> <schema-or-dir> <turnId> <tag> <count> <goFile>`
  * - backend `server` (DATABASE_URL) or `pglite-dir` (PGlite on a directory
  *   through `openPGliteDir`);
  * - count 0 = append until killed;
- * - startAt: epoch ms to wait for (lines children up), 0 = now.
+ * - goFile: after printing `ready`, wait until this file exists (the parent
+ *   creates it once every child is ready, so they start together); `-` = now.
  * Ends with `done <conflicts>` when count is reached. Prints `ready` first.
  *
  * @module
@@ -18,7 +19,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { migrate, type PgDriver, postgresJsDriver, PostgresReplayLog } from "../../mod.ts";
 import { openPGliteDir } from "../../pglite_dir.ts";
 
-const [backend, where, turnId, tag, countArg, startAt] = Deno.args;
+const [backend, where, turnId, tag, countArg, goFile] = Deno.args;
 const count = Number(countArg);
 let driver: PgDriver;
 let schema = where;
@@ -39,7 +40,9 @@ if (backend === "server") {
 }
 const log = new PostgresReplayLog(driver, { schema });
 console.log("ready");
-await new Promise((r) => setTimeout(r, Math.max(0, Number(startAt) - Date.now())));
+while (goFile !== "-" && !(await Deno.stat(goFile).then(() => true, () => false))) {
+  await new Promise((r) => setTimeout(r, 2));
+}
 
 let conflicts = 0;
 let next = (await log.bounds(turnId)).latestSeq + 1;
