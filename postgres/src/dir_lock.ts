@@ -8,7 +8,8 @@
  * Used by `openPGliteDir`: two PGlite instances on one data directory get no
  * error and silently corrupt it.
  *
- * The lock is `<dir>/papercusp.lock`, created exclusively (`O_EXCL`) with
+ * The lock is `<dir>/papercusp.lock`, created exclusively and atomically
+ * with its content (written aside, then hard-linked into place) holding
  * `{ pid, hostname, token, createdAt }`. A lock whose process is gone (same
  * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`) is stale and is
  * taken over: renamed away atomically, checked to be the stale one, deleted.
@@ -19,7 +20,7 @@
  *
  * @module
  */
-import { mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -89,6 +90,26 @@ function parse(text: string): LockContent | null {
   return null;
 }
 
+/**
+ * Create `file` holding `text`, failing with EEXIST when it exists. Atomic
+ * with its content: written to a private temporary file, then hard-linked
+ * into place, so a reader never sees it empty or half written. Where hard
+ * links are not supported, falls back to an exclusive create and write.
+ */
+async function createExclusive(file: string, text: string, token: string): Promise<void> {
+  const tmp = `${file}.${token}.tmp`;
+  await writeFile(tmp, text, { flag: "wx" });
+  try {
+    await link(tmp, file);
+  } catch (e) {
+    const code = errnoOf(e);
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP") throw e;
+    await writeFile(file, text, { flag: "wx" });
+  } finally {
+    await unlink(tmp).catch(() => {});
+  }
+}
+
 /** `true` alive, `false` gone, `null` cannot tell. */
 async function pidAlive(pid: number): Promise<boolean | null> {
   try {
@@ -148,7 +169,7 @@ export async function lockDirectory(dir: string): Promise<Result<DirLock, DirLoc
   }
   for (let attempt = 0; attempt < 5; attempt++) {
     try {
-      await writeFile(lockFile, text, { flag: "wx" });
+      await createExclusive(lockFile, text, me.token);
       return { ok: true, value: heldLock(lockFile, me.token) };
     } catch (e) {
       if (errnoOf(e) !== "EEXIST") {
@@ -200,7 +221,7 @@ export async function lockDirectory(dir: string): Promise<Result<DirLock, DirLoc
     if (movedText !== current) {
       // A fresh lock replaced the stale one between our read and our rename:
       // put it back (exclusively) and look again.
-      await writeFile(lockFile, movedText, { flag: "wx" }).catch(() => {});
+      await createExclusive(lockFile, movedText, me.token).catch(() => {});
     }
     await unlink(moved).catch(() => {});
   }
