@@ -142,9 +142,12 @@ export async function checkPackage(log: (msg: string) => void, out: string): Pro
 /**
  * Node smoke test: links `modules` (package name → directory) into
  * `<out>/node_modules`, then imports every entry point by the package's own
- * name with `import` and `require()` (they must agree and export something),
- * with `extra` (more ESM code) appended, then runs `then` (while the links
- * still exist). Cleans up after itself.
+ * name with `import` and `require()` (the same export names both ways, at
+ * least one), and checks that `"sideEffects": false` is true: importing an
+ * entry adds no global and changes no built-in prototype (the `preload`
+ * specifiers, peers, are loaded first and not judged). Then runs `extra`
+ * (more ESM code), then `then` (while the links still exist). Cleans up
+ * after itself.
  */
 export async function smokeTest(input: {
   readonly log: (msg: string) => void;
@@ -152,6 +155,7 @@ export async function smokeTest(input: {
   readonly name: string;
   readonly entries: readonly string[];
   readonly modules: Record<string, string>;
+  readonly preload: readonly string[];
   readonly extra?: string;
   readonly then?: () => Promise<void>;
 }): Promise<void> {
@@ -165,14 +169,26 @@ export async function smokeTest(input: {
 const entries = ${JSON.stringify(input.entries)};
 const { createRequire } = await import("node:module");
 const require = createRequire(import.meta.url);
+// "sideEffects": false must be true: importing an entry adds no global and
+// changes no built-in prototype (peers are loaded first and not judged).
+for (const peer of ${JSON.stringify(input.preload)}) await import(peer);
+const builtins = [Object, Array, String, Number, Function, Promise, Map, Set, RegExp, Error, JSON, Math];
+const shape = () => JSON.stringify([
+  Object.getOwnPropertyNames(globalThis).sort(),
+  builtins.map((b) => [Object.getOwnPropertyNames(b).sort(), b.prototype ? Object.getOwnPropertyNames(b.prototype).sort() : []]),
+]);
+const before = shape();
 for (const e of entries) {
   const spec = e === "." ? "${name}" : "${name}/" + e.slice(2);
   const viaImport = await import(spec);
   const viaRequire = require(spec);
-  const n = Object.keys(viaImport).length;
-  if (n === 0) throw new Error(spec + " exports nothing");
-  if (Object.keys(viaRequire).length !== n) throw new Error(spec + ": require() and import differ");
-  console.log("node " + process.version + ": " + spec + " ok (" + n + " exports, import + require)");
+  const names = Object.keys(viaImport).sort();
+  if (names.length === 0) throw new Error(spec + " exports nothing");
+  if (JSON.stringify(Object.keys(viaRequire).sort()) !== JSON.stringify(names)) {
+    throw new Error(spec + ": require() and import differ");
+  }
+  if (shape() !== before) throw new Error(spec + ": importing it changed a global or a built-in (sideEffects: false is false)");
+  console.log("node " + process.version + ": " + spec + " ok (" + names.length + " runtime exports, import + require, no side effect)");
 }
 ${input.extra ?? ""}
 `;

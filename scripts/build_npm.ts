@@ -1,15 +1,19 @@
 /**
  * Builds the npm package into `npm/` (the role dnt plays, without JSR):
  *
- * 1. compiles the four entry points and everything they import (plus the
- *    `inspect` CLI for the `bin` entry) to ESM + `.d.ts` with the TypeScript
- *    compiler (`rewriteRelativeImportExtensions`);
- * 2. writes `package.json` (exports for `.`, `./recovery`, `./interactions`,
- *    `./agents`; zod as a peer dependency; `bin`), README and LICENSE;
+ * 1. compiles every entry point deno.json `exports` names and everything they
+ *    import (plus the `inspect` CLI for the `bin` entry) to ESM + `.d.ts`
+ *    with the TypeScript compiler (`rewriteRelativeImportExtensions`);
+ * 2. writes `package.json` (an `exports` entry per deno.json entry point,
+ *    `"sideEffects": false`, zod as a peer dependency, `bin`), README and
+ *    LICENSE;
  * 3. checks the package with `publint --strict` and
  *    `attw --pack --profile esm-only`;
- * 4. smoke-tests every entry point under Node with `import` and `require()`,
- *    and runs the CLI `bin` under Node on a bundled capture.
+ * 4. smoke-tests every entry point under Node with `import` and `require()`
+ *    (same export names both ways), checks that `"sideEffects": false` is
+ *    true (importing an entry adds no global and changes no built-in
+ *    prototype, measured after zod itself is loaded), and runs the CLI `bin`
+ *    under Node on a bundled capture.
  *
  * Usage: `deno task build:npm` (add `--skip-checks` to only compile).
  *
@@ -99,6 +103,7 @@ await smokeTest({
   name: pkg.name,
   entries: Object.keys(ENTRY_POINTS),
   modules: { zod: join(root, "node_modules", "zod") },
+  preload: ["zod"],
   then: () =>
     run("node", [binPath, "--json", join(root, "fixtures", "legacy", "scout_turn.sse")], out),
 });

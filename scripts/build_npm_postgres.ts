@@ -174,6 +174,8 @@ await smokeTest({
     "postgres": join(nm, "postgres"),
     "@electric-sql/pglite": join(nm, "@electric-sql", "pglite"),
   },
+  // Peers load first; the core's entry points this package imports are peers too.
+  preload: ["zod", corePkg.name, `${corePkg.name}/recovery`],
   extra: realUse,
 });
 log("npm package OK");

@@ -15,3 +15,14 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 export function isStorableText(s: string): boolean {
   return !s.includes("\u0000") && !LONE_SURROGATE.test(s);
 }
+
+const encoder = new TextEncoder();
+
+/**
+ * `true` when `s` is more than `maxBytes` UTF-8 bytes. Never encodes a
+ * string that is already too long in UTF-16 code units (each is at least
+ * one byte), so the work is bounded by `maxBytes`.
+ */
+export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
+  return s.length > maxBytes || (s.length * 3 > maxBytes && encoder.encode(s).length > maxBytes);
+}

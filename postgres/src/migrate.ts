@@ -66,7 +66,7 @@ export interface MigrateRefusal extends Refusal<MigrateRefusalCode> {
  * schema or prefix is invalid (a programmer's mistake), never otherwise.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { PGlite } from "@electric-sql/pglite";
  * import { migrate, pgliteDriver } from "@papercusp/chat-protocol-postgres";
  * const sql = pgliteDriver(new PGlite());

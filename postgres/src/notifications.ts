@@ -17,10 +17,9 @@
  * @module
  */
 import type { Refusal, Result } from "@papercusp/chat-protocol";
-import { utf8ByteLength } from "@papercusp/chat-protocol";
 import type { PgDriver, PgListenHandle, PgQueryable } from "./driver.ts";
 import { isSafeIdentifier } from "./names.ts";
-import { isStorableText } from "./_text.ts";
+import { exceedsUtf8Bytes, isStorableText } from "./_text.ts";
 
 /**
  * Largest payload {@link publish} sends, in UTF-8 bytes: PostgreSQL refuses
@@ -60,7 +59,7 @@ function checkPayload(payload: unknown, maxBytes: number): NotifyRefusal | null 
       message: "payload must be a well-formed Unicode string without NUL characters",
     };
   }
-  if (payload.length > maxBytes || utf8ByteLength(payload) > maxBytes) {
+  if (exceedsUtf8Bytes(payload, maxBytes)) {
     return {
       code: "too-large",
       message: `payload is more than ${maxBytes} bytes`,
@@ -79,10 +78,14 @@ function checkPayload(payload: unknown, maxBytes: number): NotifyRefusal | null 
  * rejects with the driver's `PgDriverError` when the database fails.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { PGlite } from "@electric-sql/pglite";
+ * import { pgliteDriver, publish } from "@papercusp/chat-protocol-postgres";
+ * const driver = pgliteDriver(await PGlite.create());
  * await driver.transaction(async (tx) => {
- *   await tx.query("UPDATE …");   // the durable change
- *   await publish(tx, "turn_cancel", JSON.stringify({ turnId: "t1" }));
+ *   await tx.query("SELECT 1"); // the durable change goes here
+ *   const sent = await publish(tx, "turn_cancel", JSON.stringify({ turnId: "t1" }));
+ *   if (!sent.ok) throw new Error(sent.error.message);
  * });
  * ```
  */
@@ -238,7 +241,7 @@ class Subscription implements NotificationSubscription {
     const payload = raw.slice(2);
     if (
       !raw.startsWith("m:") ||
-      payload.length > this.#maxBytes || utf8ByteLength(payload) > this.#maxBytes
+      exceedsUtf8Bytes(payload, this.#maxBytes)
     ) {
       this.#dropped++;
       return;

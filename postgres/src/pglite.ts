@@ -54,7 +54,7 @@ export interface PGliteDriverOptions {
  * parity with a real server; timeout options are not (PGlite has none).
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { PGlite } from "@electric-sql/pglite";
  * import { pgliteDriver } from "@papercusp/chat-protocol-postgres";
  * const driver = pgliteDriver(new PGlite());

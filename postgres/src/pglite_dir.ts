@@ -44,7 +44,7 @@ export type OpenPGliteDirRefusal = DirLockRefusal | Refusal<"open-failed">;
  * process that died (e.g. `kill -9`) is taken over.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { PGlite } from "@electric-sql/pglite";
  * import { openPGliteDir } from "@papercusp/chat-protocol-postgres/pglite-dir";
  * const r = await openPGliteDir({ dataDir: "./data/chat", open: (dir) => new PGlite(dir) });

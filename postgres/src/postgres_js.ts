@@ -68,7 +68,7 @@ export interface PostgresJsDriverOptions {
  * Throws `RangeError` when a timeout option is not a non-negative integer.
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import postgres from "postgres";
  * import { postgresJsDriver } from "@papercusp/chat-protocol-postgres";
  * const driver = postgresJsDriver(postgres(Deno.env.get("DATABASE_URL")!), { lockTimeoutMs: 2_000 });

@@ -12,12 +12,11 @@ import {
   parseChatEnvelopeJson,
   type Refusal,
   type Result,
-  utf8ByteLength,
 } from "@papercusp/chat-protocol";
 import type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";
 import { driverFailure } from "./_failure.ts";
 import { safeInt } from "./_rows.ts";
-import { isStorableText } from "./_text.ts";
+import { exceedsUtf8Bytes, isStorableText } from "./_text.ts";
 import {
   type PgCommitOutcome,
   type PgDriver,
@@ -170,7 +169,7 @@ function refusal(error: AppendRefusal): { readonly ok: false; readonly error: Ap
  * `RangeError` for a non-positive bound (programmer's mistakes).
  *
  * @example
- * ```ts ignore
+ * ```ts
  * import { PGlite } from "@electric-sql/pglite";
  * import { replayAfter } from "@papercusp/chat-protocol/recovery";
  * import { migrate, pgliteDriver, PostgresReplayLog } from "@papercusp/chat-protocol-postgres";
@@ -237,7 +236,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
         message: "the envelope's data cannot be serialized as JSON",
       });
     }
-    if (text.length > this.#maxBytes || utf8ByteLength(text) > this.#maxBytes) {
+    if (exceedsUtf8Bytes(text, this.#maxBytes)) {
       return refusal({
         code: "too-large",
         message: `the envelope's JSON is more than ${this.#maxBytes} bytes`,

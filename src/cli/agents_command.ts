@@ -11,17 +11,12 @@
  *
  * @module
  */
-import {
-  type AgentGraph,
-  type AgentRosterSnapshot,
-  foldAgentGraph,
-  foldRoster,
-  layoutSpawnTree,
-  parseBrokerHistory,
-  parseBrokerSessions,
-  type RowIssue,
-  type SeatPrefix,
-} from "../agents/mod.ts";
+import { maskUnsafe } from "./escape.ts";
+import { type AgentGraph, type AgentRosterSnapshot } from "../agents/types.ts";
+import { foldAgentGraph } from "../agents/graph.ts";
+import { foldRoster, type SeatPrefix } from "../agents/roster.ts";
+import { layoutSpawnTree } from "../agents/layout.ts";
+import { parseBrokerHistory, parseBrokerSessions, type RowIssue } from "../agents/parse.ts";
 
 /**
  * What the command needs from the outside world. `readText`/`write` is the
@@ -128,9 +123,9 @@ function parseArgs(args: readonly string[]): Options | string {
 }
 
 /** Terminal-safe text: control characters become `?`. */
+/** Untrusted text for one output line: control, bidi and invisible characters masked as `?`. */
 function safe(s: string): string {
-  // deno-lint-ignore no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+  return maskUnsafe(s);
 }
 
 function iso(ms: number | null): string {

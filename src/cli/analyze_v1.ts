@@ -1,135 +1,233 @@
 /**
  * `inspect` for v1 envelope captures, and the shared step that folds v1
- * envelopes (native or upgraded from legacy frames) with `foldChatState`.
+ * envelopes (native or upgraded from legacy frames) with the v1
+ * `ChatStateFolder`. A capture may hold several turns (of one or several
+ * conversations): each conversation/turn id pair is folded on its own.
  *
  * @module
  */
-import {
-  ChatStateFolder,
-  DEFAULT_MAX_ENVELOPE_BYTES,
-  parseChatEnvelope,
-  utf8ByteLength,
-} from "../v1/mod.ts";
+import { ChatStateFolder } from "../v1/fold.ts";
+import { DEFAULT_MAX_ENVELOPE_BYTES } from "../v1/parse.ts";
 import type { ChatStateV1 } from "../v1/types.ts";
-import { splitTurnText } from "../blocks/mod.ts";
+import { splitTurnText } from "../blocks/split_turn_text.ts";
+import { isRecord, own, ownString, utf8ByteLength } from "../_internal/guards.ts";
+import { quoteClipped } from "../_internal/describe.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { invalidJsonProblem, parseData } from "./detect.ts";
-import type { InspectProblem, InspectTurn } from "./report.ts";
+import {
+  type Analysis,
+  type AnalyzedTurn,
+  type FrameNote,
+  pushNote,
+  timeOf,
+  type TurnBody,
+} from "./analysis.ts";
+import type { InspectCard, InspectNavigation, InspectProblem, InspectTool } from "./report.ts";
 
-/** Project a folded {@link ChatStateV1} onto the report's turn shape. */
-export function stateToTurn(state: ChatStateV1): InspectTurn {
-  const turn: InspectTurn = {
+/** Fields of {@link ChatStateV1} that {@link stateToTurn} maps to a named slot. */
+const STATE_KEYS = new Set([
+  "schemaVersion",
+  "conversationId",
+  "turnId",
+  "status",
+  "lastSeq",
+  "lastEventId",
+  "sessionId",
+  "text",
+  "reasoning",
+  "tools",
+  "provenance",
+  "openCards",
+  "closedCards",
+  "state",
+  "done",
+  "error",
+  "statusReason",
+]);
+
+/** Fields of a folded tool call that have a named slot in {@link InspectTool}. */
+const TOOL_KEYS = new Set([
+  "callId",
+  "name",
+  "status",
+  "input",
+  "output",
+  "summary",
+  "progress",
+  "progressMessage",
+  "blocks",
+  "startedSeq",
+  "finishedSeq",
+]);
+
+/** Own enumerable fields of `obj` whose names are not in `known` (`undefined` when there are none). */
+export function extraFields(
+  obj: object,
+  known: ReadonlySet<string>,
+): Record<string, unknown> | undefined {
+  let extra: Record<string, unknown> | undefined;
+  for (const key of Object.keys(obj)) {
+    if (known.has(key)) continue;
+    const v = (obj as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    (extra ??= {})[key] = v;
+  }
+  return extra;
+}
+
+/**
+ * Project a folded {@link ChatStateV1} onto the report's turn shape, every
+ * field included: what has no named slot goes to `extra` (a newer fold's
+ * fields still show).
+ */
+export function stateToTurn(state: ChatStateV1): TurnBody {
+  const turn: TurnBody = {
+    conversationId: state.conversationId,
+    turnId: state.turnId,
     status: state.status,
+    lastSeq: state.lastSeq,
+    lastEventId: state.lastEventId,
     text: state.text,
     segments: splitTurnText(state.text),
     tools: state.tools.map((t) => {
-      const tool: InspectTurn["tools"][number] = {
-        callId: t.callId,
-        name: t.name,
-        status: t.status,
-      };
+      const tool: InspectTool = { callId: t.callId, name: t.name, status: t.status };
       if (t.input !== undefined) tool.input = t.input;
       if (t.output !== undefined) tool.output = t.output;
       if (t.summary !== undefined) tool.summary = t.summary;
+      if (t.progress !== undefined) tool.progress = t.progress;
+      if (t.progressMessage !== undefined) tool.progressMessage = t.progressMessage;
+      if (t.blocks !== undefined) tool.blocks = t.blocks;
+      tool.startedSeq = t.startedSeq;
+      if (t.finishedSeq !== undefined) tool.finishedSeq = t.finishedSeq;
+      const extra = extraFields(t, TOOL_KEYS);
+      if (extra !== undefined) tool.extra = extra;
       return tool;
     }),
     cards: [
       ...state.closedCards.map((c) => {
-        const card: InspectTurn["cards"][number] = {
-          correlationId: c.correlationId,
-          status: "closed",
-        };
+        const card: InspectCard = { correlationId: c.correlationId, status: "closed" };
         if (c.resolution !== undefined) card.resolution = c.resolution;
         return card;
       }),
-      ...state.openCards.map((c) => ({
+      ...state.openCards.map((c): InspectCard => ({
         correlationId: c.correlationId,
         prompt: c.prompt,
-        status: "open" as const,
+        status: "open",
+        card: c,
       })),
     ],
     errors: state.error === undefined ? [] : [{ ...state.error }],
     domainEvents: [],
   };
+  if (state.statusReason !== undefined) turn.statusReason = state.statusReason;
   if (state.sessionId !== undefined) turn.sessionId = state.sessionId;
   if (state.provenance !== undefined) turn.provenance = state.provenance;
   if (state.reasoning !== "") turn.reasoning = state.reasoning;
+  if (state.state !== undefined) turn.state = state.state;
   if (state.done?.stopReason !== undefined) turn.stopReason = state.done.stopReason;
   if (state.done?.usage !== undefined) turn.usage = state.done.usage;
+  const extra = extraFields(state, STATE_KEYS) ?? {};
+  const doneExtra = state.done === undefined
+    ? undefined
+    : extraFields(state.done, new Set(["stopReason", "usage"]));
+  if (doneExtra !== undefined) extra.done = doneExtra;
+  if (Object.keys(extra).length > 0) turn.extra = extra;
   return turn;
 }
 
 /**
- * Incremental fold of lined envelopes with the v1 `ChatStateFolder`, the
- * way `foldChatState` does it with `resyncOnGap` (one lost event is reported
- * once, then the fold goes on), turning every refusal into a problem on its
- * line. Envelopes are not kept: memory stays proportional to the folded
- * state, not to the capture.
+ * Incremental fold of one turn's lined envelopes with the v1
+ * `ChatStateFolder`, the way `foldChatState` does it with `resyncOnGap` (one
+ * lost event is reported once, then the fold goes on), turning every
+ * refusal into a problem on its line. Envelopes are not kept: memory stays
+ * proportional to the folded state, not to the capture.
  */
 export class LinedFold {
-  #folder: ChatStateFolder | null = null;
-  #prompts = new Map<string, string>();
-  /** Fold refusals as problems, in push order. */
-  readonly problems: InspectProblem[] = [];
+  readonly #folder: ChatStateFolder;
+  /** Open-card snapshots by correlation id, so a closed card still shows what it asked. */
+  readonly #cards = new Map<string, Record<string, unknown>>();
+  readonly #navigations: InspectNavigation[] = [];
   /** Envelopes applied. */
   applied = 0;
 
-  /** Fold one envelope that starts on `line`. */
-  push(line: number, value: unknown): void {
-    if (this.#folder === null) {
-      const p = parseChatEnvelope(value);
-      if (p.ok) this.#folder = new ChatStateFolder(p.value.conversationId, p.value.turnId);
-    }
-    const folder = this.#folder ?? new ChatStateFolder("\0", "\0");
-    let r = folder.push(value);
+  /** A fold of the turn `turnId` of `conversationId`. */
+  constructor(conversationId: string, turnId: string) {
+    this.#folder = new ChatStateFolder(conversationId, turnId);
+  }
+
+  /** Fold one envelope that starts on `line`; refusals go to `problems`, tagged with `turn` (-1: none). */
+  push(line: number, value: unknown, problems: InspectProblem[], turn: number): void {
+    const problem = (code: string, message: string) => {
+      const p: InspectProblem = { line, severity: "error", code, message };
+      if (turn >= 0) p.turn = turn;
+      problems.push(p);
+    };
+    let r = this.#folder.push(value);
     if (!r.ok) {
-      this.#problem(line, r.error.code, r.error.message);
-      if (r.error.code === "gap" && this.#folder !== null) {
-        r = folder.resync(value);
-        if (!r.ok) this.#problem(line, r.error.code, r.error.message);
+      problem(r.error.code, r.error.message);
+      if (r.error.code === "gap") {
+        r = this.#folder.resync(value);
+        if (!r.ok) problem(r.error.code, r.error.message);
       }
     }
     if (!r.ok) return;
     this.applied++;
     const ev = r.value.event;
-    if (ev.type === "card") this.#prompts.set(ev.card.correlationId, ev.card.prompt);
+    if (ev.type === "card") {
+      this.#cards.set(ev.card.correlationId, ev.card as unknown as Record<string, unknown>);
+    }
+    if (ev.type === "navigate") this.#navigations.push({ line, href: ev.href });
   }
 
-  #problem(line: number, code: string, message: string): void {
-    this.problems.push({ line, severity: "error", code, message });
-  }
-
-  /** The folded turn (`null` when no envelope fixed the turn's ids). */
-  turn(): InspectTurn | null {
-    if (this.#folder === null) return null;
+  /** The folded turn. */
+  turn(): TurnBody {
     const turn = stateToTurn(this.#folder.state());
     for (const c of turn.cards) {
-      if (c.prompt === undefined && this.#prompts.has(c.correlationId)) {
-        c.prompt = this.#prompts.get(c.correlationId);
-      }
+      const snapshot = this.#cards.get(c.correlationId);
+      if (snapshot === undefined || c.status === "open") continue;
+      const prompt = own(snapshot, "prompt");
+      if (typeof prompt === "string") c.prompt = prompt;
+      c.card = snapshot;
     }
-    if (turn.status === "running") {
-      this.problems.push({
-        line: null,
-        severity: "warning",
-        code: "no-terminal-event",
-        message:
-          "the capture ends without `done` or `error`: the turn is still running (or was cut off)",
-      });
-    }
+    if (this.#navigations.length > 0) turn.navigations = [...this.#navigations];
     return turn;
   }
 }
 
-/** Analyse a capture of v1 envelopes (SSE `data:` or NDJSON lines). */
-export function analyzeV1(
-  frames: readonly CapturedFrame[],
-): { problems: InspectProblem[]; turn: InspectTurn | null; events: number; heartbeats: number } {
+/** The `no-terminal-event` warning for a turn that is still running at the end of the capture. */
+export function noTerminalProblem(turn: number): InspectProblem {
+  return {
+    line: null,
+    turn,
+    severity: "warning",
+    code: "no-terminal-event",
+    message:
+      "the capture ends without `done` or `error`: the turn is still running (or was cut off)",
+  };
+}
+
+/** Own non-empty string conversation and turn ids of a value, if it has both. */
+function turnKey(value: unknown): { conversationId: string; turnId: string } | undefined {
+  const conversationId = ownString(value, "conversationId");
+  const turnId = ownString(value, "turnId");
+  if (conversationId === undefined || turnId === undefined) return undefined;
+  if (conversationId === "" || turnId === "") return undefined;
+  return { conversationId, turnId };
+}
+
+/** Analyse a capture of v1 envelopes (SSE `data:`, NDJSON lines or array elements). */
+export function analyzeV1(frames: readonly CapturedFrame[]): Analysis {
   const problems: InspectProblem[] = [];
-  const fold = new LinedFold();
+  const notes: FrameNote[] = [];
+  const folds: LinedFold[] = [];
+  const byKey = new Map<string, number>();
+  // Refusals of envelopes that name no turn (the ids are what is wrong) before any turn began.
+  const orphan = new LinedFold("\0", "\0");
+  let current = -1;
   let heartbeats = 0;
   for (const f of frames) {
-    if (f.event === "heartbeat") {
+    const note = pushNote(notes, f, current, "not JSON");
+    if (note === undefined) {
       heartbeats++;
       continue;
     }
@@ -138,6 +236,7 @@ export function analyzeV1(
     if (f.data.length > DEFAULT_MAX_ENVELOPE_BYTES / 3) {
       const bytes = utf8ByteLength(f.data);
       if (bytes > DEFAULT_MAX_ENVELOPE_BYTES) {
+        note.type = "too large";
         problems.push({
           line: f.line,
           severity: "error",
@@ -153,17 +252,50 @@ export function analyzeV1(
       problems.push(invalidJsonProblem(f, "a v1 frame carries one JSON envelope"));
       continue;
     }
-    const v = parsed.value as { eventId?: unknown; event?: { type?: unknown } } | null;
-    if (f.id !== undefined && typeof v?.eventId === "string" && f.id !== v.eventId) {
+    const v = parsed.value;
+    const key = turnKey(v);
+    let turn = current;
+    if (key !== undefined) {
+      const k = `${key.conversationId}\u0000${key.turnId}`;
+      const known = byKey.get(k);
+      if (known === undefined) {
+        turn = folds.length;
+        byKey.set(k, turn);
+        folds.push(new LinedFold(key.conversationId, key.turnId));
+      } else {
+        turn = known;
+        if (current !== -1 && current !== known) {
+          problems.push({
+            line: f.line,
+            turn,
+            severity: "warning",
+            code: "interleaved-turn",
+            message: `turn ${quoteClipped(key.turnId)} resumes after frames of another turn ` +
+              "began: one stream carries one turn at a time",
+          });
+        }
+      }
+      current = turn;
+    }
+    note.turn = turn;
+    const event = isRecord(v) ? own(v, "event") : undefined;
+    const type = isRecord(event) ? own(event, "type") : undefined;
+    note.type = typeof type === "string" ? type : "invalid";
+    const at = isRecord(v) ? timeOf(own(v, "at")) : undefined;
+    if (at !== undefined) note.at = at;
+    const seq = isRecord(v) ? own(v, "seq") : undefined;
+    if (typeof seq === "number") note.seq = seq;
+    const eventId = isRecord(v) ? own(v, "eventId") : undefined;
+    if (f.id !== undefined && typeof eventId === "string" && f.id !== eventId) {
       problems.push({
         line: f.line,
         severity: "warning",
         code: "id-mismatch",
-        message: `the SSE id "${f.id}" differs from the envelope's eventId "${v.eventId}": ` +
-          "a client resuming with Last-Event-ID would send the wrong cursor",
+        message: `the SSE id ${quoteClipped(f.id)} differs from the envelope's eventId ` +
+          `${quoteClipped(eventId)}: a client resuming with Last-Event-ID would send the wrong ` +
+          "cursor",
       });
     }
-    const type = v?.event?.type;
     if (
       f.event !== undefined && f.event !== "message" && typeof type === "string" && f.event !== type
     ) {
@@ -171,11 +303,17 @@ export function analyzeV1(
         line: f.line,
         severity: "warning",
         code: "event-name-mismatch",
-        message: `the SSE event name "${f.event}" differs from the envelope's event type "${type}"`,
+        message: `the SSE event name ${quoteClipped(f.event)} differs from the envelope's ` +
+          `event type ${quoteClipped(type)}`,
       });
     }
-    fold.push(f.line, parsed.value);
+    (turn === -1 ? orphan : folds[turn]).push(f.line, v, problems, turn);
   }
-  const turn = fold.turn();
-  return { problems: [...problems, ...fold.problems], turn, events: fold.applied, heartbeats };
+  const turns: AnalyzedTurn[] = folds.map((fold, i) => {
+    const body = fold.turn();
+    // A turn none of whose envelopes was accepted has no lifecycle to judge.
+    if (body.status === "running" && fold.applied > 0) problems.push(noTerminalProblem(i));
+    return { body, events: fold.applied };
+  });
+  return { problems, turns, notes, heartbeats, domainEvents: 0 };
 }

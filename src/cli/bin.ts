@@ -8,6 +8,8 @@
 import { open } from "node:fs/promises";
 import process from "node:process";
 import { type CliIO, readBounded, runCli } from "./run.ts";
+import { escapeText } from "./escape.ts";
+import { describeThrown } from "../_internal/describe.ts";
 
 function message(e: unknown): string {
   const code = (e as { code?: unknown })?.code;
@@ -63,7 +65,7 @@ runCli(process.argv.slice(2), nodeIO).then(
     process.exitCode = code;
   },
   (e) => {
-    process.stderr.write(`inspect: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.stderr.write(`inspect: ${escapeText(describeThrown(e))}\n`);
     process.exitCode = 2;
   },
 );

@@ -6,8 +6,12 @@
  *
  * @module
  */
-import { SseLimitError, SseParser } from "../sse/mod.ts";
+import { SseParser } from "../sse/parser.ts";
+import { SseLimitError } from "../sse/errors.ts";
+import { describeThrown } from "../_internal/describe.ts";
 import { parseData } from "./detect.ts";
+import { type JsonArrayError, readJsonArray } from "./json_array.ts";
+import type { InspectProblem } from "./report.ts";
 
 /** One frame of a capture: an SSE message or an NDJSON line. */
 export interface CapturedFrame {
@@ -23,12 +27,12 @@ export interface CapturedFrame {
 
 /** A capture split into frames. */
 export interface Capture {
-  format: "sse" | "ndjson";
+  format: "sse" | "ndjson" | "json-array";
   frames: CapturedFrame[];
   /** SSE comment lines (`: …`), e.g. `: heartbeat`. */
   comments: number;
-  /** A whole-capture reading problem (an SSE bound exceeded), if any. */
-  fatal?: { line: number; message: string };
+  /** Problems found while reading (an SSE event over the parser's bounds), each on its line. */
+  problems: InspectProblem[];
   /**
    * Line where the capture's last event starts when it has a `data:` line but
    * never got its blank line (SSE discards it).
@@ -40,10 +44,12 @@ export interface Capture {
    * not a frame.
    */
   truncatedAt?: number;
+  /** The text starts with `[` but is not a JSON array of frames: where and why (it was read as NDJSON). */
+  arrayError?: JsonArrayError;
 }
 
 /** Split `text` into lines, keeping each line's terminator (CRLF, LF or CR). */
-function* linesOf(text: string): Generator<string> {
+export function* linesOf(text: string): Generator<string> {
   let pos = 0;
   const n = text.length;
   while (pos < n) {
@@ -63,24 +69,42 @@ function* linesOf(text: string): Generator<string> {
   }
 }
 
-/** Guess the container format: NDJSON when the first non-blank line is a JSON object or array. */
-export function detectFormat(text: string): "sse" | "ndjson" {
-  for (const raw of linesOf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) {
-    const line = raw.trim();
-    if (line === "") continue;
-    if (line.startsWith("{") || line.startsWith("[")) return "ndjson";
-    return "sse";
-  }
-  return "sse";
+/** The first non-blank character of `text` after a BOM (`""` when there is none). */
+function firstChar(text: string): string {
+  const m = /\S/.exec(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  return m === null ? "" : m[0];
 }
 
-/** Read SSE text into frames with line numbers, using {@link SseParser}. */
+/**
+ * Read a capture in whichever container it is: a JSON array of frames when
+ * it starts with `[` and is one; NDJSON when it starts with `{` or `[` (an
+ * array that does not parse is read as NDJSON, with
+ * {@link Capture.arrayError} saying why it was not an array); else SSE.
+ */
+export function readCapture(text: string): Capture {
+  const first = firstChar(text);
+  if (first === "[") {
+    const array = readJsonArray(text);
+    if (array.ok) return { format: "json-array", frames: array.frames, comments: 0, problems: [] };
+    return { ...readNdjson(text), arrayError: array.error };
+  }
+  return first === "{" ? readNdjson(text) : readSse(text);
+}
+
+/**
+ * Read SSE text into frames with line numbers, using {@link SseParser}. A
+ * line or event over the parser's bounds is an `sse-limit` problem on its
+ * line: that event is skipped (up to the next blank line) and reading goes
+ * on with a fresh parser, so one oversized event does not hide the rest.
+ */
 export function readSse(text: string): Capture {
   const frames: CapturedFrame[] = [];
+  const problems: InspectProblem[] = [];
   let comments = 0;
   let lineNo = 0;
   let blockStart = 0;
   let blockHasData = false;
+  let skipping = false;
   const parser = new SseParser({
     onEvent: (m) => {
       const f: CapturedFrame = { line: blockStart, data: m.data };
@@ -90,11 +114,15 @@ export function readSse(text: string): Capture {
     },
     onComment: () => comments++,
   });
-  const capture: Capture = { format: "sse", frames, comments };
+  const capture: Capture = { format: "sse", frames, comments, problems };
   for (const line of linesOf(text)) {
     lineNo++;
     const bare = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
     const blank = bare === "\n" || bare === "\r\n" || bare === "\r" || bare === "";
+    if (skipping) {
+      if (blank) skipping = false;
+      continue;
+    }
     // A frame starts at its first field line: a comment (`: …`) is not part of any frame.
     if (!blank && blockStart === 0 && !bare.startsWith(":")) blockStart = lineNo;
     // Only a block with a `data` field is dispatched (WHATWG: the data buffer is non-empty).
@@ -102,18 +130,26 @@ export function readSse(text: string): Capture {
     try {
       parser.feed(line);
     } catch (e) {
-      const message = e instanceof SseLimitError ? e.message : "the SSE parser refused the input";
-      capture.fatal = { line: lineNo, message };
-      break;
+      const why = e instanceof SseLimitError ? e.message : describeThrown(e);
+      problems.push({
+        line: lineNo,
+        severity: "error",
+        code: "sse-limit",
+        message: `${why}: a client using this package's SSE parser stops reading the stream ` +
+          "here; inspect skips this event and reads on",
+      });
+      parser.end();
+      skipping = !blank;
+      blockStart = 0;
+      blockHasData = false;
+      continue;
     }
     if (blank) {
       blockStart = 0;
       blockHasData = false;
     }
   }
-  if (capture.fatal === undefined && blockStart !== 0 && blockHasData) {
-    capture.unterminatedAt = blockStart;
-  }
+  if (!skipping && blockStart !== 0 && blockHasData) capture.unterminatedAt = blockStart;
   parser.end();
   capture.comments = comments;
   return capture;
@@ -126,7 +162,7 @@ export function readSse(text: string): Capture {
  */
 export function readNdjson(text: string): Capture {
   const frames: CapturedFrame[] = [];
-  const capture: Capture = { format: "ndjson", frames, comments: 0 };
+  const capture: Capture = { format: "ndjson", frames, comments: 0, problems: [] };
   let lineNo = 0;
   for (const raw of linesOf(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)) {
     lineNo++;

@@ -5,6 +5,8 @@
  * @module
  */
 import { type CliIO, readBounded, runCli } from "./run.ts";
+import { escapeText } from "./escape.ts";
+import { describeThrown } from "../_internal/describe.ts";
 
 function message(e: unknown): string {
   if (e instanceof Deno.errors.NotFound) return "no such file";
@@ -71,5 +73,13 @@ export const denoIO: CliIO = {
 };
 
 if (import.meta.main) {
-  Deno.exit(await runCli(Deno.args, denoIO));
+  let code: number;
+  try {
+    code = await runCli(Deno.args, denoIO);
+  } catch (e) {
+    // Never an uncaught exception: Deno would exit 1, which means "violations".
+    writeAllSync(Deno.stderr, `inspect: ${escapeText(describeThrown(e))}\n`);
+    code = 2;
+  }
+  Deno.exit(code);
 }

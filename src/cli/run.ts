@@ -6,9 +6,17 @@
  *
  * @module
  */
-import { INSPECT_MAX_BYTES, inspectBytes, unreadableReport } from "./inspect.ts";
+import {
+  INSPECT_MAX_BYTES,
+  inspectBytes,
+  type InspectOptions,
+  unreadableReport,
+} from "./inspect.ts";
 import type { InspectReport } from "./report.ts";
 import { renderReport } from "./render.ts";
+import { escapeText } from "./escape.ts";
+import { stringifyJson } from "./json_text.ts";
+import { describeThrown } from "../_internal/describe.ts";
 import { type AgentsCommandIO, runAgentsCommand } from "./agents_command.ts";
 import { BUNDLED_CAPTURE, BUNDLED_CAPTURE_NAME } from "./bundled_capture.ts";
 
@@ -64,36 +72,50 @@ export async function readBounded(
 }
 
 /** The usage text. */
-export const HELP = `inspect: validate a chat stream capture and show the folded turn
+export const HELP = `inspect: validate a chat stream capture and show its turns
 
 Usage:
-  inspect [FILE|-] [--json] [--dialect=NAME]
+  inspect [FILE|-] [--json] [--strict] [--all] [--dialect=NAME] [--gap-ms=N]
   inspect agents <sessions.json> <history.json> [options]
   inspect --help
 
-FILE is an SSE (text/event-stream) or NDJSON capture of one turn; "-" reads
-stdin. With no FILE, a bundled real capture (an ai@7 UI message stream made
-by streamText + toUIMessageStreamResponse) is inspected. A leading "--" (as
-in \`deno task start -- --help\`) is ignored; a later "--" ends the options.
+FILE is a capture: SSE (text/event-stream), NDJSON (one frame per line), or a
+JSON array of frames (envelopes or chunks, "[DONE]" strings, or SSE records
+{"event","id","data"}); "-" reads stdin. With no FILE, a bundled real capture
+(an ai@7 UI message stream made by streamText + toUIMessageStreamResponse) is
+inspected. A leading "--" (as in \`deno task start -- --help\`) is ignored; a
+later "--" ends the options.
 
 The dialect is detected: v1 envelopes, v0 named events (Papercup), Scout
 legacy frames (token / tool_start inside unnamed events), or an AI SDK UI
 message stream. --dialect=v1|v0|scout|ai-sdk (or --dialect v1, …) forces one.
+A capture may hold several turns (v1: per conversation/turn id; legacy: a
+new turn at each "session" after a terminal frame; AI SDK: a new message at
+each "start" after "finish"/[DONE]): each is folded and summarised on its own.
 
-Output: every problem with its line number, the folded turn (text with
-<report>/<ask> blocks, tool calls and results, cards, errors, final status)
-and a summary. --json prints the report as JSON instead
-(schema "papercusp.inspect/1": source, format, dialect, dialectReason,
-exitCode, problems[{line, severity, code, message}], turn, summary).
+Output: problems grouped by code (count, first lines, a few examples), hints
+for near-miss captures (a broken JSON array, pretty-printed JSON, a HAR file,
+…), a timeline (each frame's fields and time: v1 "at" or heartbeat "tsMs",
+offsets, gaps over --gap-ms=N milliseconds, default 5000, flagged), and each
+folded turn (text with <report>/<ask> blocks, tools, cards, errors with code
+and retry delay, status and reason, every other folded field), then a
+summary. Control, bidi and invisible characters from the capture are shown
+escaped (\\u001b, \\u202e). The output is bounded; --all shows every problem,
+frame, line of text and tool. --json prints the report as JSON instead
+(schema "papercusp.inspect/2": source, format, dialect, dialectReason,
+strict, exitCode, hints, problemGroups, problems, problemsOmitted, turns,
+timeline, summary).
 
 Legacy frames are upgraded to v1 with inspect acting as the host: a tool
 call without callId gets "frame:<id>" from its SSE id, and legacy errors are
 shown as not retryable (each flagged as a warning).
 
-Exit codes: 0 clean, 1 contract violations, 2 unreadable input (missing file,
-a directory, binary data, over ${INSPECT_MAX_BYTES} bytes, an SSE line or event
-over 1 MiB, no frame at all: empty or comments only) or bad usage. Warnings
-(e.g. a capture cut off mid-turn) do not change the exit code.
+Exit codes: 0 clean, 1 contract violations, 2 unreadable input (missing
+file, a directory, over ${INSPECT_MAX_BYTES} bytes, binary data, no frame at all:
+empty or comments only) or bad usage. Warnings (e.g. a capture cut off
+mid-turn) do not change the exit code; with --strict they are violations.
+A stray control character, bytes that are not UTF-8 or an SSE line over
+1 MiB are problems on their lines; the rest of the capture is still read.
 
 inspect agents --help describes the agents command.
 `;
@@ -121,6 +143,9 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
     return await runAgentsCommand(args.slice(1), agentsIo);
   }
   let json = false;
+  let strict = false;
+  let all = false;
+  let gapMs: number | undefined;
   let dialect: string | undefined;
   const files: string[] = [];
   let optionsEnded = false;
@@ -132,7 +157,21 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
       io.write(HELP);
       return 0;
     } else if (a === "--json") json = true;
-    else if (a.startsWith("--dialect=")) dialect = a.slice("--dialect=".length);
+    else if (a === "--strict") strict = true;
+    else if (a === "--all") all = true;
+    else if (a === "--gap-ms" || a.startsWith("--gap-ms=")) {
+      const value = a === "--gap-ms" ? args[++i] : a.slice("--gap-ms=".length);
+      const n = value !== undefined && /^[0-9]{1,12}$/.test(value) ? Number(value) : NaN;
+      if (!Number.isSafeInteger(n)) {
+        io.error(
+          `inspect: --gap-ms needs a whole number of milliseconds (got ${
+            value === undefined ? "nothing" : escapeText(value)
+          })\n`,
+        );
+        return 2;
+      }
+      gapMs = n;
+    } else if (a.startsWith("--dialect=")) dialect = a.slice("--dialect=".length);
     else if (a === "--dialect") {
       if (i + 1 >= args.length) {
         io.error("inspect: --dialect needs a value: v1, v0, scout or ai-sdk\n");
@@ -140,7 +179,7 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
       }
       dialect = args[++i];
     } else if (a.startsWith("--")) {
-      io.error(`inspect: unknown option ${a}\n\n${HELP}`);
+      io.error(`inspect: unknown option ${escapeText(a)}\n\n${HELP}`);
       return 2;
     } else files.push(a);
   }
@@ -149,7 +188,9 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   if (dialect !== undefined && !DIALECTS.has(dialect)) {
-    io.error(`inspect: --dialect must be one of v1, v0, scout, ai-sdk (got ${dialect})\n`);
+    io.error(
+      `inspect: --dialect must be one of v1, v0, scout, ai-sdk (got ${escapeText(dialect)})\n`,
+    );
     return 2;
   }
   const file = files[0];
@@ -158,14 +199,28 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
   if (file === undefined) input = { ok: true, bytes: new TextEncoder().encode(BUNDLED_CAPTURE) };
   else if (file === "-") input = await io.readStdin(INSPECT_MAX_BYTES);
   else input = await io.readFile(file, INSPECT_MAX_BYTES);
-  const report: InspectReport = input.ok
-    ? inspectBytes(input.bytes, {
+  const options: InspectOptions = { source, strict, all };
+  if (gapMs !== undefined) options.gapMs = gapMs;
+  if (dialect !== undefined) options.dialect = dialect as "v1" | "v0" | "scout" | "ai-sdk";
+  let report: InspectReport = input.ok
+    ? inspectBytes(input.bytes, options)
+    : unreadableReport(source, input.message, input.code, options);
+  let text: string;
+  try {
+    text = json ? stringifyJson(report) + "\n" : renderReport(report, { color: io.color, all });
+  } catch (e) {
+    // A bug in the renderer must not become an uncaught exception (exit 1 would mean
+    // "violations"): report it as an internal error, exit 2.
+    report = unreadableReport(
       source,
-      ...(dialect === undefined ? {} : { dialect: dialect as "v1" | "v0" | "scout" | "ai-sdk" }),
-    })
-    : unreadableReport(source, input.message, input.code);
-  io.write(
-    json ? JSON.stringify(report, null, 2) + "\n" : renderReport(report, { color: io.color }),
-  );
+      `inspect failed to print its report (a bug in inspect, please report it): ${
+        describeThrown(e, 300)
+      }`,
+      "internal-error",
+      options,
+    );
+    text = json ? stringifyJson(report) + "\n" : renderReport(report, { color: io.color });
+  }
+  io.write(text);
   return report.exitCode;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { inspectBytes, inspectText } from "../../src/cli/inspect.ts";
 import { renderReport } from "../../src/cli/render.ts";
-import { encodeSseFrame } from "../../src/sse/mod.ts";
+import { encodeSseFrame } from "../../sse.ts";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
 
 /** Every capture under fixtures/ (SSE and NDJSON), except expected outputs. */
@@ -40,10 +40,10 @@ Deno.test("real ai@7 captures are clean and fold to a completed turn", async () 
     const r = inspectText(await readFixture(`ai-sdk/${name}.sse`));
     assert.equal(r.dialect, "ai-sdk", name);
     assert.equal(r.exitCode, 0, `${name}: ${JSON.stringify(r.problems)}`);
-    assert.equal(r.turn?.status, "completed", name);
+    assert.equal(r.turns[0]?.status, "completed", name);
   }
   const two = inspectText(await readFixture("ai-sdk/tool_two_steps.sse"));
-  assert.deepEqual(two.turn?.tools.map((t) => [t.callId, t.name, t.status]), [
+  assert.deepEqual(two.turns[0]?.tools.map((t) => [t.callId, t.name, t.status]), [
     ["call-1", "weather", "output-available"],
   ]);
 });
@@ -56,17 +56,28 @@ Deno.test("scout capture (spec frames): clean, failed turn with tool, card, doma
     [15, "derived-call-id"],
     [33, "no-retry-permission"],
   ]);
-  assert.equal(r.turn?.status, "failed");
-  assert.equal(r.turn?.text, "Hi");
-  assert.equal(r.turn?.sessionId, "s-7");
-  assert.deepEqual(r.turn?.tools, [{
+  assert.equal(r.turns[0]?.status, "failed");
+  assert.equal(r.turns[0]?.text, "Hi");
+  assert.equal(r.turns[0]?.sessionId, "s-7");
+  assert.deepEqual(r.turns[0]?.tools, [{
     callId: "frame:4",
     name: "search_products",
     status: "running",
   }]);
-  assert.deepEqual(r.turn?.cards, [{ correlationId: "c1", status: "closed", prompt: "Pick one" }]);
-  assert.deepEqual(r.turn?.errors, [{ message: "boom", retryable: false }]);
-  assert.deepEqual(r.turn?.domainEvents, [{ line: 18, type: "products" }, {
+  assert.deepEqual(
+    r.turns[0]?.cards.map((c) => [c.correlationId, c.status, c.prompt, c.resolution]),
+    [["c1", "closed", "Pick one", undefined]],
+  );
+  // the closed card still shows every field it was opened with
+  assert.deepEqual(r.turns[0]?.cards[0].card, {
+    correlationId: "c1",
+    prompt: "Pick one",
+    createdAt: 1767225600000,
+    presentation: { kind: "radio", options: [{ id: "a", label: "A" }, { id: "b", label: "B" }] },
+    allowDecline: true,
+  });
+  assert.deepEqual(r.turns[0]?.errors, [{ message: "boom", retryable: false }]);
+  assert.deepEqual(r.turns[0]?.domainEvents, [{ line: 18, type: "products" }, {
     line: 21,
     type: "broaden",
   }]);
@@ -77,8 +88,8 @@ Deno.test("scout capture (spec frames): clean, failed turn with tool, card, doma
 Deno.test("frames after Scout's terminal frame are violations and are not folded", async () => {
   const r = inspectText(await readFixture("inspect/captures/scout_after_done.sse"));
   assert.equal(r.exitCode, 1);
-  assert.equal(r.turn?.status, "completed");
-  assert.equal(r.turn?.text, "Hi");
+  assert.equal(r.turns[0]?.status, "completed");
+  assert.equal(r.turns[0]?.text, "Hi");
   const after = r.problems.filter((p) => p.code === "after-terminal").map((p) => p.line);
   assert.deepEqual(after, [13, 16, 19, 22, 25, 28, 31]);
   assert.equal(r.problems.filter((p) => p.severity === "error").length, after.length);
@@ -88,35 +99,35 @@ Deno.test("scout transport-test stream is clean", async () => {
   const r = inspectText(await readFixture("legacy/scout_transport_turn.sse"));
   assert.equal(r.exitCode, 0);
   assert.deepEqual(r.problems, []);
-  assert.equal(r.turn?.status, "completed");
+  assert.equal(r.turns[0]?.status, "completed");
 });
 
 Deno.test("scout runtime capture is clean: tool_start{name, callId} and a <report> block", async () => {
   const r = inspectText(await readFixture("legacy/scout_runtime_turn.sse"));
   assert.equal(r.exitCode, 0, JSON.stringify(r.problems));
-  assert.deepEqual(r.turn?.tools, [{
+  assert.deepEqual(r.turns[0]?.tools, [{
     callId: "call_1",
     name: "search_products",
     status: "running",
   }]);
-  assert.deepEqual(r.turn?.segments.map((s) => s.kind), ["text", "report"]);
+  assert.deepEqual(r.turns[0]?.segments.map((s) => s.kind), ["text", "report"]);
 });
 
 Deno.test("papercup (v0) capture folds tools, cards and usage", async () => {
   const r = inspectText(await readFixture("legacy/papercup_turn.sse"));
   assert.equal(r.dialect, "v0");
   assert.equal(r.exitCode, 0);
-  assert.equal(r.turn?.text, "Let me check the large one.");
-  assert.deepEqual(r.turn?.tools.map((t) => [t.callId, t.status, t.summary]), [[
+  assert.equal(r.turns[0]?.text, "Let me check the large one.");
+  assert.deepEqual(r.turns[0]?.tools.map((t) => [t.callId, t.status, t.summary]), [[
     "call_7",
     "ok",
     "picked Large",
   ]]);
-  assert.deepEqual(r.turn?.cards, [{
-    correlationId: "c9",
-    status: "closed",
-    prompt: "Which size?",
-  }]);
+  assert.deepEqual(
+    r.turns[0]?.cards.map((c) => [c.correlationId, c.status, c.prompt]),
+    [["c9", "closed", "Which size?"]],
+  );
+  assert.equal((r.turns[0]?.cards[0].card as { createdAt?: number })?.createdAt, 1767225600000);
 });
 
 Deno.test("v1 violations carry the right line numbers and codes", async () => {
@@ -130,12 +141,20 @@ Deno.test("v1 violations carry the right line numbers and codes", async () => {
       [3, "duplicate"],
       [4, "invalid-envelope"],
       [5, "invalid-json"],
-      [6, "foreign-turn"],
+      [6, "gap"], // turn t-other is folded on its own: its first event has seq 4
       [7, "invalid-envelope"],
       [8, "unsupported-version"],
     ],
   );
-  assert.equal(r.turn?.text, "Hello world");
+  assert.deepEqual(
+    r.problems.filter((p) => p.severity === "warning").map((p) => [p.line, p.turn, p.code]),
+    [[7, 0, "interleaved-turn"], [null, 0, "no-terminal-event"], [null, 1, "no-terminal-event"]],
+  );
+  assert.deepEqual(r.turns.map((t) => [t.turnId, t.text, t.status, t.summary.events]), [
+    ["t-1", "Hello world", "running", 2],
+    ["t-other", "!", "running", 1],
+  ]);
+  assert.deepEqual(r.turns.map((t) => [t.summary.firstLine, t.summary.lastLine]), [[1, 8], [6, 6]]);
 });
 
 Deno.test("the v1 SSE capture is exactly what encodeSseFrame writes for the NDJSON envelopes", async () => {
@@ -148,9 +167,11 @@ Deno.test("the v1 SSE capture is exactly what encodeSseFrame writes for the NDJS
   const a = inspectText(sse);
   const b = inspectText(lines.join("\n"));
   assert.equal(a.exitCode, 0);
-  assert.deepEqual(a.turn, b.turn);
-  assert.equal(a.turn?.status, "completed");
-  assert.deepEqual(a.turn?.segments.map((s) => s.kind), ["text", "ask"]);
+  // the same turns; only where they sit in the capture differs
+  const bodies = (r: typeof a) => r.turns.map(({ summary: _, ...body }) => body);
+  assert.deepEqual(bodies(a), bodies(b));
+  assert.equal(a.turns[0]?.status, "completed");
+  assert.deepEqual(a.turns[0]?.segments.map((s) => s.kind), ["text", "ask"]);
 });
 
 Deno.test("line numbers survive CRLF and CR line endings", () => {
@@ -167,7 +188,19 @@ Deno.test("line numbers survive CRLF and CR line endings", () => {
 
 Deno.test("unreadable input: binary, not UTF-8, oversized, no frames → exit 2", () => {
   assert.equal(inspectBytes(new Uint8Array([0xff, 0xfe, 0x00, 0x01])).exitCode, 2);
-  assert.equal(inspectBytes(new TextEncoder().encode("data: a\0b\n\n")).exitCode, 2);
+  // No frame at all, and bytes that are not text: binary data (a PNG header).
+  const png = inspectBytes(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0]));
+  assert.equal(png.exitCode, 2);
+  assert.equal(png.problems[0].code, "not-text");
+  // Deliberate change (papercusp.inspect/2): a NUL inside a frame no longer refuses the whole
+  // capture; it is a control-character problem on its line and the rest is analysed.
+  const nul = inspectBytes(new TextEncoder().encode("data: a\0b\n\n"));
+  assert.equal(nul.exitCode, 1);
+  assert.deepEqual(nul.problems.map((p) => [p.line, p.code]), [
+    [1, "control-character"],
+    [1, "invalid-json"],
+    [null, "unknown-dialect"],
+  ]);
   assert.equal(inspectBytes(new Uint8Array(100), { maxBytes: 10 }).problems[0].code, "too-large");
   // The bound counts UTF-8 bytes, not UTF-16 code units: 6 × "é" is 12 bytes.
   assert.equal(inspectText("é".repeat(6), { maxBytes: 10 }).problems[0].code, "too-large");
@@ -233,7 +266,7 @@ Deno.test("inspect as host: derived call ids need a frame id; results pair only 
   );
   assert.equal(one.exitCode, 0);
   assert.deepEqual(one.problems.map((p) => p.code), ["paired-by-name"]);
-  assert.deepEqual(one.turn?.tools.map((t) => [t.callId, t.status]), [["k1", "ok"]]);
+  assert.deepEqual(one.turns[0]?.tools.map((t) => [t.callId, t.status]), [["k1", "ok"]]);
   // Two running calls of the same name: ambiguous → refused, never guessed.
   const two = inspectText(
     v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_call", { name: "t", callId: "k2" }) +
@@ -246,7 +279,7 @@ Deno.test("inspect as host: derived call ids need a frame id; results pair only 
       v0("done", {}),
   );
   assert.deepEqual(unknown.problems.map((p) => [p.line, p.code]), [[4, "unknown-result-status"]]);
-  assert.deepEqual(unknown.turn?.tools.map((t) => t.status), ["running"]);
+  assert.deepEqual(unknown.turns[0]?.tools.map((t) => t.status), ["running"]);
 });
 
 Deno.test("v0 capture with Scout names: flagged, passed through as domain events", () => {
@@ -255,8 +288,8 @@ Deno.test("v0 capture with Scout names: flagged, passed through as domain events
   );
   assert.equal(r.dialect, "v0");
   assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[4, "scout-name"]]);
-  assert.equal(r.turn?.text, "a");
-  assert.deepEqual(r.turn?.domainEvents, [{ line: 4, type: "token" }]);
+  assert.equal(r.turns[0]?.text, "a");
+  assert.deepEqual(r.turns[0]?.domainEvents, [{ line: 4, type: "token" }]);
 });
 
 Deno.test("problems are in input order, whole-capture findings last (a cut AI SDK capture)", async () => {
@@ -269,7 +302,7 @@ Deno.test("problems are in input order, whole-capture findings last (a cut AI SD
     [null, "no-finish"],
     [null, "no-done"],
   ]);
-  assert.equal(r.turn?.status, "running");
+  assert.equal(r.turns[0]?.status, "running");
 });
 
 Deno.test("NDJSON cut mid-line: the partial last line is a truncated-line warning, not a bad frame", () => {
@@ -289,7 +322,7 @@ Deno.test("NDJSON cut mid-line: the partial last line is a truncated-line warnin
     [null, "warning", "no-terminal-event"],
   ]);
   assert.equal(r.summary.frames, 1);
-  assert.equal(r.turn?.text, "a");
+  assert.equal(r.turns[0]?.text, "a");
   // a complete last line without a newline is fine; a bad line WITH a newline is still an error
   assert.deepEqual(inspectText(env(1, { type: "done" })).problems, []);
   const bad = inspectText(env(1, { type: "delta", text: "a" }) + "\n{oops\n");
@@ -351,7 +384,7 @@ Deno.test("a capture mixing dialects: every foreign frame gets a mixed-dialect w
       [10, "this frame looks like v1 envelopes (sche"],
     ],
   );
-  assert.equal(r.turn?.text, "Hi");
+  assert.equal(r.turns[0]?.text, "Hi");
   // a forced dialect is checked the same way
   const forced = inspectText('id: 1\ndata: {"type":"token","content":"Hi"}\n\n', { dialect: "v1" });
   assert.deepEqual(forced.problems.filter((p) => p.code === "mixed-dialect").map((p) => p.line), [

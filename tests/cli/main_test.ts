@@ -31,9 +31,9 @@ Deno.test("exit 0 on a clean capture; --json prints the stable report", async ()
   const r = await run(["fixtures/legacy/papercup_turn.sse", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
-  assert.equal(report.schema, "papercusp.inspect/1");
+  assert.equal(report.schema, "papercusp.inspect/2");
   assert.equal(report.exitCode, 0);
-  assert.equal(report.turn.text, "Let me check the large one.");
+  assert.equal(report.turns[0].text, "Let me check the large one.");
 });
 
 Deno.test("exit 1 on a capture with contract violations; human output has lines and summary", async () => {
@@ -70,7 +70,7 @@ Deno.test("stdin with '-' reads a capture", async () => {
   assert.equal(r.code, 0, r.stdout);
   const report = JSON.parse(r.stdout);
   assert.equal(report.dialect, "scout");
-  assert.equal(report.turn.text, "Hi");
+  assert.equal(report.turns[0].text, "Hi");
 });
 
 Deno.test("no argument inspects the bundled real ai@7 capture", async () => {
@@ -148,7 +148,7 @@ Deno.test("FILE may be a pipe (`inspect <(curl …)`, a FIFO); a directory is re
     w.close();
     const piped = await pending;
     assert.equal(piped.code, 0, piped.stdout + piped.stderr);
-    assert.equal(JSON.parse(piped.stdout).turn.text, "Hi");
+    assert.equal(JSON.parse(piped.stdout).turns[0].text, "Hi");
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

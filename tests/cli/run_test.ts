@@ -29,7 +29,7 @@ Deno.test("runCli: file, stdin, --json, --dialect, bundled capture", async () =>
   assert.match(f.out(), /dialect scout/);
   const j = fakeIO({}, scout);
   assert.equal(await runCli(["-", "--json"], j.io), 0);
-  assert.equal(JSON.parse(j.out()).turn.text, "Hi");
+  assert.equal(JSON.parse(j.out()).turns[0].text, "Hi");
   const forced = fakeIO({ "a.sse": scout });
   assert.equal(await runCli(["a.sse", "--dialect=v1", "--json"], forced.io), 1);
   assert.equal(JSON.parse(forced.out()).dialect, "v1");
@@ -78,7 +78,7 @@ Deno.test("runCli: a leading `--` (deno task start -- --help) is ignored; a late
   const scout = 'id: 1\ndata: {"type":"token","content":"Hi"}\n\nid: 2\ndata: {"type":"done"}\n\n';
   const file = fakeIO({ "a.sse": scout, "--json": scout });
   assert.equal(await runCli(["--", "a.sse", "--json"], file.io), 0, file.err());
-  assert.equal(JSON.parse(file.out()).turn.text, "Hi");
+  assert.equal(JSON.parse(file.out()).turns[0].text, "Hi");
   const dashFile = fakeIO({ "--json": scout });
   assert.equal(await runCli(["--json", "--", "--json"], dashFile.io), 0, dashFile.err());
   assert.equal(JSON.parse(dashFile.out()).source, "--json");
