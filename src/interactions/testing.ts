@@ -240,7 +240,8 @@ function submit(id: string, choice: unknown, extra: Record<string, unknown> = {}
  *
  * @example
  * ```ts
- * import { FakeClock, MemoryInteractionStore, interactionStoreConformance } from "@papercusp/chat-protocol/interactions";
+ * import { FakeClock, MemoryInteractionStore } from "@papercusp/chat-protocol/interactions";
+ * import { interactionStoreConformance } from "@papercusp/chat-protocol/interactions/testing";
  * const cases = interactionStoreConformance(() => {
  *   const clock = new FakeClock();
  *   const store = new MemoryInteractionStore({ now: () => clock.now() });
