@@ -7,6 +7,7 @@ import {
   type StoreFault,
   type StoreOp,
   TurnRecovery,
+  type TurnRecoveryOptions,
 } from "../../src/recovery/mod.ts";
 import type { Result } from "../../src/result.ts";
 
@@ -30,13 +31,23 @@ export function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** A settable host clock (epoch ms) for lease tests. */
+export function testClock(start = 1_700_000_000_000) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => void (t += ms),
+  };
+}
+
 export async function setup(
   opts: ConstructorParameters<typeof MemoryRecoveryHost>[0] = {},
   effectIds: string[] = ["e1", "e2"],
+  workerOptions: Partial<TurnRecoveryOptions> = {},
 ) {
   const host = new MemoryRecoveryHost(opts);
-  host.grant("alice", "t1");
-  const worker = new TurnRecovery({ ...host.seams(), workerId: "w1" });
+  await host.grant("alice", "t1");
+  const worker = new TurnRecovery({ ...host.seams(), workerId: "w1", ...workerOptions });
   const begun = await worker.beginTurn({
     conversationId: "c1",
     turnId: "t1",
