@@ -18,8 +18,10 @@ import {
   SseParser,
 } from "../../mod.ts";
 import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
-import { MemoryInteractionStore } from "../../interactions.ts";
-import { interactionStoreConformance } from "../../src/interactions/testing.ts";
+import {
+  interactionStoreConformance,
+  memoryInteractionHarness,
+} from "../../src/interactions/testing.ts";
 import { glowStrength, layoutSpawnTree } from "../../agents.ts";
 
 function check(cond: unknown, what: string): void {
@@ -67,22 +69,11 @@ export default {
 
     const recovery = await runCases(
       "recovery conformance",
-      recoveryConformanceCases(() => memoryConformanceHost()),
+      recoveryConformanceCases(() => memoryConformanceHost(), { holdMs: 20 }),
     );
     const interactions = await runCases(
       "interactions conformance",
-      interactionStoreConformance(() => {
-        let t = 1_700_000_000_000;
-        const store = new MemoryInteractionStore({ now: () => t });
-        return {
-          store,
-          now: () => t,
-          advanceClock: (ms: number) => void (t += ms),
-          revoke: (a) => store.revoke(a),
-          transitions: (id) => store.transitions(id),
-          loseNextAck: () => store.loseNextAck(),
-        };
-      }, { lostAcks: true }),
+      interactionStoreConformance(() => memoryInteractionHarness(), { holdMs: 20 }),
     );
     console.log(
       `edge check ok: core functions, ${recovery} recovery and ${interactions} interactions conformance cases`,
