@@ -13,7 +13,6 @@ import {
   Gate,
   KIT_AUTHORITY,
   KIT_SYSTEM,
-  type KitCase,
   OTHER,
   overriding,
   SCHEMA_1,
