@@ -24,20 +24,10 @@ export interface CancelRelayOptions {
  * execution of each cancelled turn, so a cancel handled by one process reaches
  * a dispatch running in another. Each notice is confirmed by re-reading the
  * turn from the store: only a turn stored `cancelled` or `failed` is aborted
- * (a forged, stale or garbled notice aborts nothing). Never throws.
- *
- * @example
- * ```ts
- * import {
- *   CancelRelay, MemoryCancelDelivery, MemoryExecutions, MemoryRecoveryStore,
- * } from "@papercusp/chat-protocol/recovery";
- * const delivery = new MemoryCancelDelivery();
- * const relay = new CancelRelay({
- *   delivery, store: new MemoryRecoveryStore(), abort: new MemoryExecutions(),
- * });
- * await relay.start();
- * await relay.stop();
- * ```
+ * (a forged, stale or garbled notice aborts nothing). Never throws. Wiring:
+ * `new CancelRelay({ delivery, store, abort }).start()` once per process,
+ * with the same delivery seam given to every `TurnRecovery` as
+ * `cancelDelivery`.
  */
 export class CancelRelay {
   readonly #options: CancelRelayOptions;
