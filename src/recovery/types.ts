@@ -196,7 +196,7 @@ export type AdmitOutcome =
  * an atomic compare-and-swap by revision (expected revision `0` = "create,
  * the record must not exist"). Conformance: `./recovery/testing`.
  *
- * ## What to lock, and why (the one place this is written down)
+ * ## What to lock, and why (the rules; the README adds a worked SQL sketch)
  *
  * 1. **Cancellation takes the admission lock.** `admitDispatch` runs in ONE
  *    transaction that locks the turn row (`SELECT … FOR UPDATE`), and
