@@ -19,14 +19,24 @@ export class MemoryCancelDelivery implements CancelDeliverySeam {
   /** Notices published so far (delivered or dropped). */
   published = 0;
 
-  /** Deliver `notice` to every current subscriber (unless dropped). */
+  /**
+   * Deliver a copy of `notice` to every current subscriber (unless dropped).
+   * Rejects with a `TypeError`, delivering nothing, when the notice cannot be
+   * read (a throwing getter, a revoked proxy).
+   */
   publish(notice: CancelNotice): Promise<void> {
     this.published++;
+    let copy: CancelNotice;
+    try {
+      const { turnId, revision, status, reason } = notice;
+      copy = { turnId, revision, status, reason };
+    } catch {
+      return Promise.reject(new TypeError("the cancel notice could not be read"));
+    }
     if (this.#drop > 0) {
       this.#drop--;
       return Promise.resolve();
     }
-    const copy: CancelNotice = { ...notice };
     const targets = [...this.#listeners];
     return Promise.resolve().then(() => {
       for (const listener of targets) {
