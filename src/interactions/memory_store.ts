@@ -65,7 +65,7 @@ export class InjectedFaultError extends Error {
 }
 
 /** The lock every transaction holds shared and every authority change exclusive. */
-const AUTHORITY_ROWS: LockRequest = { key: "authority", mode: "shared" };
+const AUTHORITY_ROWS: LockRequest = { key: ["authority"], mode: "shared" };
 
 /**
  * The shared state of the in-memory reference database. Its clock (epoch ms)
@@ -350,7 +350,7 @@ export class MemoryInteractionStore implements InteractionStore {
 
   /** The locks a transaction holds: its row (exclusive), then the authority rows (shared). */
   protected transactLocks(request: TransactRequest): LockRequest[] {
-    return [{ key: `row:${request.id}`, mode: "exclusive" }, AUTHORITY_ROWS];
+    return [{ key: ["row", request.id], mode: "exclusive" }, AUTHORITY_ROWS];
   }
 
   /** Whether `caller` is authorised for a record bound to `bound`, read under the fence. */

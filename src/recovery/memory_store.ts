@@ -124,7 +124,6 @@ function never<T>(): Promise<T> {
   return new Promise<T>(() => {});
 }
 
-const effectKey = (turnId: string, effectId: string) => `${turnId}\u0000${effectId}`;
 const grantKey = (actor: ActorKind, principal: string, turnId: string) =>
   `${actor}\u0000${principal}\u0000${turnId}`;
 
@@ -139,8 +138,8 @@ export const ALL_TURNS = "*";
 export class MemoryRecoveryDatabase {
   /** Committed turn records by turn id. */
   readonly turns: Map<string, TurnRecord> = new Map();
-  /** Committed effect records by `turnId \0 effectId`. */
-  readonly effects: Map<string, EffectRecord> = new Map();
+  /** Committed effect records by turn id, then effect id. */
+  readonly effects: Map<string, Map<string, EffectRecord>> = new Map();
   /** Granted `actor \0 principal \0 turnId` rows (`turnId` {@link ALL_TURNS} for a system-wide grant). */
   readonly grants: Set<string> = new Set();
   /** Row locks. */
@@ -156,14 +155,26 @@ export class MemoryRecoveryDatabase {
 
   /** The committed effect record, or `null`. */
   effect(turnId: string, effectId: string): EffectRecord | null {
-    return this.effects.get(effectKey(turnId, effectId)) ?? null;
+    return this.effects.get(turnId)?.get(effectId) ?? null;
+  }
+
+  /** Store `record` as committed. */
+  putEffect(record: EffectRecord): void {
+    let byEffect = this.effects.get(record.turnId);
+    if (!byEffect) {
+      byEffect = new Map();
+      this.effects.set(record.turnId, byEffect);
+    }
+    byEffect.set(record.effectId, record);
   }
 
   /** The lock requests a fence needs to read `principal`'s grant rows under its lock. */
   grantLocks(principal: string, turnId: string, actor: ActorKind): LockRequest[] {
-    const keys = [grantKey(actor, principal, turnId)];
-    if (actor === "system") keys.push(grantKey(actor, principal, ALL_TURNS));
-    return keys.map((k) => ({ key: `grant:${k}`, mode: "shared" as const }));
+    const locks: LockRequest[] = [{ key: ["grant", actor, principal, turnId], mode: "shared" }];
+    if (actor === "system") {
+      locks.push({ key: ["grant", actor, principal, ALL_TURNS], mode: "shared" });
+    }
+    return locks;
   }
 }
 
@@ -190,7 +201,10 @@ export class MemoryRecoveryStore implements RecoveryStore {
     this.faultFor = options.fault ?? NO_FAULTS;
     this.pause = options.pause;
     this.observe = options.observe;
+    this.#isDirect = this.pause === undefined && this.faultFor === NO_FAULTS;
   }
+
+  readonly #isDirect: boolean;
 
   /** Logical time: number of commits so far. */
   get now(): number {
@@ -239,7 +253,9 @@ export class MemoryRecoveryStore implements RecoveryStore {
         release();
       }
     };
-    const lock = this.lockTable().acquire([{ key: `grant:${key}`, mode: "exclusive" }]);
+    const lock = this.lockTable().acquire([
+      { key: ["grant", actor, principal, turnId], mode: "exclusive" },
+    ]);
     if (typeof lock === "function") {
       apply(lock);
       return Promise.resolve();
@@ -292,7 +308,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
   }
 
   get #direct(): boolean {
-    return this.pause === undefined && this.faultFor === NO_FAULTS;
+    return this.#isDirect;
   }
 
   /** Draw the fault for `op`, await the request pause, and throw/hang for pre-commit faults. */
@@ -323,11 +339,43 @@ export class MemoryRecoveryStore implements RecoveryStore {
     return this.pause?.(label);
   }
 
+  /** `then()` after the statement `label` (at once, synchronously, without a pause). */
+  protected at<T>(label: string, then: () => T | Promise<T>): T | Promise<T> {
+    const p = this.step(label);
+    return p ? p.then(then) : then();
+  }
+
   /**
    * Run `body` holding `locks` (taken in order), through `before`/`after`.
-   * The fast path (no pause, no fault, free locks) awaits nothing but `body`.
+   * The fast path (no pause, no fault, free locks, a synchronous body)
+   * awaits nothing.
    */
-  protected async locked<T>(
+  protected locked<T>(
+    op: StoreOp,
+    locks: readonly LockRequest[],
+    body: () => T | Promise<T>,
+  ): Promise<T> {
+    if (this.#direct) {
+      const lock = this.lockTable().acquire(locks);
+      if (typeof lock === "function") {
+        let out: T | Promise<T>;
+        try {
+          out = body();
+        } catch (e) {
+          lock();
+          return Promise.reject(e);
+        }
+        if (!(out instanceof Promise)) {
+          lock();
+          return Promise.resolve(out);
+        }
+        return out.finally(lock);
+      }
+    }
+    return this.#lockedSlow(op, locks, body);
+  }
+
+  async #lockedSlow<T>(
     op: StoreOp,
     locks: readonly LockRequest[],
     body: () => T | Promise<T>,
@@ -367,7 +415,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
 
   /** Commit an effect record (the write of a critical section). */
   protected commitEffect(record: EffectRecord, kind: "commit-effect" | "admit"): EffectRecord {
-    this.database.effects.set(effectKey(record.turnId, record.effectId), record);
+    this.database.putEffect(record);
     this.observe?.({ kind, tick: ++this.database.tick, record });
     return record;
   }
@@ -379,26 +427,31 @@ export class MemoryRecoveryStore implements RecoveryStore {
     next: TurnDraft,
     guard?: TurnGuard,
   ): Promise<TurnCasOutcome> {
-    const locks: LockRequest[] = [{ key: `turn:${turnId}`, mode: "exclusive" }];
+    const locks: LockRequest[] = [{ key: ["turn", turnId], mode: "exclusive" }];
     if (guard) locks.push(...this.database.grantLocks(guard.principal, turnId, guard.actor));
-    return this.locked("casTurn", locks, async (): Promise<TurnCasOutcome> => {
-      await this.step("casTurn:read");
-      const cur = this.peekTurn(turnId);
-      if (guard && !this.fenceAuthorized(guard.principal, turnId, guard.actor)) {
-        return { ok: false, code: "unauthorized" };
-      }
-      if ((cur ? cur.revision : 0) !== expectedRevision) {
-        return { ok: false, code: "conflict", current: cur };
-      }
-      await this.step("casTurn:write");
-      const record: TurnRecord = Object.freeze({
-        ...next,
-        turnId,
-        effectIds: Object.freeze([...next.effectIds]),
-        revision: expectedRevision + 1,
-      });
-      return { ok: true, record: this.commitTurn(record) };
-    });
+    return this.locked(
+      "casTurn",
+      locks,
+      () =>
+        this.at("casTurn:read", (): TurnCasOutcome | Promise<TurnCasOutcome> => {
+          const cur = this.peekTurn(turnId);
+          if (guard && !this.fenceAuthorized(guard.principal, turnId, guard.actor)) {
+            return { ok: false, code: "unauthorized" };
+          }
+          if ((cur ? cur.revision : 0) !== expectedRevision) {
+            return { ok: false, code: "conflict", current: cur };
+          }
+          return this.at("casTurn:write", () => {
+            const record: TurnRecord = Object.freeze({
+              ...next,
+              turnId,
+              effectIds: Object.freeze([...next.effectIds]),
+              revision: expectedRevision + 1,
+            });
+            return { ok: true, record: this.commitTurn(record) } as const;
+          });
+        }),
+    );
   }
 
   /** Atomic CAS of an effect record (expected revision 0 = create). */
@@ -408,22 +461,26 @@ export class MemoryRecoveryStore implements RecoveryStore {
     expectedRevision: number,
     next: EffectDraft,
   ): Promise<CasOutcome<EffectRecord>> {
-    const locks = [{ key: `effect:${effectKey(turnId, effectId)}`, mode: "exclusive" as const }];
-    return this.locked("casEffect", locks, async (): Promise<CasOutcome<EffectRecord>> => {
-      await this.step("casEffect:read");
-      const cur = this.peekEffect(turnId, effectId);
-      if ((cur ? cur.revision : 0) !== expectedRevision) {
-        return { ok: false, code: "conflict", current: cur };
-      }
-      await this.step("casEffect:write");
-      const record: EffectRecord = Object.freeze({
-        ...next,
-        turnId,
-        effectId,
-        revision: expectedRevision + 1,
-      });
-      return { ok: true, record: this.commitEffect(record, "commit-effect") };
-    });
+    const locks: LockRequest[] = [{ key: ["effect", turnId, effectId], mode: "exclusive" }];
+    return this.locked("casEffect", locks, () =>
+      this.at(
+        "casEffect:read",
+        (): CasOutcome<EffectRecord> | Promise<CasOutcome<EffectRecord>> => {
+          const cur = this.peekEffect(turnId, effectId);
+          if ((cur ? cur.revision : 0) !== expectedRevision) {
+            return { ok: false, code: "conflict", current: cur };
+          }
+          return this.at("casEffect:write", () => {
+            const record: EffectRecord = Object.freeze({
+              ...next,
+              turnId,
+              effectId,
+              revision: expectedRevision + 1,
+            });
+            return { ok: true, record: this.commitEffect(record, "commit-effect") } as const;
+          });
+        },
+      ));
   }
 
   /**
@@ -435,38 +492,45 @@ export class MemoryRecoveryStore implements RecoveryStore {
   admitDispatch(request: AdmitRequest): Promise<AdmitOutcome> {
     const { turnId, effectId, principal } = request;
     const locks: LockRequest[] = [
-      { key: `turn:${turnId}`, mode: "exclusive" },
+      { key: ["turn", turnId], mode: "exclusive" },
       ...this.database.grantLocks(principal, turnId, "user"),
-      { key: `effect:${effectKey(turnId, effectId)}`, mode: "exclusive" },
+      { key: ["effect", turnId, effectId], mode: "exclusive" },
     ];
     return this.locked("admitDispatch", locks, () => this.admitLocked(request));
   }
 
-  /** The body of the admission fence, with its locks held. */
-  protected async admitLocked(request: AdmitRequest): Promise<AdmitOutcome> {
-    await this.step("admitDispatch:lock");
-    const turn = this.peekTurn(request.turnId);
-    if (!turn) return { admitted: false, reason: "unknown-turn" };
-    await this.step("admitDispatch:authority");
-    if (!this.fenceAuthorized(request.principal, request.turnId, "user")) {
-      return { admitted: false, reason: "unauthorized", status: turn.status };
-    }
-    if (turn.status !== "running") {
-      return { admitted: false, reason: "turn-not-running", status: turn.status };
-    }
-    const cur = this.peekEffect(request.turnId, request.effectId);
-    if (!cur || cur.state !== "claimed" || cur.revision !== request.claimRevision) {
-      return { admitted: false, reason: "stale-claim", status: turn.status };
-    }
-    await this.step("admitDispatch:mark");
-    const record: EffectRecord = Object.freeze({
-      ...cur,
-      state: "admitted" as const,
-      revision: cur.revision + 1,
+  /** The body of the admission fence, with its locks held (synchronous without pauses). */
+  protected admitLocked(request: AdmitRequest): AdmitOutcome | Promise<AdmitOutcome> {
+    return this.at("admitDispatch:lock", (): AdmitOutcome | Promise<AdmitOutcome> => {
+      const turn = this.peekTurn(request.turnId);
+      if (!turn) return { admitted: false, reason: "unknown-turn" };
+      return this.at("admitDispatch:authority", (): AdmitOutcome | Promise<AdmitOutcome> => {
+        if (!this.fenceAuthorized(request.principal, request.turnId, "user")) {
+          return { admitted: false, reason: "unauthorized", status: turn.status };
+        }
+        if (turn.status !== "running") {
+          return { admitted: false, reason: "turn-not-running", status: turn.status };
+        }
+        const cur = this.peekEffect(request.turnId, request.effectId);
+        if (!cur || cur.state !== "claimed" || cur.revision !== request.claimRevision) {
+          return { admitted: false, reason: "stale-claim", status: turn.status };
+        }
+        return this.at("admitDispatch:mark", () => {
+          const record: EffectRecord = Object.freeze({
+            ...cur,
+            state: "admitted" as const,
+            revision: cur.revision + 1,
+          });
+          const commit = () =>
+            this.at("admitDispatch:commit", (): AdmitOutcome => ({
+              admitted: true,
+              record: this.commitEffect(record, "admit"),
+            }));
+          const held = this.invokeLaunch(request);
+          return held ? held.then(commit) : commit();
+        });
+      });
     });
-    await this.invokeLaunch(request);
-    await this.step("admitDispatch:commit");
-    return { admitted: true, record: this.commitEffect(record, "admit") };
   }
 
   /** The authority recheck inside a fence (current grants, never a cached answer). */
@@ -475,21 +539,24 @@ export class MemoryRecoveryStore implements RecoveryStore {
   }
 
   /**
-   * Invoke the launch callback once and await what it returns; its errors do
-   * not undo the mark (the launch may have started something).
+   * Invoke the launch callback once; a promise it returns is awaited (the
+   * returned promise settles after it). Its errors do not undo the mark (the
+   * launch may have started something).
    */
-  protected async invokeLaunch(request: AdmitRequest): Promise<void> {
+  protected invokeLaunch(request: AdmitRequest): Promise<void> | undefined {
     this.observe?.({
       kind: "launch",
       tick: this.database.tick,
       turnId: request.turnId,
       effectId: request.effectId,
     });
+    let held: unknown;
     try {
-      const held = request.launch();
-      if (held !== undefined && typeof held?.then === "function") await held;
+      held = request.launch();
     } catch {
-      // The launched work owns its errors; the mark stands.
+      return undefined; // The launched work owns its errors; the mark stands.
     }
+    if (typeof (held as PromiseLike<void> | undefined)?.then !== "function") return undefined;
+    return Promise.resolve(held).then(() => {}, () => {});
   }
 }

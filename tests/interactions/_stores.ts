@@ -132,7 +132,7 @@ class AuthorityBeforeFence extends MemoryInteractionStore {
     return super.transact(request, fn);
   }
   protected override transactLocks(request: TransactRequest): LockRequest[] {
-    return [{ key: `row:${request.id}`, mode: "exclusive" }];
+    return [{ key: ["row", request.id], mode: "exclusive" }];
   }
   protected override fenceAuthorized(): boolean {
     return true; // "already checked"
@@ -142,7 +142,7 @@ class AuthorityBeforeFence extends MemoryInteractionStore {
 /** Reads the grant inside the transaction, but without locking it. */
 class RevocationBetweenCheckAndWrite extends MemoryInteractionStore {
   protected override transactLocks(request: TransactRequest): LockRequest[] {
-    return [{ key: `row:${request.id}`, mode: "exclusive" }];
+    return [{ key: ["row", request.id], mode: "exclusive" }];
   }
 }
 

@@ -16,7 +16,7 @@ import {
   type TurnRecord,
 } from "../../src/recovery/mod.ts";
 
-const effectKey = (t: string, e: string) => `effect:${t}\u0000${e}`;
+const effectKey = (t: string, e: string) => `${t}\u0000${e}`;
 
 /** The checks a fence makes, on the committed state read WITHOUT a lock; `null` = admissible. */
 function precheck(store: MemoryRecoveryStore, r: AdmitRequest, auth = true): AdmitOutcome | null {
@@ -53,12 +53,12 @@ class BrokenBase extends MemoryRecoveryStore {
   }
   lockKeys(r: AdmitRequest, parts: ("turn" | "grant" | "effect")[]): LockRequest[] {
     const out: LockRequest[] = [];
-    if (parts.includes("turn")) out.push({ key: `turn:${r.turnId}`, mode: "exclusive" });
+    if (parts.includes("turn")) out.push({ key: ["turn", r.turnId], mode: "exclusive" });
     if (parts.includes("grant")) {
       out.push(...this.database.grantLocks(r.principal, r.turnId, "user"));
     }
     if (parts.includes("effect")) {
-      out.push({ key: effectKey(r.turnId, r.effectId), mode: "exclusive" });
+      out.push({ key: ["effect", r.turnId, r.effectId], mode: "exclusive" });
     }
     return out;
   }
