@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { describeThrown } from "../_internal/describe.ts";
 import { isRecord, ownString } from "../_internal/guards.ts";
-import { seededRandom, within } from "../_internal/kit_support.ts";
+import { asserter, KitCaseBase, KitFailure } from "../_internal/kit_support.ts";
+import type { Asserter, KitSettings } from "../_internal/kit_support.ts";
 import { InteractionResolver } from "./resolver.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";
 import type {
@@ -20,20 +20,17 @@ import type {
   TransactDecision,
   TransactRequest,
 } from "./types.ts";
-import type { InteractionStoreHarness, InteractionWorker } from "./testing.ts";
+import type { InteractionStoreHarness } from "./testing.ts";
 
-/** Thrown (as a rejection) by a failing conformance case. */
-export class InteractionConformanceError extends Error {
-  /** Build the error. */
-  constructor(message: string) {
-    super(message);
-    this.name = "InteractionConformanceError";
-  }
-}
+/** Thrown (as a rejection) by a failing interactions conformance case. */
+export class InteractionConformanceError extends KitFailure {}
 
 /** Fail the case with `message` unless `cond` holds. */
-export function check(cond: unknown, message: string): asserts cond {
-  if (!cond) throw new InteractionConformanceError(message);
+export const check: Asserter = asserter((m) => new InteractionConformanceError(m));
+
+/** Fail unless `out` is a refusal with `code`. */
+export function refusedWith(out: { ok: boolean; error?: { code: string } }, code: string): void {
+  check(!out.ok && out.error?.code === code, `expected ${code}, got ${describeResult(out)}`);
 }
 
 /** The authority the kit binds its cards to. */
@@ -56,18 +53,6 @@ export const KIT_SYSTEM = {
 export const SCHEMA_1: SchemaRef = { id: "kit-choice", revision: 1 };
 /** The second revision. */
 export const SCHEMA_2: SchemaRef = { id: "kit-choice", revision: 2 };
-
-/** Settings resolved from the kit options. */
-export interface KitSettings {
-  /** Simulated workers in concurrency cases. */
-  readonly n: number;
-  /** Seed of the case's randomness. */
-  readonly seed: number;
-  /** How long a held transaction is held while other writers are raced against it, ms. */
-  readonly holdMs: number;
-  /** Bound on any one awaited seam call, ms. */
-  readonly timeoutMs: number;
-}
 
 /** A gate an async validator waits at, so a case can act between validation and commit. */
 export class Gate {
@@ -186,41 +171,15 @@ export interface FlakyRates {
 }
 
 /** The environment of one case. */
-export class KitCase {
+export class KitCase extends KitCaseBase {
   /** The harness of this case. */
   readonly h: InteractionStoreHarness;
-  /** Settings. */
-  readonly settings: KitSettings;
-  /** The case's seeded randomness. */
-  readonly random: () => number;
-  /** Durability violations seen by the probe. */
-  readonly durability: string[] = [];
-  readonly #opened: InteractionWorker[] = [];
   #probe: Promise<InteractionStore> | undefined;
 
   /** Wrap the harness of one case. */
   constructor(h: InteractionStoreHarness, settings: KitSettings) {
+    super(settings, InteractionConformanceError, () => h.close?.());
     this.h = h;
-    this.settings = settings;
-    this.random = seededRandom(settings.seed);
-  }
-
-  /** `p`'s value; a rejection or a hang becomes a named failure. */
-  async call<T>(p: Promise<T> | T, what: string): Promise<T> {
-    try {
-      return await within(
-        p,
-        this.settings.timeoutMs,
-        what,
-        (m) => new InteractionConformanceError(m),
-      );
-    } catch (e) {
-      if (e instanceof InteractionConformanceError) throw e;
-      throw new InteractionConformanceError(
-        `${what} rejected: ${describeThrown(e)} (a store rejects only when the outcome is ` +
-          "unknown, and nothing here made it so)",
-      );
-    }
   }
 
   /** The store clock as last read, epoch ms (the kit's resolvers open cards with it). */
@@ -244,7 +203,7 @@ export class KitCase {
   async store(flaky?: FlakyRates): Promise<InteractionStore> {
     const w = await this.call(this.h.connect(), "connect()");
     check(isRecord(w) && isRecord(w.store), "connect() must return { store }");
-    this.#opened.push(w);
+    this.track(w);
     const s = this.#instrument(w.store);
     return flaky ? flakyStore(s, this.random, flaky) : s;
   }
@@ -269,9 +228,7 @@ export class KitCase {
   /** The probe instance (connected once per case, never wrapped). */
   probe(): Promise<InteractionStore> {
     this.#probe ??= (async () => {
-      const w = await this.call(this.h.connect(), "connect() (probe)");
-      this.#opened.push(w);
-      return w.store;
+      return this.track(await this.call(this.h.connect(), "connect() (probe)")).store;
     })();
     return this.#probe;
   }
@@ -281,54 +238,22 @@ export class KitCase {
     return await this.call(this.h.transitions(id), "transitions()");
   }
 
-  /** Fail if any acknowledged write was not read back by the probe. */
-  assertDurable(): void {
-    check(this.durability.length === 0, this.durability[0]);
-  }
-
-  /** Close every instance, then the harness. */
-  async close(): Promise<void> {
-    for (const w of this.#opened.splice(0)) {
-      try {
-        await w.close?.();
-      } catch {
-        // Closing is best effort.
-      }
-    }
-    await this.h.close?.();
-  }
-
   /** Wrap `store` so each acknowledged write is read back by the probe instance. */
   #instrument(store: InteractionStore): InteractionStore {
-    const readBack = async (
-      what: string,
-      acked: InteractionRecordV1,
-      caller: InteractionCaller,
-    ) => {
-      let seen: unknown;
-      try {
-        seen = await (await this.probe()).read(acked.id, caller);
-      } catch (e) {
-        this.durability.push(
-          `a fresh adapter instance could not read back an acknowledged ${what}: ${
-            describeThrown(e)
-          }`,
-        );
-        return;
-      }
-      if (isRecord(seen) && seen.ok === false && seen.code === "unauthorized") return; // revoked since
-      const rev = isRecord(seen) && seen.ok === true && isRecord(seen.record) &&
-          typeof seen.record.revision === "number"
-        ? seen.record.revision
-        : -1;
-      if (rev < acked.revision) {
-        this.durability.push(
-          `an acknowledged ${what} (revision ${acked.revision}) was not read back by a fresh ` +
-            `adapter instance (it read ${rev < 0 ? "nothing" : `revision ${rev}`}): acknowledge ` +
-            "only after COMMIT, and keep no per-instance cache",
-        );
-      }
-    };
+    const readBack = (what: string, acked: InteractionRecordV1, caller: InteractionCaller) =>
+      this.readBack(
+        what,
+        acked.revision,
+        async () => (await this.probe()).read(acked.id, caller),
+        (seen: unknown) => {
+          if (isRecord(seen) && seen.ok === false && seen.code === "unauthorized") return "skip";
+          const rev = isRecord(seen) && seen.ok === true && isRecord(seen.record) &&
+              typeof seen.record.revision === "number"
+            ? seen.record.revision
+            : -1;
+          return rev >= acked.revision || rev;
+        },
+      );
     return {
       create: async (r) => {
         const out = await store.create(r);

@@ -13,8 +13,10 @@ import {
   Gate,
   KIT_AUTHORITY,
   KIT_SYSTEM,
+  type KitCase,
   OTHER,
   overriding,
+  refusedWith,
   SCHEMA_1,
   SCHEMA_2,
   submit,
@@ -25,6 +27,29 @@ import type { InteractionStore } from "./types.ts";
 
 const open = (w: InteractionResolver, id: string, extra: { timeoutMs?: number } = {}) =>
   w.open({ id, card: { prompt: "a or b?", ...extra }, authority: KIT_AUTHORITY, schema: SCHEMA_1 });
+
+/**
+ * Open `id` (with `card` extras), start an answer held at its validation,
+ * run `during`, then let the answer through: its result.
+ */
+async function answerAround(
+  env: KitCase,
+  id: string,
+  card: { timeoutMs?: number },
+  during: () => Promise<unknown>,
+) {
+  const gate = new Gate();
+  await env.call(open(await env.resolver(), id, card), "open");
+  const pending = (await env.resolver({ gate })).answer({
+    id,
+    caller: KIT_AUTHORITY,
+    response: submit(id, "a"),
+  });
+  await env.call(gate.entered, "the answer's validation (it never started)");
+  await during();
+  gate.open();
+  return await env.call(pending, "answer");
+}
 
 /** Register the resolver-level cases. */
 export function resolverCases(add: AddCase): void {
@@ -70,39 +95,21 @@ export function resolverCases(add: AddCase): void {
     null,
     async (env, p) => {
       const id = `${p}rev`;
-      const gate = new Gate();
-      await env.call(open(await env.resolver(), id), "open");
-      const pending = (await env.resolver({ gate })).answer({
+      const out = await answerAround(
+        env,
         id,
-        caller: KIT_AUTHORITY,
-        response: submit(id, "a"),
-      });
-      await env.call(gate.entered, "the answer's validation (it never started)");
-      await env.call(env.h.revoke(KIT_AUTHORITY), "revoke()");
-      gate.open();
-      const out = await env.call(pending, "answer");
-      check(
-        !out.ok && out.error.code === "unauthorized",
-        `expected unauthorized, got ${describeResult(out)}`,
+        {},
+        () => env.call(env.h.revoke(KIT_AUTHORITY), "revoke()"),
       );
+      refusedWith(out, "unauthorized");
       check((await env.transitions(id)).length === 0, "no transition");
     },
   );
 
   add("resolver: expires while validating → expired, nothing stored", null, async (env, p) => {
     const id = `${p}exp`;
-    const gate = new Gate();
-    await env.call(open(await env.resolver(), id, { timeoutMs: 500 }), "open");
-    const pending = (await env.resolver({ gate })).answer({
-      id,
-      caller: KIT_AUTHORITY,
-      response: submit(id, "a"),
-    });
-    await env.call(gate.entered, "the answer's validation (it never started)");
-    await env.advance(500);
-    gate.open();
-    const out = await env.call(pending, "answer");
-    check(!out.ok && out.error.code === "expired", `expected expired, got ${describeResult(out)}`);
+    const out = await answerAround(env, id, { timeoutMs: 500 }, () => env.advance(500));
+    refusedWith(out, "expired");
     const view = await env.call((await env.resolver()).read(id, KIT_AUTHORITY), "read");
     check(
       view.ok && view.value.status === "expired" && view.value.record.revision === 1,
@@ -117,29 +124,21 @@ export function resolverCases(add: AddCase): void {
     async (env, p) => {
       for (const change of ["schema", "metadata"] as const) {
         const id = `${p}chg-${change}`;
-        const gate = new Gate();
-        await env.call(open(await env.resolver(), id), "open");
-        const pending = (await env.resolver({ gate })).answer({
-          id,
-          caller: KIT_AUTHORITY,
-          response: submit(id, "a"),
-        });
-        await env.call(gate.entered, "the answer's validation (it never started)");
         const w = await env.resolver();
-        const changed = change === "schema"
-          ? await env.call(w.changeSchema(id, KIT_AUTHORITY, SCHEMA_2), "changeSchema")
-          : await env.call(
-            w.updateMetadata(id, KIT_AUTHORITY, { note: "edited" }),
-            "updateMetadata",
+        const out = await answerAround(env, id, {}, async () => {
+          const changed = change === "schema"
+            ? await env.call(w.changeSchema(id, KIT_AUTHORITY, SCHEMA_2), "changeSchema")
+            : await env.call(
+              w.updateMetadata(id, KIT_AUTHORITY, { note: "edited" }),
+              "updateMetadata",
+            );
+          check(
+            changed.ok && changed.value.record.revision === 2,
+            `${change} change advances the revision`,
           );
-        check(
-          changed.ok && changed.value.record.revision === 2,
-          `${change} change advances the revision`,
-        );
-        gate.open();
-        const out = await env.call(pending, "answer");
+        });
         const want = change === "schema" ? "schema-changed" : "stale-revision";
-        check(!out.ok && out.error.code === want, `expected ${want}, got ${describeResult(out)}`);
+        refusedWith(out, want);
         const view = await env.call(w.read(id, KIT_AUTHORITY), "read");
         check(view.ok && view.value.status === "pending", "still pending");
       }
@@ -304,11 +303,7 @@ export function resolverCases(add: AddCase): void {
     "resolver: lost acknowledgement → exactly one read → the stored submission or needs-reconciliation",
     "lost-acks",
     async (env, p) => {
-      const lose = env.h.loseNextAck;
-      check(
-        lose !== undefined,
-        "the harness must provide loseNextAck() or declare it lacks lost-acks",
-      );
+      const lose = env.need(env.h.loseNextAck, "loseNextAck()", "lost-acks");
       const calls: string[] = [];
       const base = await env.store();
       const spy: InteractionStore = {
@@ -374,10 +369,7 @@ export function resolverCases(add: AddCase): void {
         calls.join(",") === "transact,read",
         `expected transact,read after validation; got ${calls.join(",")}`,
       );
-      check(
-        !lost.ok && lost.error.code === "needs-reconciliation",
-        `expected needs-reconciliation, got ${describeResult(lost)}`,
-      );
+      refusedWith(lost, "needs-reconciliation");
       const view = await env.call(w.read(id2, KIT_AUTHORITY), "read");
       check(
         view.ok && view.value.record.submission?.submissionId === "winner" &&
@@ -391,11 +383,7 @@ export function resolverCases(add: AddCase): void {
     "resolver: a lost acknowledgement is recovered only for the whole submission (a decline racing a submit with the same id is not)",
     "lost-acks",
     async (env, p) => {
-      const lose = env.h.loseNextAck;
-      check(
-        lose !== undefined,
-        "the harness must provide loseNextAck() or declare it lacks lost-acks",
-      );
+      const lose = env.need(env.h.loseNextAck, "loseNextAck()", "lost-acks");
       const id = `${p}same-id`;
       const base = await env.store();
       const admitted = deferred();

@@ -45,6 +45,32 @@ async function refusedBeforeCallback(
   check(!called, `the callback must not run ${why}`);
 }
 
+/** Commit `changes` (plus revision + 1) on top of the current record through `store`, no transition. */
+function writeThrough(
+  env: KitCase,
+  store: InteractionStore,
+  request: TransactRequest,
+  changes: (cur: InteractionRecordV1, now: number) => Partial<InteractionRecordV1>,
+) {
+  return env.call(
+    store.transact(request, (cur, ctx) => ({
+      kind: "write",
+      next: { ...cur, revision: cur.revision + 1, ...changes(cur, ctx.now) },
+      transition: null,
+      result: null,
+    })),
+    "transact",
+  );
+}
+
+/** Try to submit `sid` through `store` with `request`. */
+function trySubmit(env: KitCase, store: InteractionStore, request: TransactRequest, sid = "x") {
+  return env.call(
+    store.transact(request, (cur, ctx) => writeSubmit(cur, ctx.now, sid)),
+    "transact",
+  );
+}
+
 /** Open a kit card through `store` and return it. */
 async function created(
   env: KitCase,
@@ -290,15 +316,9 @@ export function storeCases(add: AddCase): void {
         "unauthorized",
         "for a system caller of another tenant",
       );
-      const out = await env.call(
-        s.transact(req(id, 1, SCHEMA_1, KIT_SYSTEM, "cancel"), (cur) => ({
-          kind: "write",
-          next: { ...cur, revision: 2, status: "cancelled" },
-          transition: null,
-          result: "cancelled",
-        })),
-        "transact",
-      );
+      const out = await writeThrough(env, s, req(id, 1, SCHEMA_1, KIT_SYSTEM, "cancel"), () => ({
+        status: "cancelled",
+      }));
       check(out?.ok === true, "a granted system caller must cancel after the user's revocation");
     },
   );
@@ -319,31 +339,17 @@ export function storeCases(add: AddCase): void {
       const s = await env.store();
       const ids = { term: `${p}term`, cancel: `${p}cancel`, expired: `${p}expired` };
       for (const id of Object.values(ids)) await created(env, s, id);
-      await env.call(
-        s.transact(req(ids.term), (cur, ctx) => writeSubmit(cur, ctx.now, "first")),
-        "transact",
-      );
-      await env.call(
-        s.transact(
-          req(ids.cancel),
-          (cur) => ({
-            kind: "write",
-            next: { ...cur, revision: 2, status: "cancelled" },
-            transition: null,
-            result: null,
-          }),
-        ),
-        "transact",
-      );
+      await trySubmit(env, s, req(ids.term), "first");
+      await writeThrough(env, s, req(ids.cancel), () => ({ status: "cancelled" }));
       await env.call(env.h.grantSystem(KIT_SYSTEM), "grantSystem()");
-      await env.call(
-        s.transact(req(ids.expired, 1, SCHEMA_1, KIT_SYSTEM, "expire"), (cur, ctx) => ({
-          kind: "write",
-          next: { ...cur, revision: 2, status: "expired", expiresAt: ctx.now },
-          transition: null,
-          result: null,
-        })),
-        "transact",
+      await writeThrough(
+        env,
+        s,
+        req(ids.expired, 1, SCHEMA_1, KIT_SYSTEM, "expire"),
+        (_c, now) => ({
+          status: "expired",
+          expiresAt: now,
+        }),
       );
       for (
         const [id, code] of [[ids.term, "resolved"], [ids.cancel, "cancelled"], [
@@ -351,10 +357,7 @@ export function storeCases(add: AddCase): void {
           "expired",
         ]] as const
       ) {
-        const late = await env.call(
-          s.transact(req(id, 2), (cur, ctx) => writeSubmit(cur, ctx.now, "x")),
-          "transact",
-        );
+        const late = await trySubmit(env, s, req(id, 2));
         check(
           late?.ok === false && late.error?.code === code &&
             (late.error as { current?: InteractionRecordV1 }).current?.revision === 2,
@@ -371,43 +374,15 @@ export function storeCases(add: AddCase): void {
       const s = await env.store();
       const id = `${p}rev`;
       await created(env, s, id);
-      await env.call(
-        s.transact(
-          req(id),
-          (cur) => ({
-            kind: "write",
-            next: { ...cur, revision: 2, schema: { ...SCHEMA_2 } },
-            transition: null,
-            result: null,
-          }),
-        ),
-        "transact",
-      );
-      const schema = await env.call(
-        s.transact(req(id, 1, SCHEMA_1), (cur, ctx) => writeSubmit(cur, ctx.now, "x")),
-        "transact",
-      );
+      await writeThrough(env, s, req(id), () => ({ schema: { ...SCHEMA_2 } }));
+      const schema = await trySubmit(env, s, req(id, 1, SCHEMA_1));
       check(
         schema?.ok === false && schema.error?.code === "schema-changed" &&
           (schema.error as { current?: InteractionRecordV1 }).current?.schema.revision === 2,
         "an old schema → schema-changed with the current record",
       );
-      await env.call(
-        s.transact(
-          req(id, 2, SCHEMA_2),
-          (cur) => ({
-            kind: "write",
-            next: { ...cur, revision: 3, metadata: { step: "1" } },
-            transition: null,
-            result: null,
-          }),
-        ),
-        "transact",
-      );
-      const stale = await env.call(
-        s.transact(req(id, 2, SCHEMA_2), (cur, ctx) => writeSubmit(cur, ctx.now, "x")),
-        "transact",
-      );
+      await writeThrough(env, s, req(id, 2, SCHEMA_2), () => ({ metadata: { step: "1" } }));
+      const stale = await trySubmit(env, s, req(id, 2, SCHEMA_2));
       check(
         stale?.ok === false && stale.error?.code === "stale-revision" &&
           (stale.error as { current?: InteractionRecordV1 }).current?.revision === 3,
@@ -538,19 +513,12 @@ export function storeCases(add: AddCase): void {
     "store: a clock step back never re-opens an expired record",
     "clock-rewind",
     async (env, p) => {
-      const rewind = env.h.rewindClock;
-      check(
-        rewind !== undefined,
-        "the harness must provide rewindClock() or declare it lacks clock-rewind",
-      );
+      const rewind = env.need(env.h.rewindClock, "rewindClock()", "clock-rewind");
       const s = await env.store();
       const id = `${p}rewind`;
       const opened = await created(env, s, id, 1000);
       await env.advance(1000);
-      const first = await env.call(
-        s.transact(req(id), (cur, ctx) => writeSubmit(cur, ctx.now, "a")),
-        "transact",
-      );
+      const first = await trySubmit(env, s, req(id), "a");
       check(first?.ok === false && first.error?.code === "expired", "expired at the boundary");
       await env.call(rewind.call(env.h, 500), "rewindClock()");
       await refusedBeforeCallback(env, s, req(id), "expired", "after the clock stepped back");

@@ -49,7 +49,8 @@
  *
  * @module
  */
-import { InteractionConformanceError, KitCase, type KitSettings } from "./_kit_env.ts";
+import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
+import { InteractionConformanceError, KitCase } from "./_kit_env.ts";
 import { resolverCases } from "./_kit_resolver_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
 import { MemoryInteractionDatabase, MemoryInteractionStore } from "./memory_store.ts";
@@ -61,6 +62,8 @@ import type {
 } from "./types.ts";
 
 export { InteractionConformanceError };
+export type { KitRunOptions };
+export { KitFailure };
 export { KIT_AUTHORITY, KIT_SYSTEM } from "./_kit_env.ts";
 
 /** One simulated worker: an adapter instance with its own connection. */
@@ -121,20 +124,12 @@ export interface InteractionConformanceCase {
 /** Optional harness capabilities; a host lacking one declares it in `lacks`. */
 export type OptionalInteractionCapability = "lost-acks" | "clock-rewind";
 
-/** Options of {@link interactionStoreConformance}. */
-export interface InteractionConformanceOptions {
+/** Options of {@link interactionStoreConformance} (timing and concurrency: {@link KitRunOptions}). */
+export interface InteractionConformanceOptions extends KitRunOptions {
   /** Capabilities the harness lacks: their cases are returned with `skip` set. */
   readonly lacks?: readonly OptionalInteractionCapability[];
   /** Prefix of case names (default none). */
   readonly prefix?: string;
-  /** Simulated workers in concurrency cases (2..64). Default 8. */
-  readonly concurrency?: number;
-  /** Seed of the kit's random choices (flaky faults). Default 1. */
-  readonly seed?: number;
-  /** How long a held transaction is held while other writers are raced against it, ms. Default 250. */
-  readonly holdMs?: number;
-  /** Bound on any one awaited call, ms. Default 10,000. */
-  readonly timeoutMs?: number;
 }
 
 /** Registers one case (the kit's own case modules use it). */
@@ -143,10 +138,6 @@ export type AddCase = (
   needs: OptionalInteractionCapability | null,
   body: (env: KitCase, prefix: string) => Promise<void>,
 ) => void;
-
-function bounded(x: unknown, lo: number, hi: number, fallback: number): number {
-  return typeof x === "number" && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback;
-}
 
 /**
  * Build the conformance cases for a store. `makeHarness` is called once per
@@ -168,37 +159,19 @@ export function interactionStoreConformance(
   options: InteractionConformanceOptions = {},
 ): InteractionConformanceCase[] {
   const prefix = options.prefix ?? "";
-  const base: Omit<KitSettings, "seed"> = {
-    n: Math.floor(bounded(options.concurrency, 2, 64, 8)),
-    holdMs: bounded(options.holdMs, 1, 60_000, 250),
-    timeoutMs: bounded(options.timeoutMs, 10, 600_000, 10_000),
-  };
-  const seed = Math.floor(bounded(options.seed, -(2 ** 31), 2 ** 31 - 1, 1));
   const lacks = new Set(options.lacks ?? []);
   const cases: InteractionConformanceCase[] = [];
   const add: AddCase = (name, needs, body) => {
     const skip = needs && lacks.has(needs) ? `the harness declares it lacks ${needs}` : undefined;
-    const caseSeed = seed + cases.length;
+    const settings = kitSettings(options, cases.length);
     const ids = `k${cases.length}-`;
     cases.push({
       name: prefix + name,
       ...(skip ? { skip } : {}),
       async run() {
-        const h = await makeHarness({ name: prefix + name, seed: caseSeed });
-        const env = new KitCase(h, { ...base, seed: caseSeed });
-        try {
-          await body(env, ids);
-          env.assertDurable();
-        } catch (e) {
-          if (e instanceof InteractionConformanceError) throw e;
-          throw new InteractionConformanceError(
-            `the case failed on an unexpected answer: ${
-              e instanceof Error ? e.message : String(e)
-            }`,
-          );
-        } finally {
-          await env.close();
-        }
+        const h = await makeHarness({ name: prefix + name, seed: settings.seed });
+        const env = new KitCase(h, settings);
+        await env.run(() => body(env, ids));
       },
     });
   };

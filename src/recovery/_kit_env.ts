@@ -6,9 +6,9 @@
  *
  * @module
  */
-import { describeThrown } from "../_internal/describe.ts";
 import { isRecord } from "../_internal/guards.ts";
-import { seededRandom, within } from "../_internal/kit_support.ts";
+import { asserter, KitCaseBase, KitFailure } from "../_internal/kit_support.ts";
+import type { Asserter, KitSettings } from "../_internal/kit_support.ts";
 import { MemoryExecutions } from "./memory_executions.ts";
 import { TurnRecovery, type TurnRecoveryOptions } from "./turn_recovery.ts";
 import type {
@@ -21,19 +21,11 @@ import type {
 } from "./types.ts";
 import type { ConformanceHost, ConformanceWorker } from "./testing.ts";
 
-/** Thrown by a failing case: the message names the violated contract. */
-export class ConformanceFailure extends Error {
-  /** Build with the violated contract. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ConformanceFailure";
-  }
-}
+/** Thrown by a failing recovery conformance case: the message names the violated contract. */
+export class ConformanceFailure extends KitFailure {}
 
 /** Fail the case with `message` unless `condition` holds. */
-export function expect(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new ConformanceFailure(message);
-}
+export const expect: Asserter = asserter((m) => new ConformanceFailure(m));
 
 /** The principal every case acts as. */
 export const P = "conformance-principal";
@@ -41,18 +33,6 @@ export const P = "conformance-principal";
 export const SYSTEM = "conformance-system";
 /** Lease length the kit's workers use, in kit-clock ms. */
 export const KIT_LEASE_MS = 60_000;
-
-/** Settings resolved from the kit options. */
-export interface KitSettings {
-  /** Parallel callers in concurrency cases. */
-  readonly n: number;
-  /** Seed of the case's randomness. */
-  readonly seed: number;
-  /** How long a held fence is held while other writers are raced against it, ms. */
-  readonly holdMs: number;
-  /** Bound on any one awaited seam call, ms. */
-  readonly timeoutMs: number;
-}
 
 /** One simulated worker: its adapter instance, instrumented, and its raw handle. */
 export interface KitWorker {
@@ -101,47 +81,26 @@ export class KitClock {
 }
 
 /** The environment of one case. */
-export class KitCase {
+export class KitCase extends KitCaseBase {
   /** The host of this case. */
   readonly host: ConformanceHost;
-  /** Settings. */
-  readonly settings: KitSettings;
   /** The workers' host clock. */
   readonly clock: KitClock = new KitClock();
-  /** The case's seeded randomness. */
-  readonly random: () => number;
-  /** Durability violations seen by the probe. */
-  readonly durability: string[] = [];
   /** This process's executions (abort seam) for workers without their own. */
   readonly executions: MemoryExecutions = new MemoryExecutions();
-  readonly #opened: ConformanceWorker[] = [];
   #probe: Promise<ConformanceWorker> | undefined;
 
   /** Wrap the host of one case. */
   constructor(host: ConformanceHost, settings: KitSettings) {
+    super(settings, ConformanceFailure, () => host.close?.());
     this.host = host;
-    this.settings = settings;
-    this.random = seededRandom(settings.seed);
-  }
-
-  /** `p`'s value; a rejection or a hang becomes a {@link ConformanceFailure} naming `what`. */
-  async call<T>(p: Promise<T> | T, what: string): Promise<T> {
-    try {
-      return await within(p, this.settings.timeoutMs, what, (m) => new ConformanceFailure(m));
-    } catch (e) {
-      if (e instanceof ConformanceFailure) throw e;
-      throw new ConformanceFailure(
-        `${what} rejected: ${describeThrown(e)} (an adapter rejects only when the outcome is ` +
-          "unknown, and nothing here made it so)",
-      );
-    }
   }
 
   /** Connect a new adapter instance (one simulated worker). */
   async worker(flaky?: FlakyRates): Promise<KitWorker> {
     const raw = await this.call(this.host.connect(), "connect()");
     expect(isRecord(raw) && isRecord(raw.store), "connect() must return { store, authority }");
-    this.#opened.push(raw);
+    this.track(raw);
     let store = this.#instrument(raw.store);
     if (flaky) store = flakyStore(store, this.random, flaky);
     return { store, raw };
@@ -172,61 +131,25 @@ export class KitCase {
   /** The probe instance (connected once per case, never wrapped). */
   probe(): Promise<ConformanceWorker> {
     this.#probe ??= (async () => {
-      const p = await this.call(this.host.connect(), "connect() (probe)");
-      this.#opened.push(p);
-      return p;
+      return this.track(await this.call(this.host.connect(), "connect() (probe)"));
     })();
     return this.#probe;
   }
 
-  /** Fail if any acknowledged write was not read back by the probe. */
-  assertDurable(): void {
-    expect(this.durability.length === 0, this.durability[0]);
-  }
-
-  /** Close every instance, then the host. */
-  async close(): Promise<void> {
-    for (const w of this.#opened.splice(0)) {
-      try {
-        await w.close?.();
-      } catch {
-        // Closing is best effort.
-      }
-    }
-    await this.host.close?.();
-  }
-
   /** Wrap `store` so each acknowledged write is read back by the probe instance. */
   #instrument(store: RecoveryStore): RecoveryStore {
-    const readBack = async (
+    const readBack = (
       what: string,
       acked: TurnRecord | EffectRecord,
       read: (probe: RecoveryStore) => Promise<TurnRecord | EffectRecord | null>,
-    ) => {
-      let seen: TurnRecord | EffectRecord | null;
-      try {
-        seen = await read((await this.probe()).store);
-      } catch (e) {
-        this.durability.push(
-          `a fresh adapter instance could not read back an acknowledged ${what}: ${
-            describeThrown(e)
-          }`,
-        );
-        return;
-      }
-      const same = (a: unknown, b: unknown) =>
-        isRecord(a) && isRecord(b) && a.revision === b.revision &&
-        a.status === b.status && a.state === b.state && a.claimToken === b.claimToken;
-      const rev = isRecord(seen) && typeof seen.revision === "number" ? seen.revision : -1;
-      if (rev < acked.revision || (rev === acked.revision && !same(seen, acked))) {
-        this.durability.push(
-          `an acknowledged ${what} (revision ${acked.revision}) was not read back by a fresh ` +
-            `adapter instance (it read ${
-              rev < 0 ? "nothing" : `revision ${rev}`
-            }): acknowledge only after COMMIT, and keep no per-instance cache`,
-        );
-      }
-    };
+    ) =>
+      this.readBack(what, acked.revision, async () => read((await this.probe()).store), (seen) => {
+        const rev = isRecord(seen) && typeof seen.revision === "number" ? seen.revision : -1;
+        const a = acked as unknown as Record<string, unknown>;
+        const same = isRecord(seen) && seen.status === a.status && seen.state === a.state &&
+          seen.claimToken === a.claimToken;
+        return rev > acked.revision || (rev === acked.revision && same) || rev;
+      });
     const wrapped: RecoveryStore = {
       readTurn: (t) => store.readTurn(t),
       readEffect: (t, e) => store.readEffect(t, e),

@@ -30,8 +30,7 @@ export function replayCases(add: AddCase): void {
     "replay: exact suffix after each cursor, empty window, cursor beyond latest",
     "replay",
     async (env, t) => {
-      const rp = env.host.replay;
-      expect(rp, "the host must provide replay or declare it lacks replay");
+      const rp = env.need(env.host.replay, "replay", "replay");
       const q = replayOf(rp, t);
       const empty = await q(0);
       expect(
@@ -61,13 +60,10 @@ export function replayCases(add: AddCase): void {
   );
 
   add("replay: a cursor below the retained lower bound is stale", "replay-trim", async (env, t) => {
-    const rp = env.host.replay;
-    expect(
-      rp?.trimBefore,
-      "the host must provide replay.trimBefore() or declare it lacks replay-trim",
-    );
+    const rp = env.need(env.host.replay, "replay", "replay");
+    const trim = env.need(rp.trimBefore, "replay.trimBefore()", "replay-trim");
     for (let s = 1; s <= 6; s++) await env.call(rp.append(frame(t, s)), "replay.append()");
-    await env.call(rp.trimBefore(t, 4), "replay.trimBefore()");
+    await env.call(trim.call(rp, t, 4), "replay.trimBefore()");
     const q = replayOf(rp, t);
     const stale = await q(2);
     expect(

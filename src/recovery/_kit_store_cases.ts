@@ -68,6 +68,22 @@ function admit(
   return fence.call(w.store, { turnId, effectId, claimRevision, principal: P, launch });
 }
 
+/** A further admission of `claimRevision` through `w` must refuse without launching (`why`). */
+async function neverRelaunched(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  claimRevision: number,
+  why: string,
+): Promise<void> {
+  let launches = 0;
+  const again = await env.call(
+    admit(w, turnId, "e1", claimRevision, () => void launches++),
+    "admitDispatch",
+  );
+  expect(again?.admitted === false && launches === 0, why);
+}
+
 /** An admission held open inside its launch callback until `release()`. */
 async function heldAdmission(
   env: KitCase,
@@ -183,52 +199,25 @@ export function storeCases(add: AddCase): void {
       const turn = await begin(env, w, t);
       await env.call(env.host.revoke!(P, t), "revoke()");
       const cancelled: TurnDraft = { ...turnDraft(t), status: "cancelled", reason: "stop" };
-      const user = await env.call(
-        w.store.casTurn(t, turn.revision, cancelled, {
-          principal: P,
-          actor: "user",
-          action: "cancel",
-        }),
-        "casTurn (guarded)",
-      );
-      expect(
-        user?.ok === false && user.code === "unauthorized",
+      const cancelAs = (principal: string, actor: "user" | "system") =>
+        env.call(
+          w.store.casTurn(t, turn.revision, cancelled, { principal, actor, action: "cancel" }),
+          "casTurn (guarded)",
+        );
+      const refused = async (principal: string, actor: "user" | "system", why: string) => {
+        const r = await cancelAs(principal, actor);
+        expect(r?.ok === false && r.code === "unauthorized", why);
+      };
+      await refused(
+        P,
+        "user",
         "a guarded cancel by a revoked user must be refused unauthorized under the turn lock",
       );
-      const unknownSystem = await env.call(
-        w.store.casTurn(t, turn.revision, cancelled, {
-          principal: SYSTEM,
-          actor: "system",
-          action: "cancel",
-        }),
-        "casTurn (guarded)",
-      );
-      expect(
-        unknownSystem?.ok === false && unknownSystem.code === "unauthorized",
-        "a system actor without a system grant must be refused",
-      );
+      await refused(SYSTEM, "system", "a system actor without a system grant must be refused");
       await env.call(env.host.grant(P, t, "system"), "grant(…, 'system')");
-      const notUser = await env.call(
-        w.store.casTurn(t, turn.revision, cancelled, {
-          principal: P,
-          actor: "user",
-          action: "cancel",
-        }),
-        "casTurn (guarded)",
-      );
-      expect(
-        notUser?.ok === false && notUser.code === "unauthorized",
-        "a system grant must not authorize the same id as a user",
-      );
+      await refused(P, "user", "a system grant must not authorize the same id as a user");
       await env.call(env.host.grant(SYSTEM, t, "system"), "grant(…, 'system')");
-      const sys = await env.call(
-        w.store.casTurn(t, turn.revision, cancelled, {
-          principal: SYSTEM,
-          actor: "system",
-          action: "cancel",
-        }),
-        "casTurn (guarded)",
-      );
+      const sys = await cancelAs(SYSTEM, "system");
       expect(
         sys?.ok === true && sys.record.status === "cancelled",
         "the host's system grant must authorize the cancel",
@@ -262,13 +251,11 @@ export function storeCases(add: AddCase): void {
         fresh?.state === "admitted" && fresh.revision === c.revision + 1,
         "a fresh instance must read the mark",
       );
-      let again = 0;
-      const second = await env.call(
-        admit(other, t, "e1", c.revision, () => void again++),
-        "admitDispatch",
-      );
-      expect(
-        second?.admitted === false && again === 0,
+      await neverRelaunched(
+        env,
+        other,
+        t,
+        c.revision,
         "a second admission of the same claim must refuse without launching",
       );
     },
@@ -496,12 +483,7 @@ export function storeCases(add: AddCase): void {
         out === undefined || out.admitted === true,
         "admitDispatch must not report a refusal after launching",
       );
-      let again = 0;
-      const second = await env.call(
-        admit(other, t, "e1", c.revision, () => void again++),
-        "admitDispatch",
-      );
-      expect(second?.admitted === false && again === 0, "the effect must never be launched again");
+      await neverRelaunched(env, other, t, c.revision, "the effect must never be launched again");
     },
   );
 
@@ -510,10 +492,7 @@ export function storeCases(add: AddCase): void {
     "lost-acks",
     async (env, t) => {
       const [w, other] = await env.workers(2);
-      expect(
-        w.raw.loseNextAck,
-        "the worker must provide loseNextAck() or declare it lacks lost-acks",
-      );
+      env.need(w.raw.loseNextAck, "loseNextAck()", "lost-acks");
       await begin(env, w, t);
       const c = await claim(env, w, t);
       await env.call(w.raw.loseNextAck!("admitDispatch"), "loseNextAck()");
@@ -533,12 +512,11 @@ export function storeCases(add: AddCase): void {
         fresh?.state === "admitted",
         "the admission whose acknowledgement was lost must be durable",
       );
-      const again = await env.call(
-        admit(other, t, "e1", c.revision, () => void launches++),
-        "admitDispatch",
-      );
-      expect(
-        again?.admitted === false && launches === 1,
+      await neverRelaunched(
+        env,
+        other,
+        t,
+        c.revision,
         "retrying after a lost ack must not relaunch",
       );
     },
@@ -549,10 +527,7 @@ export function storeCases(add: AddCase): void {
     "lost-acks",
     async (env, t) => {
       const [w, other] = await env.workers(2);
-      expect(
-        w.raw.loseNextAck,
-        "the worker must provide loseNextAck() or declare it lacks lost-acks",
-      );
+      env.need(w.raw.loseNextAck, "loseNextAck()", "lost-acks");
       await begin(env, w, t);
       await env.call(w.raw.loseNextAck!("casEffect"), "loseNextAck()");
       let threw = false;

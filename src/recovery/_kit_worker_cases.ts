@@ -395,8 +395,7 @@ export function workerCases(add: AddCase): void {
     "workers: a cancel handled by one process aborts a dispatch running in another (cancel delivery)",
     "cancel-delivery",
     async (env, t) => {
-      const delivery = env.host.cancelDelivery;
-      expect(delivery, "the host must provide cancelDelivery or declare it lacks cancel-delivery");
+      const delivery = env.need(env.host.cancelDelivery, "cancelDelivery", "cancel-delivery");
       const [w1, w2] = await env.workers(2);
       const exec1 = new MemoryExecutions();
       const exec2 = new MemoryExecutions();
@@ -442,10 +441,7 @@ export function workerCases(add: AddCase): void {
     "lost-acks",
     async (env, t) => {
       const [w] = await env.workers(1);
-      expect(
-        w.raw.loseNextAck,
-        "the worker must provide loseNextAck() or declare it lacks lost-acks",
-      );
+      env.need(w.raw.loseNextAck, "loseNextAck()", "lost-acks");
       const r = env.recovery(w);
       await beginWith(env, r, t);
       let dispatches = 0;

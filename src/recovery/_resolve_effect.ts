@@ -84,11 +84,8 @@ export async function resolveEffect(
   const tr = await readTurnFor(w, turnId, effectId);
   if (!tr.ok) return tr;
   const end = await casLoop<EffectRecord, EffectDraft, Decided>({
-    read: () => w.store.readEffect(turnId, effectId),
-    write: (expected, next) => w.store.casEffect(turnId, effectId, expected, next),
+    ...w.effectCas(turnId, effectId),
     landed: (b) => verdict.kind === "outcome" ? hasOutcome(b) : b?.state === "not-run",
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
     decide: async (cur) => {
       const settled = verdict.kind === "outcome" ? hasOutcome(cur) : cur?.state === "not-run";
       if (settled) return { done: { record: cur as EffectRecord } };

@@ -80,11 +80,8 @@ export async function resume(
     const id = turn.effectIds[i];
     const end = await casLoop<EffectRecord, EffectDraft, string[]>({
       current: records[i],
-      read: () => w.store.readEffect(turnId, id),
-      write: (expected, next) => w.store.casEffect(turnId, id, expected, next),
+      ...w.effectCas(turnId, id),
       landed: (b) => b?.state === "unknown",
-      attempts: w.maxAttempts,
-      backoff: w.backoff,
       decide: (e) => {
         if (!e || e.state === "claimed" || e.state === "not-run") return { done: pending };
         if (hasOutcome(e)) return { done: completed };

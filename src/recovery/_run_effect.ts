@@ -145,11 +145,8 @@ async function claim(
   const turnId = turn.turnId;
   const at = { turnId, effectId };
   const end = await casLoop<EffectRecord, EffectDraft, Step>({
-    read: () => w.store.readEffect(turnId, effectId),
-    write: (expected, next) => w.store.casEffect(turnId, effectId, expected, next),
+    ...w.effectCas(turnId, effectId),
     landed: (b, next) => b?.state === "claimed" && b.claimToken === next.claimToken,
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
     decide: async (eff) => {
       if (hasOutcome(eff)) {
         return { done: answer(ok({ status: "completed", outcome: eff.outcome, reused: true })) };
@@ -382,8 +379,7 @@ async function recordOwnNotRun(w: Worker, admitted: EffectRecord, why: string): 
   const { turnId, effectId, claimToken } = admitted;
   await casLoop<EffectRecord, EffectDraft, null>({
     current: admitted,
-    read: () => w.store.readEffect(turnId, effectId),
-    write: (expected, next) => w.store.casEffect(turnId, effectId, expected, next),
+    ...w.effectCas(turnId, effectId),
     decide: (cur) =>
       cur?.state === "admitted" && cur.claimToken === claimToken
         ? {
@@ -392,8 +388,6 @@ async function recordOwnNotRun(w: Worker, admitted: EffectRecord, why: string): 
         }
         : { done: null },
     landed: (b) => b?.state === "not-run",
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
   });
 }
 
@@ -402,15 +396,12 @@ async function markUnknown(w: Worker, owned: EffectRecord, reason: string): Prom
   const { turnId, effectId, claimToken } = owned;
   await casLoop<EffectRecord, EffectDraft, null>({
     current: owned,
-    read: () => w.store.readEffect(turnId, effectId),
-    write: (expected, next) => w.store.casEffect(turnId, effectId, expected, next),
+    ...w.effectCas(turnId, effectId),
     decide: (cur) =>
       cur?.claimToken === claimToken && (cur.state === "admitted" || cur.state === "not-run")
         ? { expected: cur.revision, next: { ...draftOf(cur), state: "unknown", reason } }
         : { done: null },
     landed: (b) => b?.state === "unknown",
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
   });
   await setTurnStatus(w, turnId, ["running"], "needs-reconciliation", reason);
 }
@@ -425,11 +416,8 @@ async function complete(
   const at = { turnId, effectId };
   const end = await casLoop<EffectRecord, EffectDraft, Answer>({
     current: owned,
-    read: () => w.store.readEffect(turnId, effectId),
-    write: (expected, next) => w.store.casEffect(turnId, effectId, expected, next),
+    ...w.effectCas(turnId, effectId),
     landed: (b) => hasOutcome(b) && b.claimToken === claimToken && b.reconciled !== true,
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
     decide: (cur) => {
       if (hasOutcome(cur)) {
         if (cur.claimToken === claimToken && cur.reconciled !== true) {

@@ -42,8 +42,7 @@ export async function changeTurnStatus(
     readonly kind: "missing";
   };
   const end = await casLoop<TurnRecord, TurnDraft, Stop>({
-    read: () => w.store.readTurn(turnId),
-    write: (expected, next, g) => w.store.casTurn(turnId, expected, next, g),
+    ...w.turnCas(turnId),
     decide: (t) => {
       if (!t) return { done: { kind: "missing" } };
       if (t.status === to) return { done: { kind: "already", turn: t } };
@@ -52,8 +51,6 @@ export async function changeTurnStatus(
       return { expected: revision, next: { ...rest, status: to, reason }, guard };
     },
     landed: (t) => t?.status === to,
-    attempts: w.maxAttempts,
-    backoff: w.backoff,
   });
   switch (end.kind) {
     case "done":

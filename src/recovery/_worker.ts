@@ -6,17 +6,23 @@
  * @module
  */
 import { isRecord } from "../_internal/guards.ts";
-import { Backoff, type BackoffOptions, HostClock } from "./_clock.ts";
+import { Backoff, HostClock } from "./_clock.ts";
 import { checkedStore } from "./_checked_store.ts";
 import { type RecoveryProfile, turnRecoveryProfile } from "./profile.ts";
+import type { TurnRecoveryOptions } from "./turn_recovery.ts";
 import type {
   AbortSeam,
   ActorKind,
   AuthoritySeam,
   CancelDeliverySeam,
+  EffectDraft,
   RecoveryAction,
   RecoveryStore,
+  TurnDraft,
+  TurnGuard,
 } from "./types.ts";
+
+type WorkerOptions = TurnRecoveryOptions;
 
 /** Default lease length, ms. */
 export const DEFAULT_LEASE_MS = 30_000;
@@ -24,23 +30,6 @@ export const DEFAULT_LEASE_MS = 30_000;
 export const DEFAULT_MAX_CLAIMS = 8;
 /** Default bound on attempts per call. */
 export const DEFAULT_MAX_ATTEMPTS = 16;
-
-/** The options `TurnRecovery` reads (see `TurnRecoveryOptions` for the documented meaning). */
-export interface WorkerOptions {
-  readonly store: RecoveryStore;
-  readonly authority: AuthoritySeam;
-  readonly abort?: AbortSeam;
-  readonly cancelDelivery?: CancelDeliverySeam;
-  readonly profile?: RecoveryProfile;
-  readonly workerId?: string;
-  readonly maxAttempts?: number;
-  readonly maxClaims?: number;
-  readonly now?: () => number | Promise<number>;
-  readonly leaseMs?: number;
-  readonly renewEveryMs?: number;
-  readonly backoff?: BackoffOptions;
-  readonly random?: () => number;
-}
 
 /** Used in place of a malformed profile: it offers nothing (fail closed). */
 const NO_CAPABILITIES: RecoveryProfile = Object.freeze({
@@ -143,6 +132,28 @@ export class Worker {
     this.clock = new HostClock(typeof now === "function" ? now : Date.now);
     const random = o.random;
     this.backoff = new Backoff(o.backoff, typeof random === "function" ? random : Math.random);
+  }
+
+  /** The effect record's read and CAS, and this worker's bounds, for `casLoop`. */
+  effectCas(turnId: string, effectId: string) {
+    return {
+      read: () => this.store.readEffect(turnId, effectId),
+      write: (expected: number, next: EffectDraft) =>
+        this.store.casEffect(turnId, effectId, expected, next),
+      attempts: this.maxAttempts,
+      backoff: this.backoff,
+    };
+  }
+
+  /** The turn record's read and (guarded) CAS, and this worker's bounds, for `casLoop`. */
+  turnCas(turnId: string) {
+    return {
+      read: () => this.store.readTurn(turnId),
+      write: (expected: number, next: TurnDraft, guard: TurnGuard | undefined) =>
+        this.store.casTurn(turnId, expected, next, guard),
+      attempts: this.maxAttempts,
+      backoff: this.backoff,
+    };
   }
 
   /** A fresh claim token: unique per claim attempt of this worker. */

@@ -52,7 +52,8 @@
  * @module
  */
 import type { ChatEventEnvelope } from "../v1/types.ts";
-import { ConformanceFailure, KitCase, type KitSettings } from "./_kit_env.ts";
+import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
+import { ConformanceFailure, KitCase } from "./_kit_env.ts";
 import { replayCases } from "./_kit_replay_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
 import { workerCases } from "./_kit_worker_cases.ts";
@@ -69,6 +70,8 @@ import type { ReplayWindowSeam } from "./replay.ts";
 import type { ActorKind, AuthoritySeam, CancelDeliverySeam, RecoveryStore } from "./types.ts";
 
 export { ConformanceFailure };
+export type { KitRunOptions };
+export { KitFailure };
 
 /** One conformance case. `skip` (a reason) is set when the host declared a needed capability missing. */
 export interface ConformanceCase {
@@ -148,20 +151,12 @@ export type OptionalConformanceCapability =
   | "replay"
   | "replay-trim";
 
-/** Options of {@link recoveryConformanceCases}. */
-export interface ConformanceOptions {
+/** Options of {@link recoveryConformanceCases} (timing and concurrency: {@link KitRunOptions}). */
+export interface ConformanceOptions extends KitRunOptions {
   /** Optional capabilities the host lacks: their cases are returned with `skip` set. */
   readonly lacks?: readonly OptionalConformanceCapability[];
   /** Prefix of case names. Default `recovery conformance: `. */
   readonly prefix?: string;
-  /** Simulated workers in concurrency cases (2..64). Default 8. */
-  readonly concurrency?: number;
-  /** Seed of the kit's random choices (orders, flaky faults, jitter). Default 1. */
-  readonly seed?: number;
-  /** How long a held fence is held while other writers are raced against it, ms. Default 250. */
-  readonly holdMs?: number;
-  /** Bound on any one awaited seam call, ms. Default 10,000. */
-  readonly timeoutMs?: number;
 }
 
 /** Registers one case (the kit's own case modules use it). */
@@ -170,10 +165,6 @@ export type AddCase = (
   needs: OptionalConformanceCapability | null,
   body: (env: KitCase, turnId: string) => Promise<void>,
 ) => void;
-
-function bounded(x: unknown, lo: number, hi: number, fallback: number): number {
-  return typeof x === "number" && Number.isFinite(x) ? Math.min(hi, Math.max(lo, x)) : fallback;
-}
 
 let uniq = 0;
 function freshTurnId(): string {
@@ -201,36 +192,18 @@ export function recoveryConformanceCases(
   options: ConformanceOptions = {},
 ): ConformanceCase[] {
   const prefix = options.prefix ?? "recovery conformance: ";
-  const base: Omit<KitSettings, "seed"> = {
-    n: Math.floor(bounded(options.concurrency, 2, 64, 8)),
-    holdMs: bounded(options.holdMs, 1, 60_000, 250),
-    timeoutMs: bounded(options.timeoutMs, 10, 600_000, 10_000),
-  };
-  const seed = Math.floor(bounded(options.seed, -(2 ** 31), 2 ** 31 - 1, 1));
   const lacks = new Set(options.lacks ?? []);
   const cases: ConformanceCase[] = [];
   const add: AddCase = (name, needs, body) => {
     const skip = needs && lacks.has(needs) ? `host declares it lacks ${needs}` : undefined;
-    const caseSeed = seed + cases.length;
+    const settings = kitSettings(options, cases.length);
     cases.push({
       name: prefix + name,
       ...(skip ? { skip } : {}),
       async run() {
-        const host = await makeHost({ name: prefix + name, seed: caseSeed });
-        const env = new KitCase(host, { ...base, seed: caseSeed });
-        try {
-          await body(env, freshTurnId());
-          env.assertDurable();
-        } catch (e) {
-          if (e instanceof ConformanceFailure) throw e;
-          throw new ConformanceFailure(
-            `the case failed on an unexpected answer: ${
-              e instanceof Error ? e.message : String(e)
-            }`,
-          );
-        } finally {
-          await env.close();
-        }
+        const host = await makeHost({ name: prefix + name, seed: settings.seed });
+        const env = new KitCase(host, settings);
+        await env.run(() => body(env, freshTurnId()));
       },
     });
   };

@@ -329,16 +329,14 @@ export class TurnRecovery {
     const ids = [...seen];
     const draft: TurnDraft = { turnId, conversationId, status: "running", effectIds: ids };
     const end = await casLoop<TurnRecord, TurnDraft, "exists">({
+      ...w.turnCas(turnId),
       current: null,
-      read: () => w.store.readTurn(turnId),
-      write: (expected, next) => w.store.casTurn(turnId, expected, next),
+      attempts: 2,
       decide: (cur) => (cur ? { done: "exists" } : { expected: 0, next: draft }),
       landed: (back) =>
         isTurnRecord(back, turnId) && back.revision === 1 &&
         back.conversationId === conversationId && back.effectIds.length === ids.length &&
         back.effectIds.every((id, i) => id === ids[i]),
-      attempts: 2,
-      backoff: w.backoff,
     });
     if (end.kind === "written") return ok(end.record);
     if (end.kind === "uncertain") {

@@ -7,6 +7,7 @@ import {
   memoryInteractionHarness,
 } from "../../src/interactions/testing.ts";
 import { type Flaw, flawedHarness, FLAWS, memoryHarness } from "./_stores.ts";
+import { catches, failingCases } from "../recovery/_kit_catch.ts";
 
 /** Runs per planted bug, each with its own seed (schedule of simulated round trips). */
 const RUNS = 30;
@@ -62,46 +63,30 @@ function seeded(seed: number): () => Promise<void> {
   return () => new Promise<void>((r) => setTimeout(r, random() * 2));
 }
 
+const isFailure = (e: unknown) => e instanceof InteractionConformanceError;
+
 for (const flaw of FLAWS) {
   const [name, reason] = EXPECTED[flaw];
   Deno.test(`conformance kit names the planted bug '${flaw}' on ${RUNS} of ${RUNS} seeded runs`, async () => {
-    let caught = 0;
-    const misses: string[] = [];
-    for (let seed = 1; seed <= RUNS; seed++) {
-      const [c] = interactionStoreConformance(() => flawedHarness(flaw, seeded(seed)), {
-        holdMs: 50,
-        seed,
-      })
-        .filter((x) => x.name.includes(name));
-      assert.ok(c, `no case named '${name}'`);
-      try {
-        await c.run();
-        misses.push(`seed ${seed}: passed`);
-      } catch (e) {
-        if (e instanceof InteractionConformanceError && reason.test(e.message)) caught++;
-        else misses.push(`seed ${seed}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
+    const { caught, misses } = await catches(
+      RUNS,
+      (seed) =>
+        interactionStoreConformance(() => flawedHarness(flaw, seeded(seed)), { holdMs: 50, seed })
+          .find((x) => x.name.includes(name)),
+      isFailure,
+      reason,
+    );
     assert.equal(caught, RUNS, `${flaw}: caught ${caught}/${RUNS}: ${misses.join("; ")}`);
   });
 }
 
 Deno.test("conformance kit: a full run against each planted bug is a verdict (named failures, no crash, nothing hangs)", async () => {
   for (const flaw of FLAWS) {
-    const failed: string[] = [];
-    for (
-      const c of interactionStoreConformance(() => flawedHarness(flaw), {
-        holdMs: 20,
-        timeoutMs: 500,
-      })
-    ) {
-      try {
-        await c.run();
-      } catch (e) {
-        assert.ok(e instanceof InteractionConformanceError, `${flaw}: ${c.name} crashed: ${e}`);
-        failed.push(c.name);
-      }
-    }
+    const cases = interactionStoreConformance(() => flawedHarness(flaw), {
+      holdMs: 20,
+      timeoutMs: 500,
+    });
+    const failed = await failingCases(cases, isFailure, flaw);
     assert.ok(
       failed.some((n) => n.includes(EXPECTED[flaw][0])),
       `${flaw}: expected '${EXPECTED[flaw][0]}' among ${JSON.stringify(failed)}`,
@@ -111,7 +96,6 @@ Deno.test("conformance kit: a full run against each planted bug is a verdict (na
 
 Deno.test("conformance kit: a correct store behind a flaky driver is judged case by case, never crashes the kit", async () => {
   const random = seededRandom(11);
-  let failures = 0;
   const flaky = (): InteractionStoreHarness => {
     const h = memoryInteractionHarness();
     return {
@@ -135,14 +119,8 @@ Deno.test("conformance kit: a correct store behind a flaky driver is judged case
       },
     };
   };
-  for (const c of interactionStoreConformance(flaky, { holdMs: 20, timeoutMs: 500 })) {
-    try {
-      await c.run();
-    } catch (e) {
-      assert.ok(e instanceof InteractionConformanceError, `${c.name} crashed: ${e}`);
-      failures++;
-    }
-  }
+  const cases = interactionStoreConformance(flaky, { holdMs: 20, timeoutMs: 500 });
+  const failures = (await failingCases(cases, isFailure, "flaky")).length;
   assert.ok(failures > 0, "a driver that fails 10% of calls must not pass every case silently");
 });
 

@@ -51,6 +51,10 @@ class BrokenBase extends MemoryRecoveryStore {
   commitEffectPublic(record: EffectRecord): EffectRecord {
     return this.commitEffect(record, "admit");
   }
+  /** The admission fence taking only the locks in `parts`. */
+  admitWith(r: AdmitRequest, parts: ("turn" | "grant" | "effect")[]): Promise<AdmitOutcome> {
+    return this.locked("admitDispatch", this.lockKeys(r, parts), () => this.admitLocked(r));
+  }
   lockKeys(r: AdmitRequest, parts: ("turn" | "grant" | "effect")[]): LockRequest[] {
     const out: LockRequest[] = [];
     if (parts.includes("turn")) out.push({ key: ["turn", r.turnId], mode: "exclusive" });
@@ -244,11 +248,7 @@ export class LaunchAfterFenceReleasedStore extends BrokenBase {
 /** The fence locks the effect row (and the grant) but not the turn: cancellation does not wait for it. */
 export class CancelNotFencedStore extends BrokenBase {
   override admitDispatch(r: AdmitRequest): Promise<AdmitOutcome> {
-    return this.locked(
-      "admitDispatch",
-      this.lockKeys(r, ["grant", "effect"]),
-      () => this.admitLocked(r),
-    );
+    return this.admitWith(r, ["grant", "effect"]);
   }
 }
 
@@ -287,11 +287,7 @@ export class AuthorityBeforeFenceStore extends BrokenBase {
       return { admitted: false, reason: "unauthorized" };
     }
     await this.step("authority-before-fence:ack");
-    return this.locked(
-      "admitDispatch",
-      this.lockKeys(r, ["turn", "effect"]),
-      () => this.admitLocked(r),
-    );
+    return this.admitWith(r, ["turn", "effect"]);
   }
   protected override fenceAuthorized(): boolean {
     return true; // "already checked"
@@ -301,33 +297,21 @@ export class AuthorityBeforeFenceStore extends BrokenBase {
 /** Reads the grant inside the transaction but without locking it: a revocation commits between check and write. */
 export class RevocationBetweenCheckAndWriteStore extends BrokenBase {
   override admitDispatch(r: AdmitRequest): Promise<AdmitOutcome> {
-    return this.locked(
-      "admitDispatch",
-      this.lockKeys(r, ["turn", "effect"]),
-      () => this.admitLocked(r),
-    );
+    return this.admitWith(r, ["turn", "effect"]);
   }
 }
 
 /** Conflicts without the current record (callers must re-read: an extra round trip, a stale view). */
 export class ConflictWithoutCurrentStore extends BrokenBase {
-  override async casTurn(
-    turnId: string,
-    expectedRevision: number,
-    next: TurnDraft,
-    guard?: TurnGuard,
-  ): Promise<TurnCasOutcome> {
-    const r = await super.casTurn(turnId, expectedRevision, next, guard);
-    return r.ok || r.code !== "conflict" ? r : { ok: false, code: "conflict", current: null };
+  override async casTurn(...a: Parameters<MemoryRecoveryStore["casTurn"]>) {
+    const r = await super.casTurn(...a);
+    return r.ok || r.code !== "conflict"
+      ? r
+      : { ok: false as const, code: "conflict" as const, current: null };
   }
-  override async casEffect(
-    turnId: string,
-    effectId: string,
-    expectedRevision: number,
-    next: EffectDraft,
-  ): Promise<CasOutcome<EffectRecord>> {
-    const r = await super.casEffect(turnId, effectId, expectedRevision, next);
-    return r.ok ? r : { ok: false, code: "conflict", current: null };
+  override async casEffect(...a: Parameters<MemoryRecoveryStore["casEffect"]>) {
+    const r = await super.casEffect(...a);
+    return r.ok ? r : { ok: false as const, code: "conflict" as const, current: null };
   }
 }
 

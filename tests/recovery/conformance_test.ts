@@ -8,6 +8,7 @@ import {
   recoveryConformanceCases,
 } from "../../src/recovery/testing.ts";
 import { BROKEN_VARIANTS, type BrokenVariant, makeStore, type Variant } from "./_broken_stores.ts";
+import { catches, failingCases } from "./_kit_catch.ts";
 
 /** Runs per planted bug, each with its own seed (schedule of simulated round trips). */
 const RUNS = 30;
@@ -70,23 +71,19 @@ const EXPECTED: Record<BrokenVariant, [string, RegExp]> = {
   "conflict-without-current": ["turn records: create once", /carry the current record/],
 };
 
+const isFailure = (e: unknown) => e instanceof ConformanceFailure;
+
 for (const variant of BROKEN_VARIANTS) {
   const [name, reason] = EXPECTED[variant];
   Deno.test(`conformance kit names the planted bug '${variant}' on ${RUNS} of ${RUNS} seeded runs`, async () => {
-    let caught = 0;
-    const misses: string[] = [];
-    for (let seed = 1; seed <= RUNS; seed++) {
-      const [c] = recoveryConformanceCases(hostFor(variant, seed), { prefix: "", holdMs: 50, seed })
-        .filter((x) => x.name.includes(name));
-      assert.ok(c, `no case named '${name}'`);
-      try {
-        await c.run();
-        misses.push(`seed ${seed}: passed`);
-      } catch (e) {
-        if (e instanceof ConformanceFailure && reason.test(e.message)) caught++;
-        else misses.push(`seed ${seed}: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
+    const { caught, misses } = await catches(
+      RUNS,
+      (seed) =>
+        recoveryConformanceCases(hostFor(variant, seed), { prefix: "", holdMs: 50, seed })
+          .find((x) => x.name.includes(name)),
+      isFailure,
+      reason,
+    );
     assert.equal(caught, RUNS, `${variant}: caught ${caught}/${RUNS}: ${misses.join("; ")}`);
   });
 }
@@ -94,19 +91,11 @@ for (const variant of BROKEN_VARIANTS) {
 Deno.test("conformance kit: a full run against each planted bug is a verdict (named failures, no crash, nothing hangs)", async () => {
   const tick = () => Promise.resolve();
   for (const variant of BROKEN_VARIANTS) {
-    const failed: string[] = [];
     const cases = recoveryConformanceCases(
       () => memoryConformanceHost({ pause: tick, makeStore: (o) => makeStore(variant, o) }),
       { prefix: "", holdMs: 20, timeoutMs: 500 },
     );
-    for (const c of cases) {
-      try {
-        await c.run();
-      } catch (e) {
-        assert.ok(e instanceof ConformanceFailure, `${variant}: ${c.name} crashed: ${e}`);
-        failed.push(c.name);
-      }
-    }
+    const failed = await failingCases(cases, isFailure, variant);
     assert.ok(
       failed.some((n) => n.includes(EXPECTED[variant][0])),
       `${variant}: expected '${EXPECTED[variant][0]}' among ${JSON.stringify(failed)}`,
@@ -120,21 +109,12 @@ Deno.test("conformance kit: a correct adapter behind a flaky driver is judged ca
     const x = random();
     return x < 0.05 ? "fail" as const : x < 0.1 ? "ack-lost" as const : "none" as const;
   };
-  let failures = 0;
-  for (
-    const c of recoveryConformanceCases(() => memoryConformanceHost({ fault: flaky }), {
-      prefix: "",
-      holdMs: 20,
-      timeoutMs: 500,
-    })
-  ) {
-    try {
-      await c.run();
-    } catch (e) {
-      assert.ok(e instanceof ConformanceFailure, `${c.name} crashed: ${e}`);
-      failures++;
-    }
-  }
+  const cases = recoveryConformanceCases(() => memoryConformanceHost({ fault: flaky }), {
+    prefix: "",
+    holdMs: 20,
+    timeoutMs: 500,
+  });
+  const failures = (await failingCases(cases, isFailure, "flaky")).length;
   assert.ok(failures > 0, "a driver that fails 10% of calls must not pass every case silently");
 });
 

@@ -16,7 +16,16 @@ import {
 import { CancelRelay } from "../../src/recovery/cancel_relay.ts";
 import { MemoryCancelDelivery } from "../../src/recovery/memory_cancel_delivery.ts";
 import type { Result } from "../../src/result.ts";
-import { code, deferred, delegate, runAsAlice, setup, testClock, value } from "./_helpers.ts";
+import {
+  code,
+  deferred,
+  delegate,
+  dyingWorker,
+  runAsAlice,
+  setup,
+  testClock,
+  value,
+} from "./_helpers.ts";
 
 const turn = { conversationId: "c1", turnId: "t1", principal: "alice" };
 
@@ -218,20 +227,10 @@ Deno.test("not-run: an admitted effect that never launched is closed by a verifi
   const clock = testClock();
   const { host } = await setup({}, ["e1", "e2"]);
   // The owner dies after its admission committed, before dispatching (its ack never arrives).
-  let committed = false;
-  const dead = new TurnRecovery({
-    ...host.seams(),
-    now: clock.now,
-    store: delegate(host.store, {
-      admitDispatch: (r) => {
-        void host.store.admitDispatch(r).then(() => (committed = true));
-        return new Promise(() => {});
-      },
-    }),
-  });
+  const dead = dyingWorker(host, { now: clock.now });
   let dispatches = 0;
-  void runAsAlice(dead, () => ++dispatches);
-  await until(() => committed);
+  void runAsAlice(dead.worker, () => ++dispatches);
+  await until(dead.committed);
   clock.advance(DEFAULT_LEASE_MS);
   const hostWorker = new TurnRecovery({ ...host.seams(), now: clock.now });
   const resumed = await hostWorker.resume({ turnId: "t1", principal: "alice" });
@@ -262,19 +261,9 @@ Deno.test("not-run: an admitted effect that never launched is closed by a verifi
 Deno.test("not-run: a racing owner renewal makes recordNotRun conflict and re-check the lease (never a stale write)", async () => {
   const clock = testClock();
   const { host } = await setup({}, ["e1"]);
-  let committed = false;
-  const dead = new TurnRecovery({
-    ...host.seams(),
-    now: clock.now,
-    store: delegate(host.store, {
-      admitDispatch: (r) => {
-        void host.store.admitDispatch(r).then(() => (committed = true));
-        return new Promise(() => {});
-      },
-    }),
-  });
-  void runAsAlice(dead, () => 1);
-  await until(() => committed);
+  const dead = dyingWorker(host, { now: clock.now });
+  void runAsAlice(dead.worker, () => 1);
+  await until(dead.committed);
   clock.advance(DEFAULT_LEASE_MS);
   const admitted = host.store.peekEffect("t1", "e1")!;
   // The "dead" owner comes back and renews just before the host's write lands.
