@@ -10,7 +10,10 @@ import { ME, SCHEMA_1, setup } from "./_fixtures.ts";
 
 const system = { kind: "system", actorId: "reaper", tenantId: ME.tenantId };
 const caller = hostileLike(fc.constantFrom(ME, system, { ...ME, principalId: "x" }));
-const id = hostileLike(fc.constantFrom("c", "missing", ""));
+const id = fc.oneof(
+  hostile(),
+  fc.constantFrom("c", "missing", "").map((v) => ({ build: () => v })),
+);
 const options = hostileLike(
   fc.record({ reason: fc.string({ maxLength: 4 }), submissionId: fc.string({ maxLength: 4 }) }),
 );
