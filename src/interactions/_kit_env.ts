@@ -19,6 +19,7 @@ import type {
   SchemaRef,
   TransactDecision,
   TransactRequest,
+  WorkflowTransition,
 } from "./types.ts";
 import type { InteractionStoreHarness } from "./testing.ts";
 
@@ -234,7 +235,7 @@ export class KitCase extends KitCaseBase {
   }
 
   /** Transitions stored for `id` (the outbox, as the harness reads it). */
-  async transitions(id: string) {
+  async transitions(id: string): Promise<readonly WorkflowTransition[]> {
     return await this.call(this.h.transitions(id), "transitions()");
   }
 
