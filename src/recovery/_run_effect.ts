@@ -337,18 +337,25 @@ async function dispatchAndStore(
       ...(status === undefined ? {} : { status }),
     }));
   }
-  let work: Promise<unknown>;
+  let raw: unknown;
   try {
-    work = Promise.resolve(dispatch(signal));
+    raw = dispatch(signal);
   } catch (e) {
-    work = Promise.reject(e);
+    raw = Promise.reject(e);
   }
-  const keeper = new LeaseKeeper(w, admitted, signal);
-  const settled = await work.then(
+  // Only work still running needs its lease renewed (a synchronous result does not).
+  let running = true;
+  try {
+    running = typeof (raw as PromiseLike<unknown> | null)?.then === "function";
+  } catch {
+    // A value whose `then` getter throws: Promise.resolve below rejects with it.
+  }
+  const keeper = running ? new LeaseKeeper(w, admitted, signal) : undefined;
+  const settled = await Promise.resolve(raw).then(
     (value) => ({ ok: true as const, value }),
     (e) => ({ ok: false as const, error: describeThrown(e, MAX_DETAIL_LENGTH) }),
   );
-  const owned = await keeper.stop();
+  const owned = keeper ? await keeper.stop() : admitted;
   if (!settled.ok) {
     await markUnknown(w, owned, "dispatch-error");
     if (violated) {
