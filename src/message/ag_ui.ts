@@ -22,7 +22,7 @@ import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
-import type { DropReason, DroppedEvent } from "./dropped_event.ts";
+import type { DroppedEvent, DropReason } from "./dropped_event.ts";
 
 /** Fields every AG-UI event may carry (`@ag-ui/core` `BaseEvent`). */
 export interface AgUiEventBase {
@@ -335,8 +335,13 @@ export class V1ToAgUi {
     if (muted) return ok([]);
     const at = env.at;
     if (at !== undefined) {
-      if (Number.isSafeInteger(at)) for (const e of out) e.timestamp = at;
-      else this.#drop("no-peer-field", "at", `at ${at} is not an integer: AG-UI timestamps are`, env);
+      if (Number.isSafeInteger(at)) { for (const e of out) e.timestamp = at; }
+      else {this.#drop(
+          "no-peer-field",
+          "at",
+          `at ${at} is not an integer: AG-UI timestamps are`,
+          env,
+        );}
     }
     return ok(out);
   }
@@ -371,7 +376,11 @@ export class V1ToAgUi {
         this.#toolResult(env.turnId, e, out);
         return;
       case "state":
-        out.push({ type: "STATE_SNAPSHOT", snapshot: e.snapshot, metadata: { version: e.version } });
+        out.push({
+          type: "STATE_SNAPSHOT",
+          snapshot: e.snapshot,
+          metadata: { version: e.version },
+        });
         return;
       case "provenance":
         this.#provenance = { provider: e.provider, model: e.model };

@@ -24,7 +24,7 @@ import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import type { UIMessageChunk } from "./chunks.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
-import type { DropReason, DroppedEvent } from "./dropped_event.ts";
+import type { DroppedEvent, DropReason } from "./dropped_event.ts";
 
 /**
  * Refusal of one envelope by {@link V1ToUIMessageChunks} (or, from
@@ -375,7 +375,9 @@ export class V1ToUIMessageChunks {
         if (e.status === "cancelled") {
           this.#finishText(out);
           out.push({ type: "message-metadata", messageMetadata: meta });
-          out.push(e.reason !== undefined ? { type: "abort", reason: e.reason } : { type: "abort" });
+          out.push(
+            e.reason !== undefined ? { type: "abort", reason: e.reason } : { type: "abort" },
+          );
           this.#ended = true;
         } else out.push({ type: "message-metadata", messageMetadata: meta });
         return;
