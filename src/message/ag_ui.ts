@@ -19,6 +19,7 @@ import type {
 import type { TurnTextSegment } from "../blocks/segments.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
+import { envelopeTransformer } from "./_envelope_transformer.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
@@ -666,4 +667,44 @@ export function v1ToAgUiEvents(
   });
   const { out, refused } = convertEnvelopes(envelopes, adapter);
   return { events: out, refused, dropped };
+}
+
+/** Options of {@link V1ToAgUiStream}. */
+export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
+  /**
+   * Called with every refused envelope and every ordering report (`gap`,
+   * `reordered`) and its 0-based index in the stream, as it is decided.
+   */
+  onRefused?: (refusal: { index: number; error: AgUiRefusal }) => void;
+}
+
+/**
+ * {@link V1ToAgUi} as a `TransformStream`: v1 envelopes in, AG-UI events
+ * out, with the whole-stream ordering policy of {@link v1ToAgUiEvents}.
+ * Refusals go to `onRefused`, what AG-UI cannot carry to `onDropped`;
+ * neither is ever thrown, and the stream never errors on bad input. When
+ * the input ends, the run is ended as {@link V1ToAgUi.end} ends it.
+ *
+ * @example
+ * ```ts
+ * import { V1ToAgUiStream } from "@papercusp/chat-protocol/ag-ui";
+ * declare const envelopes: ReadableStream<unknown>;
+ * const events = envelopes.pipeThrough(new V1ToAgUiStream({ runId: "run-2" }));
+ * ```
+ */
+export class V1ToAgUiStream extends TransformStream<unknown, AgUiEvent> {
+  /** Create the stream (see {@link V1ToAgUiStreamOptions}). */
+  constructor(options: V1ToAgUiStreamOptions = {}) {
+    const o = readOptions(options, ["runId", "resumeAfterSeq", "onDropped", "onRefused"]);
+    super(envelopeTransformer(
+      new V1ToAgUi({
+        runId: o?.runId as string | undefined,
+        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
+        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
+      }),
+      typeof o?.onRefused === "function"
+        ? o.onRefused as (r: { index: number; error: AgUiRefusal }) => void
+        : undefined,
+    ));
+  }
 }

@@ -18,10 +18,12 @@ import type {
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
 import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
+import { envelopeTransformer } from "./_envelope_transformer.ts";
 import { finishReasonOf } from "./_finish_reasons.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
+import { GATE_TOOL_NAME } from "./gate_part.ts";
 import type { UIMessageChunk } from "./chunks.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
 import type { DroppedEvent, DropReason } from "./dropped_event.ts";
@@ -33,9 +35,6 @@ import type { DroppedEvent, DropReason } from "./dropped_event.ts";
  * mean in the v1 fold.
  */
 export type V1EnvelopeRefusal = V1AdapterRefusal;
-
-/** Tool name of the tool part an approval card without a gated call becomes. */
-export const APPROVAL_GATE_TOOL_NAME = "gate" as const;
 
 /** Options of {@link V1ToUIMessageChunks}. */
 export interface V1ToChunksOptions {
@@ -485,7 +484,7 @@ export class V1ToUIMessageChunks {
       out.push({
         type: "tool-input-available",
         toolCallId: facts.id,
-        toolName: APPROVAL_GATE_TOOL_NAME,
+        toolName: GATE_TOOL_NAME,
         input: { prompt: facts.prompt },
       }, {
         type: "tool-approval-request",
@@ -636,4 +635,49 @@ export function v1ToUIMessageChunks(
   });
   const { out, refused } = convertEnvelopes(envelopes, adapter);
   return { chunks: out, refused, dropped };
+}
+
+/** Options of {@link V1ToUIMessageChunksStream}. */
+export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
+  /**
+   * Called with every refused envelope and every ordering report (`gap`,
+   * `reordered`) and its 0-based index in the stream, as it is decided.
+   */
+  onRefused?: (refusal: { index: number; error: V1EnvelopeRefusal }) => void;
+}
+
+/**
+ * {@link V1ToUIMessageChunks} as a `TransformStream`: v1 envelopes in, AI
+ * SDK UI message chunks out, with the whole-stream ordering policy of
+ * {@link v1ToUIMessageChunks} (an envelope ahead of a missing `seq` is held,
+ * up to 32; a late one is converted in order and reported `reordered`; a
+ * hole never filled is reported once as `gap`). Refusals go to `onRefused`,
+ * what the AI SDK cannot carry to `onDropped`; neither is ever thrown, and
+ * the stream never errors on bad input. When the input ends, the turn is
+ * closed as {@link V1ToUIMessageChunks.end} closes it.
+ *
+ * @example
+ * ```ts
+ * import { V1ToUIMessageChunksStream } from "@papercusp/chat-protocol/ai-sdk";
+ * declare const envelopes: ReadableStream<unknown>;
+ * const chunks = envelopes.pipeThrough(
+ *   new V1ToUIMessageChunksStream({ onRefused: (r) => console.warn(r.index, r.error.code) }),
+ * );
+ * ```
+ */
+export class V1ToUIMessageChunksStream extends TransformStream<unknown, UIMessageChunk> {
+  /** Create the stream (see {@link V1ToChunksStreamOptions}). */
+  constructor(options: V1ToChunksStreamOptions = {}) {
+    const o = readOptions(options, ["messageId", "resumeAfterSeq", "onDropped", "onRefused"]);
+    super(envelopeTransformer(
+      new V1ToUIMessageChunks({
+        messageId: o?.messageId as string | undefined,
+        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
+        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
+      }),
+      typeof o?.onRefused === "function"
+        ? o.onRefused as (r: { index: number; error: V1EnvelopeRefusal }) => void
+        : undefined,
+    ));
+  }
 }
