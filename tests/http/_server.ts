@@ -90,25 +90,19 @@ export class LiveFeed {
   /** The `live` function of a `TurnSource`. */
   readonly feed = (): AsyncIterable<unknown> => {
     this.subscriptions++;
-    const self = this;
-    return {
-      [Symbol.asyncIterator]() {
-        return {
-          async next(): Promise<IteratorResult<unknown>> {
-            for (;;) {
-              if (self.#queue.length > 0) return { done: false, value: self.#queue.shift() };
-              if (self.#ended || self.stopped) return { done: true, value: undefined };
-              await new Promise<void>((r) => self.#wait = r);
-            }
-          },
-          return(): Promise<IteratorResult<unknown>> {
-            self.stopped = true;
-            self.#wake();
-            return Promise.resolve({ done: true, value: undefined });
-          },
-        };
-      },
+    const next = async (): Promise<IteratorResult<unknown>> => {
+      for (;;) {
+        if (this.#queue.length > 0) return { done: false, value: this.#queue.shift() };
+        if (this.#ended || this.stopped) return { done: true, value: undefined };
+        await new Promise<void>((r) => this.#wait = r);
+      }
     };
+    const stop = (): Promise<IteratorResult<unknown>> => {
+      this.stopped = true;
+      this.#wake();
+      return Promise.resolve({ done: true, value: undefined });
+    };
+    return { [Symbol.asyncIterator]: () => ({ next, return: stop }) };
   };
 }
 
