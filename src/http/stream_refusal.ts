@@ -76,14 +76,42 @@ export const STREAM_REFUSAL_STATUS: Readonly<Record<StreamRefusalCode, number>> 
   "invalid-request": 500,
 });
 
-/** A {@link StreamRefusal} of `code` (its status from {@link STREAM_REFUSAL_STATUS}). */
+/** The status of a known code (own keys only: `__proto__` is no code). */
+function statusOf(code: unknown): number | undefined {
+  return typeof code === "string" && Object.hasOwn(STREAM_REFUSAL_STATUS, code)
+    ? STREAM_REFUSAL_STATUS[code as StreamRefusalCode]
+    : undefined;
+}
+
+/**
+ * A {@link StreamRefusal} of `code`, with its status from
+ * {@link STREAM_REFUSAL_STATUS} (500 for a code not in it). Never throws:
+ * a `message` that is not a string is replaced, `extra` fields that are not
+ * finite numbers are left out.
+ *
+ * @example
+ * ```ts
+ * import { streamRefusal } from "@papercusp/chat-protocol/http";
+ * streamRefusal("stale-cursor", "cursor 3 is below the window", { afterSeq: 3 });
+ * // { code: "stale-cursor", message: "cursor 3 is below the window", status: 410, afterSeq: 3 }
+ * ```
+ */
 export function streamRefusal(
   code: StreamRefusalCode,
   message: string,
   extra: { afterSeq?: number; lowestRetainedSeq?: number; latestSeq?: number } = {},
 ): StreamRefusal {
-  const out: Record<string, unknown> = { code, message, status: STREAM_REFUSAL_STATUS[code] };
-  for (const [k, v] of Object.entries(extra)) if (v !== undefined) out[k] = v;
+  const status = statusOf(code) ?? 500;
+  const out: Record<string, unknown> = {
+    code: typeof code === "string" ? code : "invalid-request",
+    message: typeof message === "string" ? message : "the stream was refused",
+    status,
+  };
+  const f = readFields(extra, ["afterSeq", "lowestRetainedSeq", "latestSeq"]);
+  for (const k of ["afterSeq", "lowestRetainedSeq", "latestSeq"] as const) {
+    const v = f?.[k];
+    if (typeof v === "number" && Number.isFinite(v)) out[k] = v;
+  }
   return out as unknown as StreamRefusal;
 }
 
@@ -116,7 +144,7 @@ export function streamRefusalResponse(refusal: StreamRefusal): Response {
     "latestSeq",
   ]);
   const code = typeof f?.code === "string" ? f.code : "invalid-request";
-  const known = (STREAM_REFUSAL_STATUS as Record<string, number | undefined>)[code];
+  const known = statusOf(code);
   const given = f?.status;
   const status = typeof given === "number" && Number.isInteger(given) && given >= 400 &&
       given <= 599
