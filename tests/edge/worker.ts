@@ -109,8 +109,8 @@ export default {
     check(v1ToAgUiEvents([ENVELOPE]).events.length > 0, "v1ToAgUiEvents");
     // ./http: the three stream responses over a replay window, read to the end
     const window = new MemoryReplayWindow();
-    window.append({ ...ENVELOPE, turnId: "t", eventId: "t:1" });
-    window.append({ ...ENVELOPE, eventId: "t:2", seq: 2, event: { type: "done" } });
+    window.append({ ...ENVELOPE, eventId: "t:1" } as never);
+    window.append({ ...ENVELOPE, eventId: "t:2", seq: 2, event: { type: "done" } } as never);
     const source = { conversationId: "c", turnId: "t", window };
     const sse = await v1SseResponse(new Request("http://edge/t"), source);
     const sseText = await sse.text();
