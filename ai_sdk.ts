@@ -47,7 +47,7 @@ export {
   V1ToUIMessageChunksStream,
 } from "./src/message/v1_to_ui_message_chunks.ts";
 export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
-export type { DropReason, DroppedEvent } from "./src/message/dropped_event.ts";
+export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
 export {
   type ChunksToV1Options,
   type ChunksToV1Result,

@@ -6,7 +6,11 @@
  *
  * @module
  */
-import { type EnvelopeAdapter, EnvelopeStream, type IndexedAdmissionRefusal } from "./_v1_intake.ts";
+import {
+  type EnvelopeAdapter,
+  EnvelopeStream,
+  type IndexedAdmissionRefusal,
+} from "./_v1_intake.ts";
 
 /** A transformer driving `adapter`; `onRefused` (may be undefined) hears every refusal. */
 export function envelopeTransformer<T>(

@@ -106,7 +106,9 @@ export function parseAgUiResume(input: unknown): Result<AgUiResume, AgUiResumeRe
     if (seen.has(r.value.correlationId)) {
       return err({
         code: "duplicate-interrupt",
-        message: `two resume entries answer interrupt ${JSON.stringify(r.value.correlationId.slice(0, 64))}`,
+        message: `two resume entries answer interrupt ${
+          JSON.stringify(r.value.correlationId.slice(0, 64))
+        }`,
         index,
       });
     }
@@ -147,7 +149,9 @@ function responseOf(entry: unknown, index: number): Result<CardResponse, AgUiRes
     });
   }
   if (p.approved === false) return ok({ action: "decline", correlationId });
-  if (p.approved === true) return ok({ action: "submit", correlationId, value: { confirmed: true } });
+  if (p.approved === true) {
+    return ok({ action: "submit", correlationId, value: { confirmed: true } });
+  }
   try {
     return ok({ action: "submit", correlationId, value: { ...payload } });
   } catch {

@@ -122,12 +122,18 @@ export default {
       new Request("http://edge/t", { headers: { "last-event-id": "t:1" } }),
       source,
     );
-    check(!(await resumed.text()).includes("id: t:1\n"), "v1SseResponse resumes after Last-Event-ID");
+    check(
+      !(await resumed.text()).includes("id: t:1\n"),
+      "v1SseResponse resumes after Last-Event-ID",
+    );
     const stale = await v1SseResponse(
       new Request("http://edge/t", { headers: { "last-event-id": "t:9" } }),
       source,
     );
-    check(stale.status === 409 && (await stale.json()).error.code === "cursor-beyond-latest", "refusal");
+    check(
+      stale.status === 409 && (await stale.json()).error.code === "cursor-beyond-latest",
+      "refusal",
+    );
     const ui = await uiMessageStreamResponse(new Request("http://edge/chat"), source);
     check((await ui.text()).endsWith("data: [DONE]\n\n"), "uiMessageStreamResponse");
     const ag = await agUiResponse(new Request("http://edge/agent", { method: "POST" }), source);
