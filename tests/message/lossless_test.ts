@@ -41,8 +41,8 @@ Deno.test("goldens: v1 turns → AI SDK chunks and AG-UI events, accepted by the
     const ag = v1ToAgUiEvents(envs);
     assert.deepEqual(ai.refused, [], t);
     assert.deepEqual(ag.refused, [], t);
-    await assertGolden(`message/${t}.ui_chunks.json`, { chunks: ai.chunks, dropped: ai.dropped });
-    await assertGolden(`message/${t}.ag_ui.json`, { events: ag.events, dropped: ag.dropped });
+    await assertGolden(`lossless/${t}.ui_chunks.json`, { chunks: ai.chunks, dropped: ai.dropped });
+    await assertGolden(`lossless/${t}.ag_ui.json`, { events: ag.events, dropped: ag.dropped });
     assert.deepEqual(await aiRefusedChunks(ai.chunks), [], `${t}: uiMessageChunkSchema`);
     const folded = await aiFold(ai.chunks);
     assert.deepEqual(
