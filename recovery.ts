@@ -1,8 +1,82 @@
 /**
- * `@papercusp/chat-protocol/recovery`: exactly-once dispatch of tool effects
- * in a turn over the host's compare-and-swap store, reconciliation,
- * cancellation and replay windows.
+ * `@papercusp/chat-protocol/recovery`: exactly-once tool effects in a turn
+ * over the host's compare-and-swap store ({@link TurnRecovery}),
+ * reconciliation, cancellation, connection replay ({@link replayAfter}),
+ * capability profiles ({@link turnRecoveryProfile},
+ * {@link connectionReplayOnlyProfile}) and the in-memory reference host
+ * ({@link MemoryRecoveryHost}). The conformance kit for a host's store is in
+ * `./recovery/testing`.
+ *
+ * @example
+ * ```ts
+ * import { MemoryRecoveryHost, TurnRecovery } from "@papercusp/chat-protocol/recovery";
+ * const host = new MemoryRecoveryHost();
+ * host.grant("alice", "t1");
+ * const recovery = new TurnRecovery(host.seams());
+ * await recovery.beginTurn({ conversationId: "c1", turnId: "t1", principal: "alice", effectIds: ["e1"] });
+ * const r = await recovery.runEffect({ turnId: "t1", effectId: "e1", principal: "alice", dispatch: () => "sent" });
+ * if (r.ok) console.log(r.value.status); // "completed"
+ * ```
  *
  * @module
  */
-export * from "./src/recovery/mod.ts";
+export type {
+  AbortSeam,
+  AdmitOutcome,
+  AdmitRefusalReason,
+  AdmitRequest,
+  AuthoritySeam,
+  CasOutcome,
+  EffectDraft,
+  EffectOutcome,
+  EffectRecord,
+  EffectState,
+  RecoveryAction,
+  RecoveryError,
+  RecoveryErrorCode,
+  RecoveryStore,
+  TurnDraft,
+  TurnRecord,
+} from "./src/recovery/types.ts";
+export {
+  AckLostError,
+  MemoryRecoveryStore,
+  type MemoryStoreOptions,
+  type StoreEvent,
+  type StoreFault,
+  type StoreOp,
+  StoreUnavailableError,
+} from "./src/recovery/memory_store.ts";
+export {
+  type CancelOutcome,
+  type EffectRun,
+  MAX_RECOVERY_ID_LENGTH,
+  MAX_TURN_EFFECTS,
+  type NeedsReconciliationReason,
+  type ReconcileOutcome,
+  type ResumeOutcome,
+  TurnRecovery,
+  type TurnRecoveryOptions,
+  type TurnSnapshot,
+} from "./src/recovery/turn_recovery.ts";
+export {
+  type CapabilityRefusal,
+  connectionReplayOnlyProfile,
+  type RecoveryProfile,
+  requireCapability,
+  turnRecoveryProfile,
+} from "./src/recovery/profile.ts";
+export {
+  checkReplayCursor,
+  DEFAULT_MAX_REPLAY_FRAMES,
+  replayAfter,
+  type ReplayBatch,
+  type ReplayBounds,
+  type ReplayError,
+  type ReplayErrorCode,
+  type ReplayWindowSeam,
+  validateReplay,
+} from "./src/recovery/replay.ts";
+export { MemoryExecutions } from "./src/recovery/memory_executions.ts";
+export { MemoryRecoveryHost, type RecoverySeams } from "./src/recovery/memory_host.ts";
+export { MemoryReplayWindow } from "./src/recovery/memory_replay_window.ts";

@@ -10,9 +10,9 @@
  *
  * @module
  */
-import process from "node:process";
 import { type BrokerEvent, foldAgentGraph, foldRoster, layoutSpawnTree } from "../agents.ts";
 import { generateHistory, rng } from "../tests/agents/_generate.ts";
+import { Goals, medianOf, medianPair } from "./_timing.ts";
 
 const history = generateHistory({ seed: 7, rows: 1000, agedOut: 300 });
 
@@ -55,21 +55,6 @@ function treeHistory(n: number, seed: number): BrokerEvent[] {
 const tree10k = treeHistory(10_000, 1);
 const tree20k = treeHistory(20_000, 2);
 
-/** Wall times of `fn` in ms after `warm` unmeasured runs (JIT warm-up): min and median. */
-function measure(fn: () => unknown, runs: number, warm: number): { min: number; p50: number } {
-  let sink = 0;
-  for (let i = 0; i < warm; i++) sink += Number(Boolean(fn()));
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    sink += Number(Boolean(fn()));
-    times.push(performance.now() - t0);
-  }
-  if (sink < 0) console.log(sink);
-  times.sort((a, b) => a - b);
-  return { min: times[0], p50: times[Math.floor(times.length / 2)] };
-}
-
 function loadAverage(): string {
   try {
     return Deno.loadavg().map((x) => x.toFixed(2)).join(" ");
@@ -80,48 +65,18 @@ function loadAverage(): string {
 
 const RUN_AS_SCRIPT = import.meta.main && !Deno.args.includes("--deno-bench");
 
-/**
- * Interleaved timing of two workloads (A, B, A, B, …) so machine load and GC
- * state hit both alike: medians and minimums of wall time and of process CPU
- * time (user + system, includes V8's GC threads), ms.
- */
-function pair(a: () => unknown, b: () => unknown, rounds: number, warm: number) {
-  for (let i = 0; i < warm; i++) {
-    a();
-    b();
-  }
-  const wa: number[] = [], wb: number[] = [], ca: number[] = [], cb: number[] = [];
-  const one = (fn: () => unknown, wall: number[], cpu: number[]) => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    fn();
-    wall.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  };
-  for (let i = 0; i < rounds; i++) {
-    one(a, wa, ca);
-    one(b, wb, cb);
-  }
-  const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
-  const min = (x: number[]) => Math.min(...x);
-  return {
-    a: { wall: med(wa), wallMin: min(wa), cpu: med(ca) },
-    b: { wall: med(wb), wallMin: min(wb), cpu: med(cb) },
-  };
-}
-
 if (RUN_AS_SCRIPT) {
-  const fmt = (m: { min: number; p50: number }) =>
-    `median ${m.p50.toFixed(3)} ms, min ${m.min.toFixed(3)} ms`;
+  const goals = new Goals();
+  const fmt = (m: { min: number; median: number }) =>
+    `median ${m.median.toFixed(3)} ms, min ${m.min.toFixed(3)} ms`;
   console.log(`load average: ${loadAverage()} on ${navigator.hardwareConcurrency} CPUs`);
-  const fold = measure(foldBoth, 400, 300);
+  const fold = medianOf(foldBoth, 400, 300);
   console.log(
     `roster + graph, ${history.events.length}-row history: ${fmt(fold)} (target ≤ 2 ms)`,
   );
   const nodes10 = layoutSpawnTree(tree10k).nodes.length;
   const nodes20 = layoutSpawnTree(tree20k).nodes.length;
-  const l = pair(() => layoutSpawnTree(tree10k), () => layoutSpawnTree(tree20k), 100, 30);
+  const l = medianPair(() => layoutSpawnTree(tree10k), () => layoutSpawnTree(tree20k), 100, 30);
   console.log(
     `layout ${nodes10} nodes: median ${l.a.wall.toFixed(2)} ms wall (min ${
       l.a.wallMin.toFixed(2)
@@ -147,15 +102,19 @@ if (RUN_AS_SCRIPT) {
     for (let i = 0; i < names.length; i++) m.set(names[i], i);
     return [m, names.slice().sort()];
   };
-  const c = pair(control(names10), control(names20), 60, 20);
+  const c = medianPair(control(names10), control(names20), 60, 20);
   console.log(
     `control (Map build + sort of the same names) ratio 20k/10k: ${
       (c.b.wall / c.a.wall).toFixed(2)
     }× wall median`,
   );
-  const ok = fold.p50 <= 2 && ratio <= 2.3;
-  console.log(ok ? "all targets met" : "TARGET MISSED");
-  if (!ok) Deno.exit(1);
+  goals.check(
+    "roster + graph over a 1,000-row history ≤ 2 ms (median)",
+    fold.median <= 2,
+    fmt(fold),
+  );
+  goals.check("layout 20k/10k ≤ 2.3× (wall median)", ratio <= 2.3, `${ratio.toFixed(2)}×`);
+  goals.finish();
 } else {
   Deno.bench("roster + graph over a 1,000-row history", () => {
     foldBoth();

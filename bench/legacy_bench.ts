@@ -1,10 +1,17 @@
 /**
- * Legacy adapter and `inspect` throughput. Run: `deno bench --allow-read --allow-env bench/legacy_bench.ts`.
+ * Legacy adapter and `inspect` throughput.
+ *
+ *   deno run -A bench/legacy_bench.ts     prints frames/s and the inspect size ratio, checks the goal
+ *   deno bench -A bench/legacy_bench.ts   the same workloads as Deno.bench cases
+ *
+ * Goal: `inspect` is linear on a Scout capture (20k events take ≤ 2.3× the
+ * CPU time of 10k); exits 1 when it is missed.
  *
  * @module
  */
-import { decodeLegacyChatFrame, upgradeLegacyChatFrame } from "../src/legacy/mod.ts";
+import { decodeLegacyChatFrame, upgradeLegacyChatFrame } from "../legacy.ts";
 import { inspectText } from "../src/cli/inspect.ts";
+import { bestOf, duel, Goals } from "./_timing.ts";
 
 const N = 10_000;
 const frames = Array.from({ length: N }, (_, i) => ({
@@ -55,3 +62,22 @@ Deno.bench(`inspect 20k-event Scout capture (${(large.length / 1e6).toFixed(1)} 
 }, () => {
   inspectText(large);
 });
+
+if (import.meta.main) {
+  const goals = new Goals();
+  const decode = bestOf(() => {
+    for (const f of frames) decodeLegacyChatFrame(f, "scout");
+  }, 20);
+  console.log(
+    `decodeLegacyChatFrame: ${
+      Math.round(N / (decode.cpu / 1000)).toLocaleString("en-US")
+    } frames/s`,
+  );
+  const [t10, t20] = duel(() => inspectText(small), () => inspectText(large), 7);
+  const ratio = t20.cpu / t10.cpu;
+  console.log(
+    `inspect 10k events ${t10.cpu.toFixed(1)} ms, 20k events ${t20.cpu.toFixed(1)} ms (CPU)`,
+  );
+  goals.check("inspect 20k / 10k events ≤ 2.3× (linear)", ratio <= 2.3, `${ratio.toFixed(2)}×`);
+  goals.finish();
+}

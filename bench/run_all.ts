@@ -1,8 +1,10 @@
 /**
- * Runs every side-by-side benchmark script in `bench/` one after another
- * (each prints its own numbers and ratios), then the `Deno.bench`-only
- * files through `deno bench`, and lists any script that reported a missed
- * goal (non-zero exit).
+ * Runs every benchmark script in `bench/` one after another (each prints its
+ * own numbers and ratios and checks its goals with `bench/_timing.ts`'s
+ * `Goals`, exiting 1 on a miss), then the `Deno.bench`-only file through
+ * `deno bench`, lists the scripts that missed a goal, and exits 1 when any
+ * did. `bench/interactions_bench.ts` has no goal (issue 6 set none): it only
+ * prints timings.
  *
  * Usage: `deno task bench` (run it on a quiet machine: the ratios compare
  * our code with the peer in the same process, but absolute numbers move with
@@ -14,12 +16,14 @@ const SCRIPTS = [
   "sse_bench.ts",
   "wire_bench.ts",
   "blocks_bench.ts",
+  "bundle_bench.ts",
   "message_bench.ts",
   "recovery_bench.ts",
   "agents_bench.ts",
+  "legacy_bench.ts",
   "inspect_bench.ts",
 ];
-const DENO_BENCH = ["legacy_bench.ts", "interactions_bench.ts"];
+const DENO_BENCH = ["interactions_bench.ts"];
 
 const dir = new URL(".", import.meta.url);
 const missed: string[] = [];
@@ -37,7 +41,7 @@ for (const s of SCRIPTS) await run(["run", "-A", `bench/${s}`], s);
 await run(["bench", "-A", ...DENO_BENCH.map((f) => `bench/${f}`)], DENO_BENCH.join(" + "));
 console.log(
   missed.length === 0
-    ? "\nall benchmarks ran; no goal reported missed"
-    : `\nmissed: ${missed.join(", ")}`,
+    ? "\nall benchmarks ran; every goal met"
+    : `\nGOAL MISSED in: ${missed.join(", ")}`,
 );
 if (missed.length > 0) Deno.exit(1);

@@ -9,9 +9,12 @@
  *
  * Two ways to run it:
  * - `deno run -A bench/sse_bench.ts` prints MB/s for each and the ratio
- *   (ours / eventsource-parser; goal ≥ 1.0), from the best of 40 alternating
- *   runs, by process CPU time (robust on a shared machine) and by wall time,
- *   plus linear-time checks on pathological chunkings.
+ *   (ours / eventsource-parser), from the best of 40 alternating runs, by
+ *   process CPU time (robust on a shared machine) and by wall time, plus
+ *   linear-time checks on pathological chunkings. Goals (issue 2): the CPU
+ *   time ratio is ≥ 1.0 for text, flat text and bytes, and each
+ *   pathological chunking takes ≤ 2.3× the time of the same input in one
+ *   chunk per line (linear); exits 1 when one is missed.
  *
  * The consumer callback reads each message's data (length and first code
  * unit), as every real consumer does: eventsource-parser builds multi-line
@@ -21,9 +24,9 @@
  *
  * @module
  */
-import { cpuUsage } from "node:process";
 import { createParser } from "eventsource-parser";
-import { encodeSseComment, encodeSseFrame, SseParser } from "../src/sse/mod.ts";
+import { encodeSseComment, encodeSseFrame, SseParser } from "../sse.ts";
+import { bestOf, duel, Goals } from "./_timing.ts";
 
 const CHUNK = 16 * 1024;
 const TARGET_BYTES = 10 * 1024 * 1024 + 1;
@@ -197,50 +200,8 @@ Deno.bench("sse decode bytes 16 KiB chunks: eventsource-parser", { group: "bytes
   runReference(byteChunks);
 });
 
-interface Timing {
-  /** Best wall-clock time of one run, ms. */
-  wall: number;
-  /** Best process CPU time (user + system) of one run, ms: less sensitive to other load. */
-  cpu: number;
-  /** Checksum of the last run. */
-  check: number;
-}
-
-function cpuMs(): number {
-  const u = cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-/** Best-of-N wall and CPU time of `fn` (after warm-up). */
-function time(fn: () => number, runs: number): Timing {
-  return duel(fn, fn, runs)[0];
-}
-
-/**
- * Best-of-N for two functions with alternating runs (and alternating order),
- * so that load from other processes on the machine hits both sides alike.
- */
-function duel(a: () => number, b: () => number, runs: number): [Timing, Timing] {
-  const ra: Timing = { wall: Infinity, cpu: Infinity, check: a() };
-  const rb: Timing = { wall: Infinity, cpu: Infinity, check: b() };
-  a();
-  b();
-  for (let i = 0; i < runs; i++) {
-    const order = i % 2 === 0 ? [[a, ra], [b, rb]] as const : [[b, rb], [a, ra]] as const;
-    for (const [fn, r] of order) {
-      const c0 = cpuMs();
-      const t0 = performance.now();
-      r.check = fn();
-      const t1 = performance.now();
-      const c1 = cpuMs();
-      r.wall = Math.min(r.wall, t1 - t0);
-      r.cpu = Math.min(r.cpu, c1 - c0);
-    }
-  }
-  return [ra, rb];
-}
-
 function main(): void {
+  const goals = new Goals();
   const mb = bytes.length / 1e6;
   console.log(
     `capture: ${mb.toFixed(2)} MB (${bytes.length} bytes, ${capture.length} UTF-16 units), ` +
@@ -255,8 +216,8 @@ function main(): void {
     ] as const
   ) {
     const [ours, ref] = duel(() => runOurs(chunks), () => runReference(chunks), runs);
-    if (ours.check !== ref.check) {
-      throw new Error(`checksum mismatch on ${label}: ${ours.check} vs ${ref.check}`);
+    if (ours.last !== ref.last) {
+      throw new Error(`checksum mismatch on ${label}: ${ours.last} vs ${ref.last}`);
     }
     for (const clock of ["cpu", "wall"] as const) {
       const oursMBs = mb / (ours[clock] / 1000);
@@ -267,27 +228,39 @@ function main(): void {
           `ratio ${(oursMBs / refMBs).toFixed(2)}x`,
       );
     }
-  }
-
-  // Linear time on pathological chunkings (no ratio goal; shows no quadratic blow-up).
-  const giant = "data: " + "x".repeat(1_000_000) + "\n\n";
-  const oneUnit = [...giant];
-  const tiny = "data: a\n\n".repeat(200_000);
-  const tinyChunks = [...tiny];
-  const manyLfOneCr = ("data: " + "y".repeat(10) + "\n\n").repeat(100_000) + "\r\n";
-  for (
-    const [label, chunks] of [
-      ["1 MB line in 1-unit chunks", oneUnit],
-      ["1.8 MB of tiny events in 1-unit chunks", tinyChunks],
-      ["1.8 MB of LF-only events + one CR at the end, one chunk", [manyLfOneCr]],
-    ] as const
-  ) {
-    const ours = time(() => runOurs(chunks), 3);
-    const ref = time(() => runReference(chunks), 1);
-    console.log(
-      `${label}: ours ${ours.cpu.toFixed(1)} ms, eventsource-parser ${ref.cpu.toFixed(1)} ms (CPU)`,
+    const ratio = ref.cpu / ours.cpu;
+    goals.check(
+      `${label}: ours / eventsource-parser ≥ 1.0× (CPU time)`,
+      ratio >= 1,
+      `${ratio.toFixed(2)}×`,
     );
   }
+
+  // Linear time on pathological chunkings: twice the input takes about twice
+  // the time (no quadratic blow-up from re-scanning or joining held text).
+  // Half a MB and one MB, so the longest line stays under the 1 MiB bound.
+  const giant = (n: number) => [..."data: " + "x".repeat(n) + "\n\n"];
+  const tiny = (n: number) => [..."data: a\n\n".repeat(n / 9)];
+  const lfThenCr = (n: number) => [("data: " + "y".repeat(10) + "\n\n").repeat(n / 18) + "\r\n"];
+  for (
+    const [label, make] of [
+      ["one long line in 1-unit chunks", giant],
+      ["tiny events in 1-unit chunks", tiny],
+      ["LF-only events + one CR at the end, one chunk", lfThenCr],
+    ] as const
+  ) {
+    const one = make(500_000);
+    const two = make(1_000_000);
+    const [t1, t2] = duel(() => runOurs(one), () => runOurs(two), 5);
+    const ref = bestOf(() => runReference(one), 1, 1);
+    const ratio = t2.cpu / t1.cpu;
+    console.log(
+      `${label}: ours 0.5 MB ${t1.cpu.toFixed(1)} ms, 1 MB ${t2.cpu.toFixed(1)} ms; ` +
+        `eventsource-parser ${ref.cpu.toFixed(1)} ms (CPU)`,
+    );
+    goals.check(`${label}: linear (1 MB / 0.5 MB ≤ 2.3×)`, ratio <= 2.3, `${ratio.toFixed(2)}×`);
+  }
+  goals.finish();
 }
 
 // `deno bench` loads this module with import.meta.main === false: only the Deno.bench cases run.

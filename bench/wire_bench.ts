@@ -23,14 +23,17 @@
  *   `EventSchemas.parse(JSON.parse(text))`).
  *
  * Also prints fold throughput for a 10k-event and a 20k-event turn and their
- * time ratio (linear ≈ 2.0; goal ≤ 2.3): best of interleaved batches that
- * fold the same total number of events, GC included.
+ * time ratio (linear ≈ 2.0): best of interleaved batches that fold the same
+ * total number of events, GC included.
+ *
+ * Goals (issue 2), exit 1 when one is missed: ours/AG-UI ≥ 1.5× on objects
+ * and on JSON text, ≥ 1M frames/s on both, fold 20k/10k ≤ 2.3.
  *
  * @module
  */
-import process from "node:process";
 import { EventSchemas } from "npm:@ag-ui/core@1.0.0/schemas";
-import { foldChatState, parseChatEnvelope, parseChatEnvelopeJson } from "../src/v1/mod.ts";
+import { foldChatState, parseChatEnvelope, parseChatEnvelopeJson } from "../mod.ts";
+import { bestRates, cpuMs, Goals } from "./_timing.ts";
 
 const T0 = 1767225600000;
 const ours: unknown[] = [];
@@ -127,34 +130,9 @@ for (const a of agui) EventSchemas.parse(a);
 
 let sink = 0;
 
-/**
- * Process CPU time (user + system) in ms. Rates are computed from CPU time,
- * not wall time, so other processes competing for this 2-core machine do not
- * distort them (wall time is only used to bound each measurement).
- */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-/**
- * Best frames/s of each case over 8 rounds; the cases take turns within a
- * round (200 ms each), so a change in machine load hits all of them alike.
- */
+/** Best frames/s of each case ({@link bestRates}: 8 rounds of 200 ms each, taking turns), printed. */
 function measureInterleaved(frames: number, cases: [string, () => void][]): number[] {
-  for (const [, fn] of cases) for (let i = 0; i < 200; i++) fn(); // warm-up
-  const best = cases.map(() => 0);
-  for (let round = 0; round < 8; round++) {
-    cases.forEach(([, fn], k) => {
-      let iters = 0;
-      const start = performance.now();
-      const cpu0 = cpuMs();
-      while (performance.now() - start < 200) {
-        fn();
-        iters++;
-      }
-      best[k] = Math.max(best[k], (iters * frames) / ((cpuMs() - cpu0) / 1000));
-    });
-  }
+  const best = bestRates(cases.map(([, fn]) => fn), frames);
   cases.forEach(([label], k) =>
     console.log(
       `${label.padEnd(52)} ${Math.round(best[k]).toLocaleString("en-US").padStart(12)} frames/s`,
@@ -164,6 +142,7 @@ function measureInterleaved(frames: number, cases: [string, () => void][]): numb
 }
 
 const n = ours.length;
+const goals = new Goals();
 function avg(a: string[]) {
   return Math.round(a.reduce((s, x) => s + x.length, 0) / a.length);
 }
@@ -197,18 +176,25 @@ if (import.meta.main) {
       Math.round((oJson / jOurs) * 100)
     }%, AG-UI ${Math.round((aJson / jAgui) * 100)}%`,
   );
-  console.log(
-    `ratio ours/AG-UI, objects (JSON.parse excluded): ${(oObj / aObj).toFixed(2)}x  (goal ≥ 1.5x)`,
+  goals.check(
+    "ours/AG-UI, objects (JSON.parse excluded) ≥ 1.5×",
+    oObj / aObj >= 1.5,
+    `${(oObj / aObj).toFixed(2)}×`,
   );
-  console.log(
-    `ratio ours/AG-UI, JSON text (JSON.parse included): ${
-      (oJson / aJson).toFixed(2)
-    }x  (goal ≥ 1.5x)`,
+  goals.check(
+    "ours/AG-UI, JSON text (JSON.parse included) ≥ 1.5×",
+    oJson / aJson >= 1.5,
+    `${(oJson / aJson).toFixed(2)}×`,
   );
-  console.log(
-    `ours ≥ 1M frames/s: objects ${oObj >= 1e6 ? "yes" : "NO"}, JSON ${
-      oJson >= 1e6 ? "yes" : "NO"
-    }`,
+  goals.check(
+    "ours ≥ 1M frames/s, objects",
+    oObj >= 1e6,
+    `${Math.round(oObj).toLocaleString("en-US")} frames/s`,
+  );
+  goals.check(
+    "ours ≥ 1M frames/s, JSON text",
+    oJson >= 1e6,
+    `${Math.round(oJson).toLocaleString("en-US")} frames/s`,
   );
 }
 
@@ -280,8 +266,9 @@ if (import.meta.main) {
       Math.round(20_000 / f20 * 1000).toLocaleString("en-US")
     } events/s)`,
   );
-  console.log(`fold ratio 20k/10k: ${(f20 / f10).toFixed(2)}  (linear ≈ 2.0, goal ≤ 2.3)`);
+  goals.check("fold 20k/10k ≤ 2.3 (linear ≈ 2.0)", f20 / f10 <= 2.3, `${(f20 / f10).toFixed(2)}`);
   if (sink < 0) console.log(sink);
+  goals.finish();
 }
 
 // The same cases for `deno bench` (e.g. `deno task bench`); `deno run` prints the ratios above.

@@ -1,20 +1,27 @@
 /**
  * Deno lint plugin: keeps library code browser- and edge-safe.
  *
- * Library files (the four entry points and everything under `src/` except
- * `src/cli/` and `*_test.ts`) may not use the `Deno` global or import
- * `node:` builtins. Scripts, tests, benches and the CLI may.
+ * Library files (the top-level entry point files that deno.json `exports`
+ * names, and everything under `src/` except `src/cli/` and `*_test.ts`) may
+ * not use the `Deno` global or import `node:` builtins. Scripts, tests,
+ * benches and the CLI may. `tests/surface/exports_test.ts` checks that every
+ * entry point in deno.json counts as a library file here.
  *
  * @module
  */
 
-function isLibraryFile(filename: string): boolean {
+/** The top-level entry point files (deno.json `exports`). */
+const ENTRY_FILE =
+  /\/(mod|v0|sse|legacy|cards|blocks|message|ai_sdk|ag_ui|schemas|recovery|recovery_testing|interactions|interactions_testing|agents)\.ts$/;
+
+/** Whether the lint rules below apply to `filename` (an absolute path). */
+export function isLibraryFile(filename: string): boolean {
   const f = filename.replaceAll("\\", "/");
   if (/_test\.ts$/.test(f)) return false;
   if (/\/(tests|bench|scripts|lint|fixtures|npm)\//.test(f)) return false;
   if (/\/src\/cli\//.test(f)) return false;
   if (/\/src\//.test(f)) return true;
-  return /\/(mod|recovery|interactions|agents)\.ts$/.test(f);
+  return ENTRY_FILE.test(f);
 }
 
 const plugin: Deno.lint.Plugin = {

@@ -1,15 +1,19 @@
 /**
  * Builds the npm package into `npm/` (the role dnt plays, without JSR):
  *
- * 1. compiles the four entry points and everything they import (plus the
- *    `inspect` CLI for the `bin` entry) to ESM + `.d.ts` with the TypeScript
- *    compiler (`rewriteRelativeImportExtensions`);
- * 2. writes `package.json` (exports for `.`, `./recovery`, `./interactions`,
- *    `./agents`; zod as a peer dependency; `bin`), README and LICENSE;
+ * 1. compiles every entry point deno.json `exports` names and everything they
+ *    import (plus the `inspect` CLI for the `bin` entry) to ESM + `.d.ts`
+ *    with the TypeScript compiler (`rewriteRelativeImportExtensions`);
+ * 2. writes `package.json` (an `exports` entry per deno.json entry point,
+ *    `"sideEffects": false`, zod as a peer dependency, `bin`), README and
+ *    LICENSE;
  * 3. checks the package with `publint --strict` and
  *    `attw --pack --profile esm-only`;
- * 4. smoke-tests every entry point under Node with `import` and `require()`,
- *    and runs the CLI `bin` under Node on a bundled capture.
+ * 4. smoke-tests every entry point under Node with `import` and `require()`
+ *    (same export names both ways), checks that `"sideEffects": false` is
+ *    true (importing an entry adds no global and changes no built-in
+ *    prototype, measured after zod itself is loaded), and runs the CLI `bin`
+ *    under Node on a bundled capture.
  *
  * Usage: `deno task build:npm` (add `--skip-checks` to only compile).
  *
@@ -153,14 +157,26 @@ const smoke = `
 const entries = ${JSON.stringify(Object.keys(ENTRY_POINTS))};
 const { createRequire } = await import("node:module");
 const require = createRequire(import.meta.url);
+// "sideEffects": false must be true: importing an entry adds no global and
+// changes no built-in prototype (zod, a peer, is loaded first and not judged).
+await import("zod");
+const builtins = [Object, Array, String, Number, Function, Promise, Map, Set, RegExp, Error, JSON, Math];
+const shape = () => JSON.stringify([
+  Object.getOwnPropertyNames(globalThis).sort(),
+  builtins.map((b) => [Object.getOwnPropertyNames(b).sort(), b.prototype ? Object.getOwnPropertyNames(b.prototype).sort() : []]),
+]);
+const before = shape();
 for (const e of entries) {
   const spec = e === "." ? "${pkg.name}" : "${pkg.name}/" + e.slice(2);
   const viaImport = await import(spec);
   const viaRequire = require(spec);
-  const n = Object.keys(viaImport).length;
-  if (n === 0) throw new Error(spec + " exports nothing");
-  if (Object.keys(viaRequire).length !== n) throw new Error(spec + ": require() and import differ");
-  console.log("node " + process.version + ": " + spec + " ok (" + n + " exports, import + require)");
+  const names = Object.keys(viaImport).sort();
+  if (names.length === 0) throw new Error(spec + " exports nothing");
+  if (JSON.stringify(Object.keys(viaRequire).sort()) !== JSON.stringify(names)) {
+    throw new Error(spec + ": require() and import differ");
+  }
+  if (shape() !== before) throw new Error(spec + ": importing it changed a global or a built-in (sideEffects: false is false)");
+  console.log("node " + process.version + ": " + spec + " ok (" + names.length + " runtime exports, import + require, no side effect)");
 }
 `;
 // Resolve the package by its own name from inside npm/ (self-reference).

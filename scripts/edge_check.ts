@@ -1,6 +1,6 @@
 /**
- * Edge check: bundles `tests/edge/worker.ts` (which imports all four entry
- * points) for the browser platform and runs it inside `workerd`, Cloudflare's
+ * Edge check: bundles `tests/edge/worker.ts` (which imports every entry point
+ * deno.json `exports` names; checked here first) for the browser platform and runs it inside `workerd`, Cloudflare's
  * real runtime, with `workerd test`. workerd has no `Deno` global and rejects
  * `node:` builtins, so a pass proves the library is edge-safe.
  *
@@ -13,6 +13,17 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
+const worker = join(root, "tests/edge/worker.ts");
+
+// The worker must import every entry point, so none escapes the check.
+const denoJson = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
+const workerText = await Deno.readTextFile(worker);
+const missing = Object.entries(denoJson.exports as Record<string, string>)
+  .filter(([, file]) => !workerText.includes(`from "../../${file.replace(/^\.\//, "")}"`))
+  .map(([key]) => key);
+if (missing.length > 0) {
+  throw new Error(`tests/edge/worker.ts does not import entry point(s) ${missing.join(", ")}`);
+}
 const dir = await Deno.makeTempDir({ prefix: "edge_check_" });
 const bundle = join(dir, "worker.js");
 
@@ -39,7 +50,7 @@ await run(Deno.execPath(), [
   join(root, "deno.json"),
   "-o",
   bundle,
-  join(root, "tests/edge/worker.ts"),
+  worker,
 ]);
 const text = await Deno.readTextFile(bundle);
 if (/\bDeno\./.test(text)) throw new Error("bundle references the Deno global");
@@ -58,4 +69,8 @@ const worker :Workerd.Worker = (
 );
 await run("npx", ["--yes", "workerd@1.20261117.1", "test", "config.capnp"]);
 await Deno.remove(dir, { recursive: true });
-console.log(`[edge] workerd test passed (bundle ${text.length} bytes)`);
+console.log(
+  `[edge] workerd test passed: ${
+    Object.keys(denoJson.exports).length
+  } entry points (bundle ${text.length} bytes)`,
+);

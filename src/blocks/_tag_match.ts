@@ -1,52 +1,43 @@
 /**
- * Internal, allocation-free ASCII case-insensitive tag matching used by the
- * tag parsers and the turn-text scanner. No regular expressions: every call is
- * O(tag length).
+ * The two block tags and an allocation-free, ASCII case-insensitive tag
+ * search, shared by the tag parsers and the turn-text scanner (private to
+ * `src/blocks/`). No regular expressions: a search is linear.
  *
  * @module
  */
-import { lowerAscii } from "./_util.ts";
 
-/** The two block tag names. */
-export type BlockTagName = "ask" | "report";
+/** A block tag by index: 0 is `ask`, 1 is `report`. */
+export type BlockTag = 0 | 1;
 
-/** Lower-case literal tags. */
-export const OPEN_TAG: Readonly<Record<BlockTagName, string>> = {
-  ask: "<ask>",
-  report: "<report>",
-};
-/** Lower-case literal close tags. */
-export const CLOSE_TAG: Readonly<Record<BlockTagName, string>> = {
-  ask: "</ask>",
-  report: "</report>",
-};
-
-/** Full match. */
-export const MATCH = 1;
-/** The input ended while it still matched a prefix. */
-export const PARTIAL = 0;
-/** Mismatch. */
-export const NO_MATCH = -1;
+/** The tag names by {@link BlockTag}. */
+export const TAG_NAMES = ["ask", "report"] as const;
+/** Lower-case opening tags by {@link BlockTag}; every character between `<` and `>` is an ASCII letter. */
+export const OPEN_TAGS = ["<ask>", "<report>"] as const;
+/** Lower-case close tags by {@link BlockTag}. */
+export const CLOSE_TAGS = ["</ask>", "</report>"] as const;
 
 /**
- * Compare `s` at `at` with the lower-case literal `word`, ignoring ASCII case.
- * Returns {@link MATCH}, {@link PARTIAL} (s ended mid-word, prefix matched) or
- * {@link NO_MATCH}.
+ * Whether code unit `c` is the lower-case tag character `t`: an ASCII letter
+ * in either case (for a lower-case letter t, `c | 0x20 === t` holds only for
+ * t and its upper case), anything else exactly.
  */
-export function matchAt(s: string, at: number, word: string): number {
-  const n = word.length;
-  for (let k = 0; k < n; k++) {
-    const i = at + k;
-    if (i >= s.length) return PARTIAL;
-    if (lowerAscii(s.charCodeAt(i)) !== word.charCodeAt(k)) return NO_MATCH;
+export function isTagChar(c: number, t: number): boolean {
+  return t >= 0x61 ? (c | 0x20) === t : c === t;
+}
+
+/** Whether `s` holds the lower-case literal `word` at `at`, ignoring ASCII case. */
+function matchesAt(s: string, at: number, word: string): boolean {
+  if (at + word.length > s.length) return false;
+  for (let k = 0; k < word.length; k++) {
+    if (!isTagChar(s.charCodeAt(at + k), word.charCodeAt(k))) return false;
   }
-  return MATCH;
+  return true;
 }
 
 /**
  * Index of the first case-insensitive occurrence of the lower-case literal
  * `word` (which starts with `<`) in `s` at or after `from` whose start is
- * `<= lastStart`, or -1. Linear: `indexOf('<')` hops plus O(|word|) checks,
+ * `<= lastStart`, or -1. Linear: `indexOf("<")` hops plus O(|word|) checks,
  * never reading past `lastStart + word.length`.
  */
 export function findTag(s: string, word: string, from: number, lastStart = Infinity): number {
@@ -54,22 +45,10 @@ export function findTag(s: string, word: string, from: number, lastStart = Infin
   // indexOf would scan to the end of the input for every too-large block.
   const end = lastStart + word.length;
   if (end < s.length) s = s.slice(0, Math.max(0, end));
-  const second = word.charCodeAt(1);
-  if (second === 0x2f) {
-    // Close tag: "</" has no case variants, so let indexOf find it directly.
-    let j = s.indexOf("</", from);
-    while (j !== -1 && j <= lastStart) {
-      if (matchAt(s, j, word) === MATCH) return j;
-      j = s.indexOf("</", j + 2);
-    }
-    return -1;
-  }
-  let j = s.indexOf("<", from);
-  while (j !== -1 && j <= lastStart) {
-    // Cheap pre-check of the second character (a lower-case letter here).
-    const c = s.charCodeAt(j + 1);
-    if ((c | 0x20) === second && matchAt(s, j, word) === MATCH) return j;
-    j = s.indexOf("<", j + 1);
+  // "</" has no case variants, so indexOf finds a close tag's start directly.
+  const start = word.charCodeAt(1) === 0x2f ? "</" : "<";
+  for (let j = s.indexOf(start, from); j !== -1 && j <= lastStart; j = s.indexOf(start, j + 1)) {
+    if (matchesAt(s, j, word)) return j;
   }
   return -1;
 }

@@ -60,8 +60,3 @@ export function parseJsonBody<T>(json: string, parse: (value: unknown) => T | nu
   }
   return parse(v);
 }
-
-/** Lower-case one ASCII letter code; other code units are returned as is. */
-export function lowerAscii(c: number): number {
-  return c >= 65 && c <= 90 ? c + 32 : c;
-}

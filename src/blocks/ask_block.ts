@@ -26,7 +26,7 @@ import { isObjectOrArray, parseJsonBody, trimmed, withTrimmed } from "./_util.ts
  *
  * @example
  * ```ts
- * import { parseAskBlock } from "@papercusp/chat-protocol";
+ * import { parseAskBlock } from "@papercusp/chat-protocol/blocks";
  * parseAskBlock({ question: " Ship it? ", options: [{ id: "y" }, { label: "no id" }], refs: [" ", "P-1"] });
  * // → { question: "Ship it?", options: [{ id: "y", label: "y" }], refs: ["P-1"] }
  * ```
@@ -70,7 +70,7 @@ export function parseAskBlock(value: unknown): AskBlock | null {
  *
  * @example
  * ```ts
- * import { parseAskBody } from "@papercusp/chat-protocol";
+ * import { parseAskBody } from "@papercusp/chat-protocol/blocks";
  * parseAskBody('{"question":"Deploy?"}'); // → { question: "Deploy?" }
  * parseAskBody('{"question":"  "}'); // → null
  * ```

@@ -27,7 +27,7 @@ function isCleanId(v: unknown): v is string {
  *
  * @example
  * ```ts
- * import { parseGoalOwnerReportRef } from "@papercusp/chat-protocol";
+ * import { parseGoalOwnerReportRef } from "@papercusp/chat-protocol/blocks";
  * parseGoalOwnerReportRef({ schemaVersion: 1, goalId: "g1", reportId: "r1", bodySha256: "a".repeat(64) });
  * // → { schemaVersion: 1, goalId: "g1", reportId: "r1", bodySha256: "aaa…" }
  * parseGoalOwnerReportRef({ schemaVersion: 2 }); // → null

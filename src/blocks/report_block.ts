@@ -64,7 +64,7 @@ function parsePlan(raw: unknown): ReportPlan | null {
  *
  * @example
  * ```ts
- * import { parseReportBlock } from "@papercusp/chat-protocol";
+ * import { parseReportBlock } from "@papercusp/chat-protocol/blocks";
  * parseReportBlock({ title: " Status ", plans: [{ slug: "p1", items: [{ text: " ship " }] }] });
  * // → { plans: [{ slug: "p1", title: "p1", items: [{ text: "ship" }] }], title: "Status" }
  * parseReportBlock({ plans: [] }); // → null
@@ -107,7 +107,7 @@ export function parseReportBlock(value: unknown): ReportBlock | null {
  *
  * @example
  * ```ts
- * import { parseReportBody } from "@papercusp/chat-protocol";
+ * import { parseReportBody } from "@papercusp/chat-protocol/blocks";
  * parseReportBody('{"plans":[{"title":"Ship"}]}'); // → { plans: [{ title: "Ship" }] }
  * parseReportBody("{oops"); // → null
  * ```

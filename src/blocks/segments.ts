@@ -85,14 +85,21 @@ export type TurnTextSegment = TextSegment | ReportSegment | AskSegment | Invalid
  * `normalizeSegments(all scanner output)` equals `splitTurnText(whole text)`
  * for any chunking. Returns a new array; segments are not mutated.
  *
+ * Never throws: input that is not an array (or whose elements cannot be
+ * read) gives `[]`; an element that is not a readable text segment (another
+ * kind, or an object whose `kind` or `text` cannot be read or is not a
+ * string) is passed through unchanged, in place. Each element and field is
+ * read once.
+ *
  * @example
  * ```ts
- * import { normalizeSegments } from "@papercusp/chat-protocol";
+ * import { normalizeSegments } from "@papercusp/chat-protocol/blocks";
  * normalizeSegments([{ kind: "text", text: "a" }, { kind: "text", text: "" }, { kind: "text", text: "b" }]);
  * // → [{ kind: "text", text: "ab" }]
  * ```
  */
 export function normalizeSegments(segments: readonly TurnTextSegment[]): TurnTextSegment[] {
+  const items = elementsOf(segments) ?? [];
   const out: TurnTextSegment[] = [];
   let pending: string[] = [];
   const flush = () => {
@@ -102,11 +109,12 @@ export function normalizeSegments(segments: readonly TurnTextSegment[]): TurnTex
       pending = [];
     }
   };
-  for (const s of segments) {
-    if (s.kind === "text") pending.push(s.text);
+  for (const seg of items) {
+    const text = textOf(seg);
+    if (text !== null) pending.push(text);
     else {
       flush();
-      out.push(s);
+      out.push(seg as TurnTextSegment);
     }
   }
   flush();
@@ -115,10 +123,60 @@ export function normalizeSegments(segments: readonly TurnTextSegment[]): TurnTex
 
 /**
  * Concatenate the source text of segments (`text` or `raw`). For the output
- * of {@link splitTurnText} this is the original text.
+ * of {@link splitTurnText} this is the original text. Never throws: `null`
+ * when `segments` is not a readable array or an element has no readable
+ * string `text` (a `text` segment) or `raw` (any other kind). Each element
+ * and field is read once.
+ *
+ * @example
+ * ```ts
+ * import { segmentsToText, splitTurnText } from "@papercusp/chat-protocol/blocks";
+ * const text = 'Hi <ask>{"question":"Ok?"}</ask>!';
+ * segmentsToText(splitTurnText(text)) === text; // → true
+ * ```
  */
-export function segmentsToText(segments: readonly TurnTextSegment[]): string {
+export function segmentsToText(segments: readonly TurnTextSegment[]): string | null {
+  const items = elementsOf(segments);
+  if (items === null) return null;
   let s = "";
-  for (const seg of segments) s += seg.kind === "text" ? seg.text : seg.raw;
+  for (const seg of items) {
+    const kind = field(seg, "kind");
+    const text = field(seg, kind === "text" ? "text" : "raw");
+    if (typeof text !== "string") return null;
+    s += text;
+  }
   return s;
+}
+
+/**
+ * The elements of an untrusted array, each read once (a copy), or `null`
+ * when `v` is not an array or its length or an element cannot be read.
+ */
+function elementsOf(v: unknown): unknown[] | null {
+  try {
+    if (!Array.isArray(v)) return null;
+    const n = v.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = v[i];
+    return out;
+  } catch {
+    return null; // a revoked proxy, a throwing trap or getter
+  }
+}
+
+/** The field `key` of `seg`, read once, or `undefined` when it cannot be read. */
+function field(seg: unknown, key: string): unknown {
+  if (typeof seg !== "object" || seg === null) return undefined;
+  try {
+    return (seg as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+}
+
+/** `seg.text` for a text segment with a string `text`, else `null`. */
+function textOf(seg: unknown): string | null {
+  if (field(seg, "kind") !== "text") return null;
+  const text = field(seg, "text");
+  return typeof text === "string" ? text : null;
 }

@@ -32,7 +32,7 @@ import type { TurnTextSegment } from "./segments.ts";
  *
  * @example
  * ```ts
- * import { splitTurnText } from "@papercusp/chat-protocol";
+ * import { splitTurnText } from "@papercusp/chat-protocol/blocks";
  * splitTurnText('Done.<report>{"plans":[{"title":"Ship"}]}</report>Ok? <ask>{"question":"Merge?"}</ask>');
  * // → [
  * //   { kind: "text", text: "Done." },

@@ -7,17 +7,14 @@
 import { parseAskBlock } from "./ask_block.ts";
 import { parseReportBlock } from "./report_block.ts";
 import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
-import {
-  type BlockTagName,
-  CLOSE_TAG,
-  findTag,
-  matchAt,
-  NO_MATCH,
-  OPEN_TAG,
-  PARTIAL,
-} from "./_tag_match.ts";
-import { lowerAscii } from "./_util.ts";
 import type { InvalidBlockReason, TurnTextSegment } from "./segments.ts";
+// Tags by index (0 ask, 1 report): numbers, not names, on the hot paths.
+import {
+  CLOSE_TAGS as CLOSES,
+  isTagChar,
+  OPEN_TAGS as OPENS,
+  TAG_NAMES as NAMES,
+} from "./_tag_match.ts";
 
 /** Options of {@link TurnTextScanner} and {@link splitTurnText}. */
 export interface TurnTextScannerOptions {
@@ -28,32 +25,47 @@ export interface TurnTextScannerOptions {
   readonly maxBlockBodyLength?: number;
 }
 
-function clampBound(n: number | undefined): number {
+/**
+ * The body size bound from untrusted options, never throwing: not an object,
+ * an unreadable `maxBlockBodyLength` (throwing getter, revoked proxy) or a
+ * value that is not a number (or `NaN`) → {@link MAX_BLOCK_BODY_LENGTH};
+ * else clamped to [0, MAX_BLOCK_BODY_LENGTH] and floored. Read once.
+ */
+function boundOf(options: unknown): number {
+  let n: unknown;
+  try {
+    if (typeof options !== "object" || options === null) return MAX_BLOCK_BODY_LENGTH;
+    n = (options as TurnTextScannerOptions).maxBlockBodyLength;
+  } catch {
+    return MAX_BLOCK_BODY_LENGTH;
+  }
   if (typeof n !== "number" || Number.isNaN(n)) return MAX_BLOCK_BODY_LENGTH;
   return Math.max(0, Math.min(MAX_BLOCK_BODY_LENGTH, Math.floor(n)));
 }
 
-interface OpenBlock {
-  readonly name: BlockTagName;
-  /** The opening tag as written (original case). */
-  readonly openRaw: string;
-  /** Body chunks received so far (joined only once, when the block ends). */
-  readonly parts: string[];
-  /** Total length of `parts`. */
-  len: number;
-  /** Last `closeTag.length - 1` body characters, to find a close tag split across chunks. */
-  tail: string;
+const LT = 0x3c; // <
+const GT = 0x3e; // >
+const LOWER_A = 0x61;
+const LOWER_R = 0x72;
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
 }
 
-/** Returns the tag name at `s[j] === "<"`, `PARTIAL` if undecidable yet, or `NO_MATCH`. */
-function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof NO_MATCH {
-  if (j + 1 >= s.length) return PARTIAL;
-  const c = lowerAscii(s.charCodeAt(j + 1));
-  const name: BlockTagName | null = c === 0x61 ? "ask" : c === 0x72 ? "report" : null;
-  if (name === null) return NO_MATCH;
-  const m = matchAt(s, j, OPEN_TAG[name]);
-  return m === NO_MATCH ? NO_MATCH : m === PARTIAL ? PARTIAL : name;
+/**
+ * Index of the first "<" in `s` at or after `from`, or -1. A plain loop for a
+ * short rest (a streamed delta is a few characters, and a call to
+ * `indexOf` costs more than reading them), `indexOf` otherwise.
+ */
+function findLt(s: string, from: number): number {
+  const n = s.length;
+  if (n - from > 8) return s.indexOf("<", from);
+  for (let k = from; k < n; k++) if (s.charCodeAt(k) === LT) return k;
+  return -1;
 }
+
+/** An open block's body is kept as one string per this many code units (or more). */
+const CHUNK = 4096;
 
 /**
  * Incremental scanner: feed text deltas with {@link TurnTextScanner.push} as
@@ -63,23 +75,29 @@ function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof
  * trailing fragment that could still become an opening tag (`<`, `<a`,
  * `<AS`, `<repo`, … at most 7 characters), a trailing high surrogate (so an
  * emoji split across deltas is never shown in halves), or an open block
- * awaiting its close tag, so a UI never shows `<ask>{"que` to a person. A block is emitted
- * whole once its close tag arrives. An open block is held for at most
- * {@link MAX_BLOCK_BODY_LENGTH} + 9 characters: beyond that it becomes an
- * `invalid` segment (reason `too-large`) and scanning continues, so memory is
- * bounded whatever the input. Work is linear in the input (each delta is
- * scanned once with `indexOf`; no regular expressions).
+ * awaiting its close tag, so a UI never shows `<ask>{"que` to a person. A
+ * block is emitted whole once its close tag arrives. An open block is held
+ * for at most {@link MAX_BLOCK_BODY_LENGTH} + 9 characters: beyond that it
+ * becomes an `invalid` segment (reason `too-large`) and scanning continues,
+ * so memory is bounded whatever the input.
+ *
+ * Work is linear in the input and small per delta: every character is read a
+ * bounded number of times; a tag split across deltas is matched on from
+ * where it stopped (held-back text is never joined to the next delta and
+ * scanned again); no regular expression runs; a delta allocates little
+ * beyond its output (an open block's body is appended to one string, moved
+ * aside every 4,096 characters).
  *
  * For ANY chunking, `normalizeSegments(all pushes + end)` deep-equals
  * `splitTurnText(whole text)` (property-tested). Tag rules are those of
  * {@link splitTurnText}.
  *
  * After `end()` the scanner is finished: further `push`/`end` calls return
- * `[]`.
+ * `[]`. Never throws.
  *
  * @example
  * ```ts
- * import { TurnTextScanner } from "@papercusp/chat-protocol";
+ * import { TurnTextScanner } from "@papercusp/chat-protocol/blocks";
  * const s = new TurnTextScanner();
  * s.push("Pick one: <as");            // → [{ kind: "text", text: "Pick one: " }]
  * s.push('k>{"question":"Which?"}');  // → [] (block still open)
@@ -89,16 +107,34 @@ function matchOpen(s: string, j: number): BlockTagName | typeof PARTIAL | typeof
  */
 export class TurnTextScanner {
   readonly #maxBody: number;
-  #carry = "";
-  #block: OpenBlock | null = null;
   #ended = false;
+
+  // Text mode.
+  /** A trailing fragment that may still become an opening tag (starts with "<"; "" = none). */
+  #partial = "";
+  /** A trailing high surrogate held back from the previous delta ("" = none). */
+  #lead = "";
+
+  // Block mode (`#tag >= 0`).
+  /** The open block's tag (0 ask, 1 report), or -1 in text mode. */
+  #tag = -1;
+  /** The opening tag as written (original case). */
+  #openRaw = "";
+  /** The newest body characters (fewer than {@link CHUNK} after each delta). */
+  #acc = "";
+  /** Older body characters, one string per {@link CHUNK} or more. */
+  #chunks: string[] = [];
+  /** Body length so far, UTF-16 code units. */
+  #bodyLen = 0;
+  /** How many characters of the close tag end the body so far (0 = none). */
+  #closeMatched = 0;
+
   /**
-   * Tag names found unclosed at the end of the turn: no close tag of that
-   * name follows, so each later opening tag of that name is unclosed too.
+   * Tags found unclosed at the end of the turn (bit 1 ask, bit 2 report): no
+   * close tag of that name follows, so each later opening tag of that name
+   * is unclosed too.
    */
-  readonly #unclosed = new Set<BlockTagName>();
-  /** The body of an unclosed block, scanned again as text by `end()`. */
-  #rescan = "";
+  #unclosed = 0;
   /**
    * Output of the current `push`/`end` call: text not yet emitted (adjacent
    * text is merged here, so a call never returns two text segments in a row)
@@ -114,10 +150,12 @@ export class TurnTextScanner {
    * @param options.maxBlockBodyLength the size bound in UTF-16 code units
    * (default and maximum {@link MAX_BLOCK_BODY_LENGTH}; values below 0 or
    * non-integers are clamped/floored). Lower it to hold back less per open
-   * block.
+   * block. Options that are not an object, or whose `maxBlockBodyLength`
+   * cannot be read (a throwing getter, a revoked proxy) or is not a number,
+   * mean the default; the field is read once.
    */
   constructor(options: TurnTextScannerOptions = {}) {
-    this.#maxBody = clampBound(options.maxBlockBodyLength);
+    this.#maxBody = boundOf(options);
   }
 
   /**
@@ -127,33 +165,22 @@ export class TurnTextScanner {
    */
   push(delta: string): TurnTextSegment[] {
     if (this.#ended || typeof delta !== "string" || delta === "") return [];
-    let firstLt = -1;
-    if (this.#block === null && this.#carry === "") {
-      firstLt = delta.indexOf("<");
-      // Fast path (most deltas of a real stream): nothing held back and no
-      // "<" that could start a tag (each is followed, inside the delta, by a
-      // character other than a/A/r/R), so the whole delta is final text —
-      // unless it ends with a high surrogate, which the general path holds
-      // back.
-      let j = firstLt;
-      const n = delta.length;
-      while (j !== -1 && j + 1 < n) {
-        const c = delta.charCodeAt(j + 1);
-        if (c === 0x3c) {
-          j++; // a "<<<" run: step without an indexOf call per "<"
-          continue;
-        }
-        const next = c | 0x20;
-        if (next === 0x61 || next === 0x72) break;
-        j = delta.indexOf("<", j + 2);
-      }
-      if (j === -1) {
-        const last = delta.charCodeAt(n - 1);
-        if (last < 0xd800 || last > 0xdbff) return [{ kind: "text", text: delta }];
-      }
-      firstLt = j;
+    if (
+      this.#tag < 0 && this.#partial === "" && this.#lead === "" && findLt(delta, 0) === -1 &&
+      !isHighSurrogate(delta.charCodeAt(delta.length - 1))
+    ) {
+      // Most deltas of a real stream: plain text, nothing held back.
+      return [{ kind: "text", text: delta }];
     }
-    this.#feed(delta, false, firstLt);
+    if (
+      this.#tag >= 0 && this.#closeMatched === 0 && findLt(delta, 0) === -1 &&
+      this.#bodyLen + delta.length < this.#maxBody + CLOSES[this.#tag].length
+    ) {
+      // Inside a block, a delta with no "<" is body, and the block stays open.
+      this.#keep(delta, 0, delta.length, 0, false);
+      return [];
+    }
+    this.#feed(delta, false);
     return this.#take();
   }
 
@@ -165,141 +192,233 @@ export class TurnTextScanner {
    */
   end(): TurnTextSegment[] {
     if (this.#ended) return [];
-    this.#feed("", true);
     this.#ended = true;
+    this.#feed("", true);
     return this.#take();
   }
 
-  /**
-   * Scan `delta` (after any held-back fragment). `firstLt`, when > 0, is the
-   * index of the first "<" in `delta` that could start a tag (found by
-   * `push`, so the text before it is not searched twice); any other value
-   * means "unknown".
-   */
-  #feed(delta: string, final: boolean, firstLt = -1): void {
-    let s = delta;
-    let i = 0;
-    if (this.#block === null && this.#carry !== "") {
-      s = this.#carry + delta;
-      this.#carry = "";
-      firstLt = -1;
+  /** Scan `s` (the next delta, or `""` with `final` at the end of the turn). */
+  #feed(s: string, final: boolean): void {
+    if (this.#lead !== "") {
+      this.#text += this.#lead;
+      this.#lead = "";
     }
+    let i = 0;
     for (;;) {
-      if (this.#block !== null) {
+      if (this.#tag >= 0) {
         i = this.#blockStep(s, i, final);
-        if (i === RESCAN) {
+        if (i < 0) {
           // The turn ended inside a block that never closed: only its opening
           // tag is invalid; what followed it is text and blocks again.
-          s = this.#rescan;
-          this.#rescan = "";
+          s = this.#unclosedBody();
           i = 0;
-        } else if (i < 0) return;
-      }
-      // Text mode.
-      const textStart = i;
-      for (;;) {
-        let j = firstLt > i ? firstLt : s.indexOf("<", i);
-        firstLt = -1;
-        // A run of "<<<…": only the last "<" of the run can open a tag; skip
-        // the run with a plain loop instead of one indexOf call per "<".
-        while (j !== -1 && s.charCodeAt(j + 1) === 0x3c) j++;
-        if (j === -1) {
-          // Never split a surrogate pair across deltas: hold back a trailing
-          // high surrogate so a UI never shows half an emoji.
-          const last = s.charCodeAt(s.length - 1);
-          if (!final && last >= 0xd800 && last <= 0xdbff && s.length > textStart) {
-            this.#text += s.slice(textStart, s.length - 1);
-            this.#carry = s.slice(s.length - 1);
-            return;
-          }
-          this.#text += s.slice(textStart);
-          return;
-        }
-        // Fast path: '<' followed by anything but a/A/r/R is never a tag.
-        const next = s.charCodeAt(j + 1) | 0x20;
-        if (next !== 0x61 && next !== 0x72 && j + 1 < s.length) {
-          i = j + 1;
-          continue;
-        }
-        const m = matchOpen(s, j);
-        if (m === NO_MATCH || (m === PARTIAL && final)) {
-          i = j + 1;
-          continue;
-        }
-        this.#text += s.slice(textStart, j);
-        if (m === PARTIAL) {
-          this.#carry = s.slice(j);
-          return;
-        }
-        const openLen = OPEN_TAG[m].length;
-        if (this.#unclosed.has(m)) {
-          this.#emit({ kind: "invalid", tag: m, raw: s.slice(j, j + openLen), reason: "unclosed" });
-          i = j + openLen;
-          break;
-        }
-        this.#block = {
-          name: m,
-          openRaw: s.slice(j, j + openLen),
-          parts: [],
-          len: 0,
-          tail: "",
-        };
-        i = j + openLen;
-        break;
+        } else if (this.#tag >= 0) return; // all of `s` is body; still open
+      } else {
+        if (i >= s.length && (!final || this.#partial === "")) return;
+        i = this.#textMode(s, i, final);
       }
     }
+  }
+
+  /**
+   * Text mode from `s[i]`: emits text up to the first opening tag and opens
+   * it (returns the index after it), or emits all of `s` as text except a
+   * trailing fragment that may still become a tag (`#partial`) or a trailing
+   * high surrogate (`#lead`), and returns `s.length`.
+   *
+   * One pass over the characters with the match state of the current
+   * candidate tag; a fragment held from earlier deltas is matched on from
+   * where it stopped, never joined to `s` and scanned again. When the whole
+   * tag would fit in `s`, its `>` (at offset 4 of `<ask>`, 7 of `<report>`)
+   * is read right after the letter that names it: most `<` that open no tag
+   * are rejected with two reads.
+   */
+  #textMode(s: string, i: number, final: boolean): number {
+    const n = s.length;
+    let p = this.#partial; // the candidate's characters from earlier deltas
+    this.#partial = "";
+    let m = p.length; // characters of the candidate matched so far (0: none)
+    let tag = m < 2 ? -1 : (p.charCodeAt(1) | 0x20) === LOWER_A ? 0 : 1;
+    let start = i; // where the candidate starts in `s` (i when it began in `p`)
+    const from = i; // text of `s` not yet added starts here
+    let k = i;
+    while (k < n) {
+      if (m === 0) {
+        const j = findLt(s, k);
+        if (j === -1) break;
+        start = j;
+        k = j + 1;
+        m = 1;
+        continue;
+      }
+      const c = s.charCodeAt(k);
+      if (c === LT) {
+        // A "<" ends the candidate (text) and starts the next one.
+        if (p !== "") {
+          this.#text += p;
+          p = "";
+        }
+        start = k++;
+        m = 1;
+        continue;
+      }
+      if (m === 1) {
+        const lc = c | 0x20;
+        tag = lc === LOWER_A ? 0 : lc === LOWER_R ? 1 : -1;
+        if (
+          tag >= 0 &&
+          (p !== "" || start + OPENS[tag].length > n ||
+            s.charCodeAt(start + OPENS[tag].length - 1) === GT)
+        ) {
+          m = 2;
+          k++;
+          continue;
+        }
+      } else {
+        const open = OPENS[tag];
+        if (m === open.length - 1) {
+          if (c === GT) {
+            let raw: string;
+            if (p !== "") raw = p + s.slice(i, k + 1);
+            else {
+              if (start > from) this.#text += s.slice(from, start);
+              raw = s.slice(start, k + 1);
+            }
+            this.#open(tag, raw);
+            return k + 1;
+          }
+        } else if ((c | 0x20) === open.charCodeAt(m)) {
+          m++;
+          k++;
+          continue;
+        }
+      }
+      // A mismatch at `s[k]`: the candidate is text; look at `s[k]` again.
+      if (p !== "") {
+        this.#text += p;
+        p = "";
+      }
+      m = 0;
+    }
+    if (m > 0 && !final) {
+      // `s` ends inside a candidate: hold it back.
+      if (p !== "") this.#partial = p + (i === 0 ? s : s.slice(i));
+      else {
+        if (start > from) this.#text += s.slice(from, start);
+        this.#partial = start === 0 ? s : s.slice(start);
+      }
+      return n;
+    }
+    if (p !== "") this.#text += p;
+    if (n === from) return n;
+    // Never split a surrogate pair across deltas: hold back a trailing high
+    // surrogate so a UI never shows half an emoji.
+    if (!final && isHighSurrogate(s.charCodeAt(n - 1))) {
+      if (n - 1 > from) this.#text += s.slice(from, n - 1);
+      this.#lead = s.slice(n - 1);
+      return n;
+    }
+    this.#text += from === 0 ? s : s.slice(from);
+    return n;
+  }
+
+  /** Start a block (or emit an `unclosed` tag at once when no close of that name can follow). */
+  #open(tag: number, raw: string): void {
+    if ((this.#unclosed & (1 << tag)) !== 0) {
+      this.#emit({ kind: "invalid", tag: NAMES[tag], raw, reason: "unclosed" });
+      return;
+    }
+    this.#tag = tag;
+    this.#openRaw = raw;
   }
 
   /**
    * Consume block body from `s` at `i`. Returns the index where text mode
-   * resumes, -1 when all of `s` was consumed (block still open), or
-   * {@link RESCAN} at the end of the turn for a block that never closed.
+   * resumes (the block ended: valid, invalid or too large), `s.length` when
+   * all of `s` is body (the block is still open), or -1 at the end of the
+   * turn for a block that never closed.
    */
   #blockStep(s: string, i: number, final: boolean): number {
-    const b = this.#block!;
-    const close = CLOSE_TAG[b.name];
+    const close = CLOSES[this.#tag];
     const cl = close.length;
-    const need = this.#maxBody + cl;
-    const n = Math.min(s.length - i, need - b.len);
-    // 1. A close tag that started in the previous chunk(s).
-    if (n > 0 && mayStartCloseTag(b.tail)) {
-      const u = b.tail + s.slice(i, i + Math.min(n, cl - 1));
-      const k = findTag(u, close, 0, b.tail.length - 1);
-      if (k !== -1) {
-        const bodyLen = b.len - b.tail.length + k;
-        const body = b.parts.join("").slice(0, bodyLen);
-        this.#finish(body, u.slice(k, k + cl));
-        return i + (k + cl - b.tail.length);
+    const n = s.length;
+    // Only the first maxBody + cl body characters may hold the close tag.
+    const room = this.#maxBody + cl - this.#bodyLen;
+    const end = n - i <= room ? n : i + room;
+    let k = i;
+    // 1. A close tag that began in an earlier delta.
+    let m = this.#closeMatched;
+    if (m > 0) {
+      for (; k < end && isTagChar(s.charCodeAt(k), close.charCodeAt(m)); k++) {
+        if (++m === cl) {
+          const whole = this.#body() + s.slice(i, k + 1);
+          this.#finish(whole.slice(0, whole.length - cl), whole.slice(whole.length - cl));
+          return k + 1;
+        }
+      }
+      if (k >= end) return this.#keep(s, i, end, m, final);
+      // A mismatch: the fragment ("<", "</", "</a", …) holds no other "<".
+    }
+    // 2. A close tag starting in this delta.
+    for (let j = findLt(s, k); j !== -1 && j < end; j = findLt(s, j + 1)) {
+      m = 1;
+      let p = j + 1;
+      while (p < end && m < cl && isTagChar(s.charCodeAt(p), close.charCodeAt(m))) {
+        p++;
+        m++;
+      }
+      if (m === cl) {
+        const body = j === i ? "" : s.slice(i, j);
+        this.#finish(this.#bodyLen === 0 ? body : this.#body() + body, s.slice(j, p));
+        return p;
+      }
+      if (p >= end) return this.#keep(s, i, end, m, final); // the close tag may continue
+    }
+    return this.#keep(s, i, end, 0, final);
+  }
+
+  /**
+   * Keep `s[i, end)` as body, with `matched` close-tag characters at its
+   * end; then end the block if it reached the size bound (`too-large`) or
+   * the turn ended (returns -1). Returns what `#blockStep` returns.
+   */
+  #keep(s: string, i: number, end: number, matched: number, final: boolean): number {
+    if (end > i) {
+      this.#acc += i === 0 && end === s.length ? s : s.slice(i, end);
+      this.#bodyLen += end - i;
+      if (this.#acc.length >= CHUNK) {
+        this.#chunks.push(this.#acc);
+        this.#acc = "";
       }
     }
-    // 2. A close tag starting in this chunk, fully inside the size bound.
-    const k = findTag(s, close, i, i + n - cl);
-    if (k !== -1) {
-      const piece = s.slice(i, k);
-      const body = b.parts.length === 0 ? piece : b.parts.join("") + piece;
-      this.#finish(body, s.slice(k, k + cl));
-      return k + cl;
+    this.#closeMatched = matched;
+    if (this.#bodyLen >= this.#maxBody + CLOSES[this.#tag].length) {
+      // Too large. Never cut between the halves of a surrogate pair: a
+      // trailing high surrogate goes back to text mode (it is `s[end - 1]`:
+      // the bound was reached in this delta).
+      let raw = this.#openRaw + this.#body();
+      let resume = end;
+      if (isHighSurrogate(s.charCodeAt(end - 1))) {
+        raw = raw.slice(0, -1);
+        resume--;
+      }
+      this.#invalid("too-large", raw);
+      return resume;
     }
-    // 3. No close yet: keep the body (bounded by `need`).
-    if (n > 0) {
-      const piece = s.slice(i, i + n);
-      b.parts.push(piece);
-      b.len += n;
-      b.tail = piece.length >= cl - 1
-        ? piece.slice(piece.length - (cl - 1))
-        : (b.tail + piece).slice(-(cl - 1));
-    }
-    if (b.len >= need) {
-      this.#invalid("too-large", b.openRaw + b.parts.join(""));
-      return i + n;
-    }
-    if (final) {
-      this.#rescan = b.parts.join("");
-      this.#unclosed.add(b.name);
-      this.#invalid("unclosed", b.openRaw);
-      return RESCAN;
-    }
-    return -1;
+    return final ? -1 : s.length;
+  }
+
+  /** The body held so far. */
+  #body(): string {
+    return this.#chunks.length === 0 ? this.#acc : this.#chunks.join("") + this.#acc;
+  }
+
+  /** End a block left open at the end of the turn (`unclosed`); returns its body, to scan again as text. */
+  #unclosedBody(): string {
+    const body = this.#body();
+    this.#unclosed |= 1 << this.#tag;
+    this.#invalid("unclosed", this.#openRaw);
+    return body;
   }
 
   /** Emit a non-text segment after the pending text. */
@@ -324,15 +443,26 @@ export class TurnTextScanner {
     return out;
   }
 
+  /** Leave block mode. */
+  #endBlock(): void {
+    this.#tag = -1;
+    this.#openRaw = "";
+    this.#acc = "";
+    if (this.#chunks.length > 0) this.#chunks = [];
+    this.#bodyLen = 0;
+    this.#closeMatched = 0;
+  }
+
+  /** Leave block mode, emitting an `invalid` segment for the block. */
   #invalid(reason: InvalidBlockReason, raw: string): void {
-    const tag = this.#block!.name;
-    this.#block = null;
+    const tag = NAMES[this.#tag];
+    this.#endBlock();
     this.#emit({ kind: "invalid", tag, raw, reason });
   }
 
+  /** The block closed: parse its body and emit the segment. */
   #finish(body: string, closeRaw: string): void {
-    const b = this.#block!;
-    const raw = b.openRaw + body + closeRaw;
+    const raw = this.#openRaw + body + closeRaw;
     let json: unknown;
     try {
       // JSON.parse skips JSON whitespace itself; trim() (which also strips
@@ -349,29 +479,18 @@ export class TurnTextScanner {
         return this.#invalid("malformed-json", raw);
       }
     }
-    if (b.name === "ask") {
+    if (this.#tag === 0) {
       const block = parseAskBlock(json);
       if (block === null) return this.#invalid("invalid-block", raw);
-      this.#block = null;
+      this.#endBlock();
       this.#emit({ kind: "ask", block, raw });
     } else {
       const block = parseReportBlock(json);
       if (block === null) return this.#invalid("invalid-block", raw);
-      this.#block = null;
+      this.#endBlock();
       this.#emit({ kind: "report", block, raw });
     }
   }
-}
-
-/** {@link TurnTextScanner}'s block step result: scan the unclosed body again as text. */
-const RESCAN = -2;
-
-/** Whether a close tag (`</…`) could start inside `tail` and continue in the next chunk. */
-function mayStartCloseTag(tail: string): boolean {
-  for (let p = tail.indexOf("<"); p !== -1; p = tail.indexOf("<", p + 1)) {
-    if (p === tail.length - 1 || tail.charCodeAt(p + 1) === 0x2f) return true;
-  }
-  return false;
 }
 
 /**
@@ -383,7 +502,7 @@ function mayStartCloseTag(tail: string): boolean {
  *
  * @example
  * ```ts
- * import { TurnTextScannerStream } from "@papercusp/chat-protocol";
+ * import { TurnTextScannerStream } from "@papercusp/chat-protocol/blocks";
  * const segments = ReadableStream.from(["Hi <ask>", '{"question":"Ok?"}</ask>'])
  *   .pipeThrough(new TurnTextScannerStream());
  * for await (const seg of segments) console.log(seg.kind); // "text", "ask"

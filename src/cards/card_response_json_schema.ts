@@ -128,7 +128,7 @@ export function cardValueSchema(
  *
  * @example
  * ```ts
- * import { cardResponseJsonSchema } from "@papercusp/chat-protocol";
+ * import { cardResponseJsonSchema } from "@papercusp/chat-protocol/cards";
  * cardResponseJsonSchema({ correlationId: "c", createdAt: 0, prompt: "When?", presentation: { kind: "date" } });
  * // → { ok: true, value: { type: "object", properties: { date: { type: "string", format: "date", … } }, required: ["date"], additionalProperties: false } }
  * ```

@@ -12,7 +12,7 @@
  *
  * @example
  * ```ts
- * import { decodeCardOptions } from "@papercusp/chat-protocol";
+ * import { decodeCardOptions } from "@papercusp/chat-protocol/cards";
  * decodeCardOptions('[{"id":"a","label":"A"}]'); // → [{ id: "a", label: "A" }]
  * decodeCardOptions([1]); // → [1]
  * decodeCardOptions("{"); // → null

@@ -105,7 +105,7 @@ const notExpressible = (field: string, message: string) =>
  *
  * @example
  * ```ts
- * import { cardToElicitation } from "@papercusp/chat-protocol";
+ * import { cardToElicitation } from "@papercusp/chat-protocol/cards";
  * cardToElicitation({
  *   correlationId: "c1", createdAt: 0, prompt: "Deploy where?", allowDecline: true,
  *   presentation: { kind: "radio", options: [{ id: "eu", label: "EU" }, { id: "us", label: "US" }] },
@@ -282,7 +282,7 @@ function toElicitation(
  *
  * @example
  * ```ts
- * import { elicitationResultToCardResponse } from "@papercusp/chat-protocol";
+ * import { elicitationResultToCardResponse } from "@papercusp/chat-protocol/cards";
  * const card = { correlationId: "c1", createdAt: 0, prompt: "Name?", allowDecline: true, presentation: { kind: "text" as const } };
  * elicitationResultToCardResponse(card, { action: "accept", content: { text: "Ada" } });
  * // → { ok: true, value: { action: "submit", correlationId: "c1", value: { text: "Ada" } } }

@@ -79,7 +79,7 @@ export interface CardSchemas<K extends string> {
  *
  * @example
  * ```ts
- * import { createCardSchemas } from "@papercusp/chat-protocol";
+ * import { createCardSchemas } from "@papercusp/chat-protocol/schemas";
  * const { OpenCardSnapshotSchema } = createCardSchemas(["rating"]);
  * OpenCardSnapshotSchema.safeParse({ correlationId: "c", createdAt: 0, prompt: "Rate", presentation: { kind: "rating" } }).success; // → true
  * ```

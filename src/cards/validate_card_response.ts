@@ -413,7 +413,8 @@ function validateConfirm(
  *
  * @example
  * ```ts
- * import { createCardValidator, cardRefusal, err, ok, type OpenCardSnapshot } from "@papercusp/chat-protocol";
+ * import { createCardValidator, cardRefusal, type OpenCardSnapshot } from "@papercusp/chat-protocol/cards";
+ * import { err, ok } from "@papercusp/chat-protocol";
  * const v = createCardValidator<"rating">({
  *   kinds: {
  *     rating: (_p, value) =>
@@ -552,7 +553,7 @@ const defaultValidators = new Map<boolean, CardValidator<string>>();
  *
  * @example
  * ```ts
- * import { validateCardResponse, type OpenCardSnapshot } from "@papercusp/chat-protocol";
+ * import { validateCardResponse, type OpenCardSnapshot } from "@papercusp/chat-protocol/cards";
  * const card: OpenCardSnapshot = {
  *   correlationId: "c1", createdAt: 0, prompt: "Which?",
  *   presentation: { kind: "radio", options: [{ id: "a", label: "A" }] },

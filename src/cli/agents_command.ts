@@ -12,17 +12,11 @@
  * @module
  */
 import { maskUnsafe } from "./escape.ts";
-import {
-  type AgentGraph,
-  type AgentRosterSnapshot,
-  foldAgentGraph,
-  foldRoster,
-  layoutSpawnTree,
-  parseBrokerHistory,
-  parseBrokerSessions,
-  type RowIssue,
-  type SeatPrefix,
-} from "../agents/mod.ts";
+import { type AgentGraph, type AgentRosterSnapshot } from "../agents/types.ts";
+import { foldAgentGraph } from "../agents/graph.ts";
+import { foldRoster, type SeatPrefix } from "../agents/roster.ts";
+import { layoutSpawnTree } from "../agents/layout.ts";
+import { parseBrokerHistory, parseBrokerSessions, type RowIssue } from "../agents/parse.ts";
 
 /**
  * What the command needs from the outside world. `readText`/`write` is the

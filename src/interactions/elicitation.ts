@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ElicitationResult } from "../cards/mod.ts";
+import type { ElicitationResult } from "../cards/elicitation.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { ValidationIssue } from "./standard_schema.ts";

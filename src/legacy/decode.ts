@@ -8,7 +8,8 @@ import { ok, type Result } from "../result.ts";
 import { clip, refuse } from "./_refusal.ts";
 import { isRecord, own, ownString } from "../_internal/guards.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
-import { isChatEventType, parseChatEvent } from "../wire/mod.ts";
+import { isChatEventType } from "../wire/channels.ts";
+import { parseChatEvent } from "../wire/parse.ts";
 import type {
   LegacyChatEvent,
   LegacyDecodedFrame,
@@ -310,7 +311,7 @@ function decodePapercup(
  *
  * @example
  * ```ts
- * import { decodeLegacyChatFrame } from "@papercusp/chat-protocol";
+ * import { decodeLegacyChatFrame } from "@papercusp/chat-protocol/legacy";
  * const r = decodeLegacyChatFrame({ id: "2", data: '{"type":"token","content":"Hi"}' }, "scout");
  * // r.ok && r.value.kind === "chat" → r.value.event is { type: "delta", text: "Hi" }
  * ```

@@ -8,7 +8,7 @@ import { ok, type Result } from "../result.ts";
 import { clip, refuse } from "./_refusal.ts";
 import { isRecord, own } from "../_internal/guards.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
-import { parseChatEnvelope } from "../v1/mod.ts";
+import { parseChatEnvelope } from "../v1/parse.ts";
 import type { LegacyFrame, LegacyRefusal } from "./types.ts";
 
 /** The legacy vocabulary to encode into. */
@@ -118,7 +118,7 @@ function papercupPayload(e: Obj, type: string): Obj | string {
  *
  * @example
  * ```ts
- * import { encodeLegacyChatFrame } from "@papercusp/chat-protocol";
+ * import { encodeLegacyChatFrame } from "@papercusp/chat-protocol/legacy";
  * const r = encodeLegacyChatFrame({
  *   schemaVersion: 1, conversationId: "c", turnId: "t", eventId: "t:3", seq: 3,
  *   event: { type: "delta", text: "Hi" },

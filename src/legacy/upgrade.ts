@@ -7,7 +7,7 @@
 import { err, ok, type Result } from "../result.ts";
 import { clip, refuse } from "./_refusal.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
-import { parseChatEnvelope } from "../v1/mod.ts";
+import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
 import type { LegacyChatFrame, LegacyDecodedFrame, LegacyDialect, LegacyRefusal } from "./types.ts";
 
@@ -282,7 +282,7 @@ function toV1(
  *
  * @example
  * ```ts
- * import { upgradeLegacyChatFrame } from "@papercusp/chat-protocol";
+ * import { upgradeLegacyChatFrame } from "@papercusp/chat-protocol/legacy";
  * let seq = 0;
  * const ctx = {
  *   dialect: "scout" as const,
@@ -318,7 +318,7 @@ export function upgradeLegacyChatFrame(
  *
  * @example
  * ```ts
- * import { decodeLegacyChatFrame, upgradeDecodedLegacyChatFrame } from "@papercusp/chat-protocol";
+ * import { decodeLegacyChatFrame, upgradeDecodedLegacyChatFrame } from "@papercusp/chat-protocol/legacy";
  * let seq = 0;
  * const ctx = {
  *   dialect: "scout" as const, conversationId: "c1", turnId: "t1",

@@ -84,7 +84,7 @@ function stringify(v: unknown): string {
  *
  * @example
  * ```ts
- * import { V1ToAgUi } from "@papercusp/chat-protocol";
+ * import { V1ToAgUi } from "@papercusp/chat-protocol/ag-ui";
  * declare const envelopes: unknown[];
  * declare function send(event: unknown): void;
  * const toAgUi = new V1ToAgUi();
@@ -264,7 +264,7 @@ export interface V1ToAgUiResult {
  *
  * @example
  * ```ts
- * import { v1ToAgUiEvents } from "@papercusp/chat-protocol";
+ * import { v1ToAgUiEvents } from "@papercusp/chat-protocol/ag-ui";
  * declare const envelopes: unknown[];
  * const { events } = v1ToAgUiEvents(envelopes);
  * ```

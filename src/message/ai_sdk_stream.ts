@@ -64,7 +64,7 @@ function toolOutput(e: ToolResultEventV1): unknown {
  *
  * @example
  * ```ts
- * import { V1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * import { V1ToUIMessageChunks } from "@papercusp/chat-protocol/ai-sdk";
  * declare const envelopes: unknown[];
  * declare const writer: { write(chunk: unknown): void };
  * const adapter = new V1ToUIMessageChunks();
@@ -292,7 +292,7 @@ export interface V1ToChunksResult {
  *
  * @example
  * ```ts
- * import { v1ToUIMessageChunks } from "@papercusp/chat-protocol";
+ * import { v1ToUIMessageChunks } from "@papercusp/chat-protocol/ai-sdk";
  * declare const envelopes: unknown[];
  * const { chunks } = v1ToUIMessageChunks(envelopes);
  * // serve: chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join("") + "data: [DONE]\n\n"
@@ -365,7 +365,7 @@ export interface ChunksToV1Options {
  *
  * @example
  * ```ts
- * import { uiMessageChunksToV1 } from "@papercusp/chat-protocol";
+ * import { uiMessageChunksToV1 } from "@papercusp/chat-protocol/ai-sdk";
  * declare const chunks: unknown[];
  * let n = 0;
  * const { envelopes, issues } = uiMessageChunksToV1(chunks, {

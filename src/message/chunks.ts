@@ -278,7 +278,7 @@ export function checkUIMessageChunk(value: unknown): string | null {
  *
  * @example
  * ```ts
- * import { isUIMessageChunk } from "@papercusp/chat-protocol";
+ * import { isUIMessageChunk } from "@papercusp/chat-protocol/ai-sdk";
  * isUIMessageChunk({ type: "text-delta", id: "t1", delta: "Hi" }); // true
  * isUIMessageChunk({ type: "text-delta", id: "t1" }); // false
  * ```
@@ -336,7 +336,7 @@ export interface DetectOptions {
  *
  * @example
  * ```ts
- * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol";
+ * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol/ai-sdk";
  * const summary = detectAiSdkStream(await Deno.readTextFile("capture.sse"));
  * if (summary) console.log(foldUIMessageChunks(summary.chunks).message);
  * ```

@@ -48,7 +48,7 @@ export const TRANSPORT_DELIVERY_CEILING: DeliveryStatus = "accepted";
  *
  * @example
  * ```ts
- * import { capDeliveryStatus } from "@papercusp/chat-protocol";
+ * import { capDeliveryStatus } from "@papercusp/chat-protocol/message";
  * capDeliveryStatus("read", "accepted"); // "accepted"
  * capDeliveryStatus("pending", "read"); // "pending"
  * capDeliveryStatus("held", "accepted"); // "held"

@@ -229,7 +229,7 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  *
  * @example
  * ```ts
- * import { parseChatMessage } from "@papercusp/chat-protocol";
+ * import { parseChatMessage } from "@papercusp/chat-protocol/message";
  * declare const body: string;
  * const r = parseChatMessage(JSON.parse(body));
  * if (!r.ok) console.error(r.error.code, r.error.issues);
@@ -267,7 +267,7 @@ function unreadable(): Result<never, MessageRefusal> {
  *
  * @example
  * ```ts
- * import { parseInboundChatMessage } from "@papercusp/chat-protocol";
+ * import { parseInboundChatMessage } from "@papercusp/chat-protocol/message";
  * declare const body: Record<string, unknown>;
  * const r = parseInboundChatMessage({ ...body, provenance: { authored: "human" } });
  * r.ok; // false, r.error.code === "claims-provenance"
@@ -349,7 +349,7 @@ export interface EndorsementRefusal {
  *
  * @example
  * ```ts
- * import { type ChatMessage, markHumanEndorsed } from "@papercusp/chat-protocol";
+ * import { type ChatMessage, markHumanEndorsed } from "@papercusp/chat-protocol/message";
  * declare const agentMessage: ChatMessage; // provenance: { authored: "agent" }
  * const r = markHumanEndorsed(agentMessage, "user:alice");
  * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
@@ -408,7 +408,7 @@ export type ChatEnvelope = Omit<ChatMessage, "id" | "role" | "parts" | "metadata
  *
  * @example
  * ```ts
- * import { toUIMessage, type ChatMessage } from "@papercusp/chat-protocol";
+ * import { toUIMessage, type ChatMessage } from "@papercusp/chat-protocol/message";
  * const m: ChatMessage = {
  *   id: "m1", threadId: "t1", authorId: "agent:a", role: "assistant",
  *   createdAt: "2026-01-01T00:00:00.000Z", parts: [{ type: "text", text: "Hi" }],

@@ -158,7 +158,7 @@ function isV1Envelope(v: unknown): v is ChatEventEnvelope {
  *
  * @example
  * ```ts
- * import { UIMessageFold } from "@papercusp/chat-protocol";
+ * import { UIMessageFold } from "@papercusp/chat-protocol/ai-sdk";
  * const fold = new UIMessageFold();
  * fold.push({ type: "start", messageId: "m1" });
  * fold.push({ type: "text-start", id: "t" });
@@ -794,7 +794,7 @@ export class UIMessageFold {
  *
  * @example
  * ```ts
- * import { foldUIMessage } from "@papercusp/chat-protocol";
+ * import { foldUIMessage } from "@papercusp/chat-protocol/ai-sdk";
  * const { message, issues } = foldUIMessage([
  *   { type: "start", messageId: "m1" },
  *   { type: "text-start", id: "t" },
@@ -870,7 +870,7 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
  *
  * @example
  * ```ts
- * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol";
+ * import { detectAiSdkStream, foldUIMessageChunks } from "@papercusp/chat-protocol/ai-sdk";
  * const capture = detectAiSdkStream('data: {"type":"start","messageId":"m"}\n\ndata: [DONE]\n\n');
  * if (capture) foldUIMessageChunks(capture.chunks).message.id; // "m"
  * ```
@@ -887,7 +887,7 @@ export function foldUIMessageChunks(chunks: readonly unknown[]): FoldResult {
  *
  * @example
  * ```ts
- * import { foldUIMessageStream } from "@papercusp/chat-protocol";
+ * import { foldUIMessageStream } from "@papercusp/chat-protocol/ai-sdk";
  * const { message } = await foldUIMessageStream(ReadableStream.from([{ type: "start", messageId: "m" }]));
  * ```
  */

@@ -97,7 +97,7 @@ const GATE_STATUSES: ReadonlySet<unknown> = new Set([
  *
  * @example
  * ```ts
- * import { fromHitlGate } from "@papercusp/chat-protocol";
+ * import { fromHitlGate } from "@papercusp/chat-protocol/message";
  * const r = fromHitlGate(
  *   { id: "g1", prompt: "Deploy?", status: "pending", createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },
@@ -207,7 +207,7 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
  *
  * @example
  * ```ts
- * import { fromHitlGate, toHitlAnswer } from "@papercusp/chat-protocol";
+ * import { fromHitlGate, toHitlAnswer } from "@papercusp/chat-protocol/message";
  * const done = fromHitlGate(
  *   { id: "g1", prompt: "Deploy?", status: "resolved", payload: { ok: true }, createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },

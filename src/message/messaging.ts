@@ -55,7 +55,7 @@ export interface OutboundResult {
  *
  * @example
  * ```ts
- * import { fromMessagingInbound } from "@papercusp/chat-protocol";
+ * import { fromMessagingInbound } from "@papercusp/chat-protocol/message";
  * const m = fromMessagingInbound(
  *   { status: "accepted", handle: "+1555", guid: "g1", text: "hi" },
  *   { threadId: "th1", authorId: "u1", createdAt: "2026-01-01T00:00:00.000Z" },
@@ -84,7 +84,7 @@ export function fromMessagingInbound(
  *
  * @example
  * ```ts
- * import { type ChatMessage, toMessagingOutbound } from "@papercusp/chat-protocol";
+ * import { type ChatMessage, toMessagingOutbound } from "@papercusp/chat-protocol/message";
  * declare const message: ChatMessage;
  * const { send, dropped } = toMessagingOutbound(message, "+1555");
  * if (dropped.length) console.warn("not sent:", dropped, "sent:", send.text);

@@ -277,7 +277,7 @@ export interface DataPartNameRefusal {
  *
  * @example
  * ```ts
- * import { dataPart } from "@papercusp/chat-protocol";
+ * import { dataPart } from "@papercusp/chat-protocol/message";
  * const r = dataPart("gate_ref", { id: "g1" });
  * if (r.ok) console.log(r.value.type); // "data-gate_ref"
  * dataPart("gate-ref", 1).ok; // false

@@ -23,7 +23,7 @@ export type SseDecoderStreamOptions = SseDecodeOptions;
  *
  * @example
  * ```ts
- * import { SseDecoderStream } from "@papercusp/chat-protocol";
+ * import { SseDecoderStream } from "@papercusp/chat-protocol/sse";
  * const body = new Response("id: 7\nevent: delta\ndata: {\"text\":\"hi\"}\n\n").body!;
  * const decoder = new SseDecoderStream({ onComment: (c) => console.log("comment", c) });
  * for await (const message of body.pipeThrough(decoder)) {

@@ -95,7 +95,7 @@ function lines(name: string, value: string): string {
  *
  * @example
  * ```ts
- * import { encodeSseFrame } from "@papercusp/chat-protocol";
+ * import { encodeSseFrame } from "@papercusp/chat-protocol/sse";
  * encodeSseFrame({ id: "42", event: "delta", data: '{"text":"hi"}' });
  * // 'id: 42\nevent: delta\ndata: {"text":"hi"}\n\n'
  * encodeSseFrame({ data: "two\nlines", retry: 3000 });
@@ -140,7 +140,7 @@ export function encodeSseFrame(frame: SseFrameInput): string {
  *
  * @example
  * ```ts
- * import { encodeSseComment } from "@papercusp/chat-protocol";
+ * import { encodeSseComment } from "@papercusp/chat-protocol/sse";
  * encodeSseComment("keep-alive"); // ": keep-alive\n\n"
  * ```
  */
@@ -163,7 +163,7 @@ export const SSE_HEARTBEAT = ": heartbeat\n\n";
  *
  * @example
  * ```ts
- * import { sseHeartbeat } from "@papercusp/chat-protocol";
+ * import { sseHeartbeat } from "@papercusp/chat-protocol/sse";
  * const { readable, writable } = new TransformStream<string, string>();
  * const writer = writable.getWriter();
  * const timer = setInterval(() => writer.write(sseHeartbeat()), 25_000);

@@ -37,7 +37,7 @@ function encodeItem(item: SseStreamInput): string {
  *
  * @example
  * ```ts
- * import { SseEncoderStream } from "@papercusp/chat-protocol";
+ * import { SseEncoderStream } from "@papercusp/chat-protocol/sse";
  * const { readable, writable } = new SseEncoderStream();
  * const writer = writable.getWriter();
  * writer.write({ id: "1", event: "delta", data: JSON.stringify({ text: "hi" }) });
@@ -66,7 +66,7 @@ export class SseEncoderStream extends TransformStream<SseStreamInput, Uint8Array
  *
  * @example
  * ```ts
- * import { SseTextEncoderStream } from "@papercusp/chat-protocol";
+ * import { SseTextEncoderStream } from "@papercusp/chat-protocol/sse";
  * const text = ReadableStream.from([{ data: "a" }]).pipeThrough(new SseTextEncoderStream());
  * ```
  */

@@ -38,7 +38,7 @@ export interface EncodeChatEnvelopeFrameOptions {
  *
  * @example
  * ```ts
- * import { encodeChatEnvelopeFrame } from "@papercusp/chat-protocol";
+ * import { encodeChatEnvelopeFrame } from "@papercusp/chat-protocol/sse";
  * encodeChatEnvelopeFrame({
  *   schemaVersion: 1, conversationId: "c1", turnId: "t1", eventId: "t1:1", seq: 1,
  *   event: { type: "delta", text: "Hi" },

@@ -29,7 +29,7 @@ export type SseEncodeErrorCode =
  *
  * @example
  * ```ts
- * import { encodeSseFrame, SseEncodeError } from "@papercusp/chat-protocol";
+ * import { encodeSseFrame, SseEncodeError } from "@papercusp/chat-protocol/sse";
  * try {
  *   encodeSseFrame({ id: "a\nb", data: "x" });
  * } catch (e) {

@@ -133,7 +133,7 @@ function checkLimit(name: string, value: number | undefined): number {
  *
  * @example
  * ```ts
- * import { SseParser } from "@papercusp/chat-protocol";
+ * import { SseParser } from "@papercusp/chat-protocol/sse";
  * const seen: string[] = [];
  * const parser = new SseParser({ onEvent: (m) => seen.push(`${m.event}:${m.data}`) });
  * parser.feed("event: delta\nda");

@@ -55,7 +55,7 @@ const EMPTY: Bag = Object.freeze(Object.create(null));
  *
  * @example
  * ```ts
- * import { parseChatEvent } from "@papercusp/chat-protocol";
+ * import { parseChatEvent } from "@papercusp/chat-protocol/v0";
  * parseChatEvent("delta", { text: "Hi" }); // { type: "delta", text: "Hi" }
  * parseChatEvent("error", "oops"); // { type: "error", message: "stream error" }
  * parseChatEvent("token", { content: "x" }); // null (legacy name)

@@ -1,8 +1,8 @@
 /**
- * A deliberately naive reference splitter (regex-free but quadratic-prone,
- * no size bound) used for differential tests on small inputs.
+ * A deliberately naive reference splitter (quadratic-prone; size bound
+ * `max`, none by default) used for differential tests on small inputs.
  */
-import { parseAskBlock, parseReportBlock, type TurnTextSegment } from "../../src/blocks/mod.ts";
+import { parseAskBlock, parseReportBlock, type TurnTextSegment } from "../../blocks.ts";
 
 export function referenceSplit(text: string, max = Infinity): TurnTextSegment[] {
   const lower = text.replace(/[A-Z]/g, (c) => c.toLowerCase());
@@ -28,13 +28,12 @@ export function referenceSplit(text: string, max = Infinity): TurnTextSegment[] 
     const c = lower.indexOf(`</${name}>`, bodyStart);
     const cl = name.length + 3;
     if ((c === -1 || c - bodyStart > max) && text.length - bodyStart >= max + cl) {
-      out.push({
-        kind: "invalid",
-        tag: name,
-        raw: text.slice(j, bodyStart + max + cl),
-        reason: "too-large",
-      });
-      pos = bodyStart + max + cl;
+      // The cut never ends on a high surrogate (it would split a pair).
+      let cut = bodyStart + max + cl;
+      const last = text.charCodeAt(cut - 1);
+      if (last >= 0xd800 && last <= 0xdbff) cut--;
+      out.push({ kind: "invalid", tag: name, raw: text.slice(j, cut), reason: "too-large" });
+      pos = cut;
       continue;
     }
     if (c === -1) {

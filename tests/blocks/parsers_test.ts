@@ -1,15 +1,14 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { AskBlockSchema, ReportBlockSchema } from "../../schemas.ts";
 import {
-  AskBlockSchema,
   MAX_BLOCK_BODY_LENGTH,
   parseAskBlock,
   parseAskBody,
   parseGoalOwnerReportRef,
   parseReportBlock,
   parseReportBody,
-  ReportBlockSchema,
-} from "../../src/blocks/mod.ts";
+} from "../../blocks.ts";
 
 const SHA = "0123456789abcdef".repeat(4);
 const REF = { schemaVersion: 1, goalId: "g-1", reportId: "r-1", bodySha256: SHA };

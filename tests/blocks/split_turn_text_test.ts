@@ -9,7 +9,7 @@ import {
   TurnTextScanner,
   TurnTextScannerStream,
   type TurnTextSegment,
-} from "../../src/blocks/mod.ts";
+} from "../../blocks.ts";
 import { referenceSplit } from "./_reference.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 

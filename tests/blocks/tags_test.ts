@@ -11,7 +11,7 @@ import {
   serializeAskTag,
   serializeReportTag,
   splitTurnText,
-} from "../../src/blocks/mod.ts";
+} from "../../blocks.ts";
 
 Deno.test("parseAskTag: case-insensitive, first match, lazy body, no attributes", () => {
   assert.deepEqual(parseAskTag('x <AsK>\n {"question":"a"}\n</aSK> <ask>{"question":"b"}</ask>'), {
@@ -59,10 +59,10 @@ Deno.test("regression: the original serializer breaks on </ask>, ours round-trip
   const block: AskBlock = { question: "What does </ask> mean?" };
   const original = "<ask>" + JSON.stringify(block) + "</ask>";
   assert.equal(parseAskTag(original), null, "the documented caveat of the original serializer");
-  assert.deepEqual(parseAskTag(serializeAskTag(block)), block);
+  assert.deepEqual(parseAskTag(serializeAskTag(block)!), block);
   const report: ReportBlock = { plans: [{ title: "x </REPORT> y" }] };
   assert.equal(parseReportTag("<report>" + JSON.stringify(report) + "</report>"), null);
-  assert.deepEqual(parseReportTag(serializeReportTag(report)), report);
+  assert.deepEqual(parseReportTag(serializeReportTag(report)!), report);
 });
 
 const nasty = fc.oneof(
@@ -130,6 +130,7 @@ Deno.test("property: parseAskTag(serializeAskTag(b)) deep-equals b for every val
       if (json.includes("\u{1F600}")) hits.emoji++;
       if (/\\ud[89a-f]/i.test(json)) hits.loneSurrogate++;
       const tag = serializeAskTag(b);
+      assert.ok(tag !== null, "a parsed block always has JSON text");
       assert.deepStrictEqual(parseAskTag(tag), b);
       // Also found by the splitter inside arbitrary text (which contains no other open tag).
       if (!/<(ask|report)>/i.test(before + after)) {
@@ -143,12 +144,12 @@ Deno.test("property: parseAskTag(serializeAskTag(b)) deep-equals b for every val
   for (const [k, n] of Object.entries(hits)) assert.ok(n >= 100, `only ${n} blocks with ${k}`);
 });
 
-Deno.test("property: parseReportTag(serializeReportTag(b)) deep-equals b for every valid block (10^4 runs)", () => {
+Deno.test("property: parseReportTag(serializeReportTag(b)!) deep-equals b for every valid block (10^4 runs)", () => {
   fc.assert(
     fc.property(reportInput, (raw) => {
       const b = parseReportBlock(raw);
       if (b === null) return;
-      assert.deepStrictEqual(parseReportTag(serializeReportTag(b)), b);
+      assert.deepStrictEqual(parseReportTag(serializeReportTag(b)!), b);
     }),
     { numRuns: 10_000 },
   );

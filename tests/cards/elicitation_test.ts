@@ -8,7 +8,7 @@ import {
   elicitationResultToCardResponse,
   type OpenCardSnapshot,
   validateCardResponse,
-} from "../../mod.ts";
+} from "../../cards.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 
 const OPTIONS = [{ id: "eu", label: "EU", description: "Frankfurt" }, {

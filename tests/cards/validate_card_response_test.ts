@@ -2,16 +2,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   cardRefusal,
-  CardResponseSchema,
-  createCardSchemas,
   createCardValidator,
   decodeCardOptions,
-  err,
-  ok,
   type OpenCardSnapshot,
-  OpenCardSnapshotSchema,
   validateCardResponse,
-} from "../../mod.ts";
+} from "../../cards.ts";
+import { CardResponseSchema, createCardSchemas, OpenCardSnapshotSchema } from "../../schemas.ts";
+import { err, ok } from "../../mod.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 
 const OPTIONS = [{ id: "a", label: "Alpha" }, { id: "b", label: "Beta", description: "second" }, {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { inspectBytes, inspectText } from "../../src/cli/inspect.ts";
 import { renderReport } from "../../src/cli/render.ts";
-import { encodeSseFrame } from "../../src/sse/mod.ts";
+import { encodeSseFrame } from "../../sse.ts";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
 
 /** Every capture under fixtures/ (SSE and NDJSON), except expected outputs. */

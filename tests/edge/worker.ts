@@ -1,25 +1,30 @@
 /**
  * A Cloudflare Worker test module that runs the library inside workerd
  * (Cloudflare's real runtime), proving it is edge-safe: workerd has no `Deno`
- * global and rejects `node:` builtins. Every entry point is exercised, and
- * the recovery and interactions conformance kits run in full against their
- * in-memory reference stores.
+ * global and rejects `node:` builtins. It imports every entry point
+ * (`scripts/edge_check.ts` refuses to run when one of deno.json's entry files
+ * is missing here) and calls at least one function of each; the recovery and
+ * interactions conformance kits run in full against their in-memory
+ * reference stores.
  *
  * Bundled and run by `scripts/edge_check.ts`.
  *
  * @module
  */
-import {
-  foldUIMessage,
-  parseChatEnvelope,
-  parseChatEvent,
-  splitTurnText,
-  type SseMessage,
-  SseParser,
-} from "../../mod.ts";
-import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
+import { ChatStateFolder, parseChatEnvelope } from "../../mod.ts";
+import { isReplayableEvent, parseChatEvent } from "../../v0.ts";
+import { encodeChatEnvelopeFrame, type SseMessage, SseParser } from "../../sse.ts";
+import { decodeLegacyChatFrame } from "../../legacy.ts";
+import { validateCardResponse } from "../../cards.ts";
+import { splitTurnText } from "../../blocks.ts";
+import { parseInboundChatMessage } from "../../message.ts";
+import { foldUIMessage, v1ToUIMessageChunks } from "../../ai_sdk.ts";
+import { v1ToAgUiEvents } from "../../ag_ui.ts";
+import { ChatEventEnvelopeSchema } from "../../schemas.ts";
+import { MemoryRecoveryHost, TurnRecovery } from "../../recovery.ts";
+import { memoryConformanceHost, recoveryConformanceCases } from "../../recovery_testing.ts";
 import { MemoryInteractionStore } from "../../interactions.ts";
-import { interactionStoreConformance } from "../../src/interactions/testing.ts";
+import { interactionStoreConformance } from "../../interactions_testing.ts";
 import { glowStrength, layoutSpawnTree } from "../../agents.ts";
 
 function check(cond: unknown, what: string): void {
@@ -44,32 +49,89 @@ async function runCases(
   return ran;
 }
 
+const ENVELOPE = {
+  schemaVersion: 1,
+  conversationId: "c",
+  turnId: "t",
+  eventId: "e1",
+  seq: 1,
+  event: { type: "delta", text: "x" },
+};
+
 export default {
   async test(): Promise<void> {
-    check(parseChatEvent("delta", { text: "hi" })?.type === "delta", "parseChatEvent");
-    const env = parseChatEnvelope({
-      schemaVersion: 1,
-      conversationId: "c",
-      turnId: "t",
-      eventId: "e1",
-      seq: 1,
-      event: { type: "delta", text: "x" },
-    });
+    // .
+    const env = parseChatEnvelope(ENVELOPE);
     check(env.ok, "parseChatEnvelope accepts a valid envelope");
-    check(splitTurnText('a<ask>{"question":"q"}</ask>b').length === 3, "splitTurnText");
+    const folder = new ChatStateFolder("c", "t");
+    check(env.ok && folder.push(env.value).ok && folder.state().text === "x", "ChatStateFolder");
+    // ./v0
+    check(parseChatEvent("delta", { text: "hi" })?.type === "delta", "parseChatEvent");
+    check(isReplayableEvent("delta"), "isReplayableEvent");
+    // ./sse
     const got: SseMessage[] = [];
     const parser = new SseParser({ onEvent: (m) => got.push(m) });
     parser.feed(new TextEncoder().encode('id: 1\ndata: {"a":1}\n\n'));
     check(got.length === 1 && got[0].data === '{"a":1}', "SseParser decodes bytes");
+    check(env.ok && encodeChatEnvelopeFrame(env.value).startsWith("id: e1\n"), "SSE frame");
+    // ./legacy
+    check(decodeLegacyChatFrame({ data: '{"type":"done"}' }, "scout").ok, "legacy decode");
+    // ./cards
+    check(
+      validateCardResponse(
+        { correlationId: "k", createdAt: 0, prompt: "?" },
+        { action: "submit", correlationId: "k", value: {} },
+      ).ok,
+      "validateCardResponse",
+    );
+    // ./blocks
+    check(splitTurnText('a<ask>{"question":"q"}</ask>b').length === 3, "splitTurnText");
+    // ./message
+    check(
+      parseInboundChatMessage({
+        id: "m",
+        threadId: "t",
+        authorId: "u",
+        role: "user",
+        createdAt: "2026-01-01T00:00:00.000Z",
+        parts: [{ type: "text", text: "hi" }],
+      }).ok,
+      "parseInboundChatMessage",
+    );
+    // ./ai-sdk
     check(foldUIMessage([{ type: "start", messageId: "m" }]).message.id === "m", "foldUIMessage");
+    check(v1ToUIMessageChunks([ENVELOPE]).chunks.length > 0, "v1ToUIMessageChunks");
+    // ./ag-ui
+    check(v1ToAgUiEvents([ENVELOPE]).events.length > 0, "v1ToAgUiEvents");
+    // ./schemas (zod runs on the edge too)
+    check(ChatEventEnvelopeSchema.safeParse(ENVELOPE).success, "ChatEventEnvelopeSchema");
+    // ./agents
     check(layoutSpawnTree([]).nodes.length === 0, "layoutSpawnTree");
     check(glowStrength({ at: 0 } as never, 0) === 1, "glowStrength");
+    // ./recovery
+    const host = new MemoryRecoveryHost();
+    host.grant("p", "t");
+    const recovery = new TurnRecovery(host.seams());
+    const begun = await recovery.beginTurn({
+      conversationId: "c",
+      turnId: "t",
+      principal: "p",
+      effectIds: ["e"],
+    });
+    const run = await recovery.runEffect({
+      turnId: "t",
+      effectId: "e",
+      principal: "p",
+      dispatch: () => 1,
+    });
+    check(begun.ok && run.ok && run.value.status === "completed", "TurnRecovery");
 
-    const recovery = await runCases(
+    // ./recovery/testing and ./interactions/testing (with ./interactions)
+    const recoveryCases = await runCases(
       "recovery conformance",
       recoveryConformanceCases(() => memoryConformanceHost()),
     );
-    const interactions = await runCases(
+    const interactionCases = await runCases(
       "interactions conformance",
       interactionStoreConformance(() => {
         let t = 1_700_000_000_000;
@@ -85,7 +147,7 @@ export default {
       }, { lostAcks: true }),
     );
     console.log(
-      `edge check ok: core functions, ${recovery} recovery and ${interactions} interactions conformance cases`,
+      `edge check ok: every entry point, ${recoveryCases} recovery and ${interactionCases} interactions conformance cases`,
     );
   },
 };

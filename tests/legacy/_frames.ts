@@ -1,6 +1,6 @@
 /** Test helper: read an SSE fixture into frames with the package's own SSE parser. */
-import { SseParser } from "../../src/sse/mod.ts";
-import type { LegacyFrame } from "../../src/legacy/mod.ts";
+import { SseParser } from "../../sse.ts";
+import type { LegacyFrame } from "../../legacy.ts";
 
 /** Parse SSE text into `{id?, event?, data}` frames. */
 export function sseFrames(text: string): LegacyFrame[] {

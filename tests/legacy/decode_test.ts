@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { decodeLegacyChatFrame } from "../../src/legacy/mod.ts";
-import { parseChatEvent } from "../../src/wire/mod.ts";
+import { decodeLegacyChatFrame } from "../../legacy.ts";
+import { parseChatEvent } from "../../v0.ts";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
 import { sseFrames } from "./_frames.ts";
 

@@ -3,7 +3,7 @@ import {
   decodeLegacyChatFrame,
   encodeLegacyChatFrame,
   upgradeLegacyChatFrame,
-} from "../../src/legacy/mod.ts";
+} from "../../legacy.ts";
 import type { ChatEventEnvelope, ChatEventV1 } from "../../src/v1/types.ts";
 
 const env = (event: ChatEventV1, seq = 3): ChatEventEnvelope => ({

@@ -5,7 +5,7 @@ import {
   encodeLegacyChatFrame,
   type LegacyUpgradeContext,
   upgradeLegacyChatFrame,
-} from "../../src/legacy/mod.ts";
+} from "../../legacy.ts";
 import type { ChatEventEnvelope } from "../../src/v1/types.ts";
 import { validEnvelope } from "../v1/_arbitraries.ts";
 

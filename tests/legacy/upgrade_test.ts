@@ -5,7 +5,7 @@ import {
   type LegacyUpgradeContext,
   upgradeDecodedLegacyChatFrame,
   upgradeLegacyChatFrame,
-} from "../../src/legacy/mod.ts";
+} from "../../legacy.ts";
 import { assertGolden, readFixture } from "../_helpers/golden.ts";
 import { sseFrames } from "./_frames.ts";
 

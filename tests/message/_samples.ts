@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { TOOL_PART_STATES, type UIMessage } from "../../src/message/mod.ts";
+import { TOOL_PART_STATES, type UIMessage } from "../../message.ts";
 
 const PM = { anthropic: { signature: "sig", n: 1, nested: { a: [1, null] } } };
 

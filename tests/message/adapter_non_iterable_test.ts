@@ -4,7 +4,8 @@
  * throw, like `foldUIMessage`.
  */
 import assert from "node:assert/strict";
-import { v1ToAgUiEvents, v1ToUIMessageChunks } from "../../src/message/mod.ts";
+import { v1ToAgUiEvents } from "../../ag_ui.ts";
+import { v1ToUIMessageChunks } from "../../ai_sdk.ts";
 
 const env = (seq: number, event: Record<string, unknown>) => ({
   schemaVersion: 1,

@@ -11,8 +11,8 @@ import {
   parseInboundChatMessage,
   toHitlAnswer,
   toMessagingOutbound,
-  UIMessageSchema,
-} from "../../src/message/mod.ts";
+} from "../../message.ts";
+import { UIMessageSchema } from "../../schemas.ts";
 import { handBuiltMessages } from "./_samples.ts";
 import { askAi, json } from "./_oracle_client.ts";
 

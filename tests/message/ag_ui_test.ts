@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { HttpAgent, verifyEvents } from "@ag-ui/client";
 import { EventEncoder } from "@ag-ui/encoder";
-import { V1ToAgUi, v1ToAgUiEvents } from "../../src/message/mod.ts";
+import { V1ToAgUi, v1ToAgUiEvents } from "../../ag_ui.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 
 const read = (p: string) =>

@@ -3,7 +3,7 @@
  * `readUIMessageStream` and the v1 parser / fold.
  */
 import assert from "node:assert/strict";
-import { foldChatState, parseChatEnvelope } from "../../src/v1/mod.ts";
+import { foldChatState, parseChatEnvelope } from "../../mod.ts";
 import {
   detectAiSdkStream,
   foldUIMessage,
@@ -11,7 +11,7 @@ import {
   uiMessageChunksToV1,
   V1ToUIMessageChunks,
   v1ToUIMessageChunks,
-} from "../../src/message/mod.ts";
+} from "../../ai_sdk.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 import { askAi, json } from "./_oracle_client.ts";
 

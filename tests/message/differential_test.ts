@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { isDeepStrictEqual } from "node:util";
-import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../src/message/mod.ts";
+import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../ai_sdk.ts";
 
 const QUIET = new Set(["start-step", "finish-step", "error", "reset-step", "finish"]);
 import { anyChunk, validChunk } from "./_arbitraries.ts";

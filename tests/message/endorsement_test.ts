@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ChatMessage, markHumanEndorsed, type Provenance } from "../../src/message/mod.ts";
+import { type ChatMessage, markHumanEndorsed, type Provenance } from "../../message.ts";
 
 const agent: ChatMessage = {
   id: "m1",

@@ -6,18 +6,20 @@ import assert from "node:assert/strict";
 import {
   capDeliveryStatus,
   type ChatMessage,
-  ChatMessageSchema,
-  ChatThreadSchema,
   type DeliveryStatus,
   fromUIMessage,
   markHumanEndorsed,
   parseChatMessage,
   parseInboundChatMessage,
-  ParticipantSchema,
-  ProvenanceSchema,
   toUIMessage,
   TRANSPORT_DELIVERY_CEILING,
-} from "../../src/message/mod.ts";
+} from "../../message.ts";
+import {
+  ChatMessageSchema,
+  ChatThreadSchema,
+  ParticipantSchema,
+  ProvenanceSchema,
+} from "../../schemas.ts";
 
 const base: ChatMessage = {
   id: "m1",

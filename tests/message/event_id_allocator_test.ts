@@ -4,8 +4,8 @@
  * `invalid-event-id` issue, never emitted into an envelope.
  */
 import assert from "node:assert/strict";
-import { parseChatEnvelope } from "../../src/v1/mod.ts";
-import { UIMessageChunksToV1, uiMessageChunksToV1 } from "../../src/message/mod.ts";
+import { parseChatEnvelope } from "../../mod.ts";
+import { UIMessageChunksToV1, uiMessageChunksToV1 } from "../../ai_sdk.ts";
 
 const chunks = [
   { type: "start", messageId: "m1" },

@@ -4,13 +4,9 @@
  * and skipped; plus the remaining chunk kinds, bounds and incremental use.
  */
 import assert from "node:assert/strict";
-import {
-  detectAiSdkStream,
-  foldUIMessage,
-  type UIMessage,
-  UIMessageFold,
-  UIMessageSchema,
-} from "../../src/message/mod.ts";
+import { detectAiSdkStream, foldUIMessage, UIMessageFold } from "../../ai_sdk.ts";
+import { type UIMessage } from "../../message.ts";
+import { UIMessageSchema } from "../../schemas.ts";
 import { json } from "./_oracle_client.ts";
 
 const DIR = new URL("../../fixtures/ai-sdk/", import.meta.url);

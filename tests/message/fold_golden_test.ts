@@ -10,7 +10,7 @@ import {
   foldUIMessage,
   foldUIMessageChunks,
   foldUIMessageStream,
-} from "../../src/message/mod.ts";
+} from "../../ai_sdk.ts";
 import { askAi, json } from "./_oracle_client.ts";
 
 const DIR = new URL("../../fixtures/ai-sdk/", import.meta.url);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { foldUIMessage } from "../../mod.ts";
+import { foldUIMessage } from "../../ai_sdk.ts";
 
 Deno.test("foldUIMessage refuses a non-iterable input with an issue instead of throwing", () => {
   for (const bad of [null, undefined, 5, {}, { length: 2 }, true]) {

@@ -3,7 +3,7 @@
  * through the prototype is refused with the accurate code, like an own one.
  */
 import assert from "node:assert/strict";
-import { parseInboundChatMessage } from "../../src/message/mod.ts";
+import { parseInboundChatMessage } from "../../message.ts";
 
 const body = {
   id: "m1",

@@ -4,14 +4,8 @@
  * we accept (and rejects the approval-rule violations we reject).
  */
 import assert from "node:assert/strict";
-import {
-  ChatPartSchema,
-  DATA_PART_KEY_PATTERN,
-  dataPart,
-  isDataPartType,
-  isToolPartType,
-  UIMessageSchema,
-} from "../../src/message/mod.ts";
+import { ChatPartSchema, UIMessageSchema } from "../../schemas.ts";
+import { DATA_PART_KEY_PATTERN, dataPart, isDataPartType, isToolPartType } from "../../message.ts";
 import { askAi, json } from "./_oracle_client.ts";
 import { handBuiltMessages } from "./_samples.ts";
 

@@ -4,18 +4,16 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { ChatPartSchema, UIMessageSchema } from "../../schemas.ts";
 import {
-  ChatPartSchema,
   checkUIMessageChunk,
   detectAiSdkStream,
   foldUIMessage,
-  parseChatMessage,
-  parseInboundChatMessage,
   uiMessageChunksToV1,
-  UIMessageSchema,
-  v1ToAgUiEvents,
   v1ToUIMessageChunks,
-} from "../../src/message/mod.ts";
+} from "../../ai_sdk.ts";
+import { parseChatMessage, parseInboundChatMessage } from "../../message.ts";
+import { v1ToAgUiEvents } from "../../ag_ui.ts";
 import { parsePartialJson } from "../../src/message/_partial_json.ts";
 import { anyChunk, v1Stream } from "./_arbitraries.ts";
 

@@ -10,7 +10,7 @@ import {
   type MemoryStoreOptions,
   type TurnDraft,
   type TurnRecord,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 
 /** Check (at read time) what the real fence checks; `null` = admissible. */
 function precheck(store: MemoryRecoveryStore, r: AdmitRequest, auth = true): AdmitOutcome | null {

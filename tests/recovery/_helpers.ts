@@ -7,7 +7,7 @@ import {
   type StoreFault,
   type StoreOp,
   TurnRecovery,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 import type { Result } from "../../src/result.ts";
 
 /** A fault plan: the n-th call (0-based) of `op` gets `fault`. */

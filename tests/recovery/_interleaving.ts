@@ -11,7 +11,7 @@ import {
   type RecoveryStore,
   type StoreFault,
   TurnRecovery,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 import type { Result } from "../../src/result.ts";
 import { makeStore, type Variant } from "./_broken_stores.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { MemoryStoreOptions } from "../../src/recovery/mod.ts";
+import type { MemoryStoreOptions } from "../../recovery.ts";
 import {
   ConformanceFailure,
   type ConformanceHost,

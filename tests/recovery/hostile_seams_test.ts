@@ -9,7 +9,7 @@ import {
   type RecoveryError,
   type RecoveryStore,
   TurnRecovery,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 import { code, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 const later = () => new Promise<void>((resolve) => setTimeout(resolve, 5));

@@ -35,7 +35,7 @@ async function transpileRecovery(dir: string): Promise<void> {
 const NODE_TEST = `
 import { test } from "node:test";
 import { memoryConformanceHost, recoveryConformanceCases } from "./src/recovery/testing.js";
-import { MemoryRecoveryStore } from "./src/recovery/mod.js";
+import { MemoryRecoveryStore } from "./src/recovery/memory_store.js";
 
 // The reference host, exactly as the kit's module docs show for node:test.
 const tick = () => Promise.resolve();

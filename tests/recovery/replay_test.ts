@@ -10,7 +10,7 @@ import {
   requireCapability,
   turnRecoveryProfile,
   validateReplay,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 import type { ChatEventEnvelope } from "../../src/v1/types.ts";
 
 function env(seq: number, over: Partial<ChatEventEnvelope> = {}): ChatEventEnvelope {

@@ -6,7 +6,7 @@ import {
   type RecoveryStore,
   type StoreEvent,
   TurnRecovery,
-} from "../../src/recovery/mod.ts";
+} from "../../recovery.ts";
 import { code, deferred, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
 
 Deno.test("effects: a turn starts with host-authorized ids; model-supplied ids authorize nothing", async () => {

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type SseMessage, SseParser, type SseParserOptions } from "../../src/sse/mod.ts";
+import { type SseMessage, SseParser, type SseParserOptions } from "../../sse.ts";
 
 /** Everything a parse reported, in order. */
 export interface Collected {

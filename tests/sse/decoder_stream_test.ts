@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { SseDecoderStream, type SseMessage } from "../../src/sse/mod.ts";
+import { SseDecoderStream, type SseMessage } from "../../sse.ts";
 
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
   const out: T[] = [];

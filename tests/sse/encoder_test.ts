@@ -18,7 +18,7 @@ import {
   type SseMessage,
   type SseStreamInput,
   SseTextEncoderStream,
-} from "../../src/sse/mod.ts";
+} from "../../sse.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 import { collect, splitAt } from "./_helpers.ts";
 

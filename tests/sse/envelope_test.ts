@@ -5,8 +5,8 @@ import {
   SseDecoderStream,
   SseEncodeError,
   type SseMessage,
-} from "../../src/sse/mod.ts";
-import { type ChatEventEnvelope, parseChatEnvelopeJson } from "../../src/v1/mod.ts";
+} from "../../sse.ts";
+import { type ChatEventEnvelope, parseChatEnvelopeJson } from "../../mod.ts";
 import { validEnvelope } from "../v1/_arbitraries.ts";
 
 const env = (extra: Record<string, unknown> = {}) =>

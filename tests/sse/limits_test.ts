@@ -12,7 +12,7 @@ import {
   SseLimitError,
   type SseMessage,
   SseParser,
-} from "../../src/sse/mod.ts";
+} from "../../sse.ts";
 import { collect } from "./_helpers.ts";
 
 const MiB = 1_048_576;

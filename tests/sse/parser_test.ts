@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type SseMessage, SseParser } from "../../src/sse/mod.ts";
+import { type SseMessage, SseParser } from "../../sse.ts";
 import { collect } from "./_helpers.ts";
 
 const enc = new TextEncoder();

@@ -10,7 +10,7 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { SseParser } from "../../src/sse/mod.ts";
+import { SseParser } from "../../sse.ts";
 import { splitAt } from "./_helpers.ts";
 
 const enc = new TextEncoder();

@@ -3,13 +3,13 @@ import fc from "fast-check";
 import {
   CHAT_CAPABILITIES,
   type ChatCapabilities,
-  ChatCapabilitiesSchema,
   type ChatCapability,
   negotiateChatVersion,
   negotiateChatVersions,
   NO_CAPABILITIES,
   requireChatCapabilities,
-} from "../../src/v1/mod.ts";
+} from "../../mod.ts";
+import { ChatCapabilitiesSchema } from "../../schemas.ts";
 
 Deno.test("NO_CAPABILITIES: all false, frozen, schema-valid", () => {
   assert.deepEqual(NO_CAPABILITIES, {

@@ -8,7 +8,7 @@ import {
   createChatState,
   foldChatState,
   foldChatStateStrict,
-} from "../../src/v1/mod.ts";
+} from "../../mod.ts";
 import { nearEnvelope, tricky, validEvent } from "./_arbitraries.ts";
 
 const C = "c1", T = "t1";

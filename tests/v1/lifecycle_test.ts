@@ -9,7 +9,7 @@ import {
   TURN_STATUSES,
   TURN_TRANSITIONS,
   type TurnStatus,
-} from "../../src/v1/mod.ts";
+} from "../../mod.ts";
 
 Deno.test("TURN_TRANSITIONS: the documented table, exactly", () => {
   assert.deepEqual(TURN_TRANSITIONS, {

@@ -2,14 +2,13 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   CHAT_EVENT_V1_TYPES,
-  ChatEventEnvelopeSchema,
-  ChatEventV1Schema,
   DEFAULT_MAX_ENVELOPE_BYTES,
   isChatEventV1Type,
   parseChatEnvelope,
   parseChatEnvelopeJson,
-  utf8ByteLength,
-} from "../../src/v1/mod.ts";
+} from "../../mod.ts";
+import { ChatEventEnvelopeSchema, ChatEventV1Schema } from "../../schemas.ts";
+import { utf8ByteLength } from "../../src/v1/parse.ts";
 import { nearEnvelope, validEnvelope } from "./_arbitraries.ts";
 
 const base = {

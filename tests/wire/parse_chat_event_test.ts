@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { ChatEventSchema } from "../../schemas.ts";
 import {
-  ChatEventSchema,
   EVENT_CHANNEL_TYPES,
   isChatEventType,
   isReplayableEvent,
@@ -9,7 +9,7 @@ import {
   parseChatEvent,
   STATE_CHANNEL_TYPES,
   TRANSIENT_CHANNEL_TYPES,
-} from "../../src/wire/mod.ts";
+} from "../../v0.ts";
 
 const ALL = [
   "session",

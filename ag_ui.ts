@@ -1,0 +1,24 @@
+/**
+ * `@papercusp/chat-protocol/ag-ui`: v1 envelopes as AG-UI events
+ * (`@ag-ui/core` 1.0 event shapes): {@link v1ToAgUiEvents} for a whole turn,
+ * {@link V1ToAgUi} incrementally. A refusal ({@link AgUiRefusal}) is
+ * reported beside the events, never thrown.
+ *
+ * @example
+ * ```ts
+ * import { v1ToAgUiEvents } from "@papercusp/chat-protocol/ag-ui";
+ * const r = v1ToAgUiEvents([
+ *   { schemaVersion: 1, conversationId: "c1", turnId: "t1", eventId: "e1", seq: 1, event: { type: "delta", text: "Hi" } },
+ * ]);
+ * r.events.map((e) => e.type); // RUN_STARTED, TEXT_MESSAGE_START, TEXT_MESSAGE_CONTENT
+ * ```
+ *
+ * @module
+ */
+export {
+  type AgUiEvent,
+  type AgUiRefusal,
+  V1ToAgUi,
+  v1ToAgUiEvents,
+  type V1ToAgUiResult,
+} from "./src/message/ag_ui.ts";

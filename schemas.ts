@@ -1,0 +1,132 @@
+/**
+ * `@papercusp/chat-protocol/schemas`: every zod schema of the package, by
+ * name, for those who want zod (peer dependency, v4) at runtime: the v0
+ * events, the v1 envelope and events, cards, blocks, the message document and
+ * the agent-broker payloads. Each schema is typed `z.ZodType<T>` with `T` the
+ * type exported by the matching entry point.
+ *
+ * The fast, zod-free validators live beside their types
+ * (`parseChatEnvelope` in `.`, `parseChatEvent` in `./v0`, the block and card
+ * parsers in `./blocks` and `./cards`): importing this entry point is what
+ * puts zod into a bundle.
+ *
+ * @example
+ * ```ts
+ * import { ChatEventEnvelopeSchema } from "@papercusp/chat-protocol/schemas";
+ * const r = ChatEventEnvelopeSchema.safeParse({
+ *   schemaVersion: 1, conversationId: "c1", turnId: "t1", eventId: "e1", seq: 1,
+ *   event: { type: "delta", text: "Hi" },
+ * });
+ * console.log(r.success); // true
+ * ```
+ *
+ * @module
+ */
+export {
+  CardClosedEventSchema,
+  CardEventSchema,
+  ChatEventSchema,
+  DeltaEventSchema,
+  DoneEventSchema,
+  DoneUsageSchema,
+  ErrorEventSchema,
+  NavigateEventSchema,
+  ProvenanceEventSchema,
+  SessionEventSchema,
+  StateEventSchema,
+  ToolCallEventSchema,
+  ToolResultEventSchema,
+  WireCardSchema,
+} from "./src/wire/schemas.ts";
+export {
+  CardClosedEventV1Schema,
+  CardEventV1Schema,
+  CardResolutionSchema,
+  ChatCapabilitiesSchema,
+  ChatEventEnvelopeSchema,
+  ChatEventV1Schema,
+  ChatUsageSchema,
+  DeltaEventV1Schema,
+  DoneEventV1Schema,
+  ErrorEventV1Schema,
+  GroundedBlockSchema,
+  NavigateEventV1Schema,
+  OpenCardSnapshotV1Schema,
+  ProvenanceEventV1Schema,
+  ReasoningEventV1Schema,
+  SessionEventV1Schema,
+  SourceRefSchema,
+  StateEventV1Schema,
+  ToolCallEventV1Schema,
+  ToolProgressEventV1Schema,
+  ToolResultEventV1Schema,
+  TurnStatusEventV1Schema,
+} from "./src/v1/schemas.ts";
+export {
+  CardApprovalSchema,
+  CardOptionSchema,
+  CardPresentationKindSchema,
+  CardPresentationSchema,
+  CardResponseSchema,
+  type CardSchemas,
+  CardSpecSchema,
+  createCardSchemas,
+  OpenCardSnapshotSchema,
+} from "./src/cards/schemas.ts";
+export {
+  AskBlockSchema,
+  AskOptionSchema,
+  GoalOwnerReportRefV1Schema,
+  ReportBlockSchema,
+  ReportItemSchema,
+  ReportPlanSchema,
+} from "./src/blocks/schemas.ts";
+export {
+  AddressSchemeSchema,
+  ChatMessageSchema,
+  ChatThreadSchema,
+  InboundChatMessageSchema,
+  ParticipantKindSchema,
+  ParticipantSchema,
+  ProvenanceSchema,
+  ThreadKindSchema,
+} from "./src/message/envelope.ts";
+export {
+  ChatPartSchema,
+  DataPartSchema,
+  DynamicToolPartSchema,
+  FilePartSchema,
+  MessageRoleSchema,
+  ProviderMetadataSchema,
+  ReasoningPartSchema,
+  SourceDocumentPartSchema,
+  SourceUrlPartSchema,
+  StepStartPartSchema,
+  TextPartSchema,
+  ToolApprovalSchema,
+  ToolPartSchema,
+  UIMessageSchema,
+} from "./src/message/parts.ts";
+export { DeliveryStateSchema, DeliveryStatusSchema } from "./src/message/delivery.ts";
+export {
+  agentActivityCategory,
+  agentCostSource,
+  agentGraph,
+  agentGraphEdge,
+  agentGraphEdgeKind,
+  agentGraphNode,
+  agentGraphNodeActivity,
+  agentIdSource,
+  agentOrigin,
+  agentRosterEntry,
+  agentRosterSnapshot,
+  agentState,
+  agentStateSource,
+  brokerEvent,
+  brokerHistory,
+  brokerSession,
+  brokerSessions,
+  foldDiagnostics,
+  historyWindow,
+  spawnRowStatus,
+} from "./src/agents/types.ts";
