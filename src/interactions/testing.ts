@@ -240,8 +240,12 @@ function submit(id: string, choice: unknown, extra: Record<string, unknown> = {}
  *
  * @example
  * ```ts
- * import { FakeClock, MemoryInteractionStore, interactionStoreConformance } from "@papercusp/chat-protocol/interactions";
- * const cases = interactionStoreConformance(() => {
+ * import { FakeClock, MemoryInteractionStore } from "@papercusp/chat-protocol/interactions";
+ * import {
+ *   interactionStoreConformance,
+ *   type InteractionStoreHarness,
+ * } from "@papercusp/chat-protocol/interactions/testing";
+ * const cases = interactionStoreConformance((): InteractionStoreHarness => {
  *   const clock = new FakeClock();
  *   const store = new MemoryInteractionStore({ now: () => clock.now() });
  *   return {

@@ -126,7 +126,7 @@ const P = "conformance-principal";
  *
  * @example
  * ```ts
- * import { memoryConformanceHost, recoveryConformanceCases } from "@papercusp/chat-protocol/recovery";
+ * import { memoryConformanceHost, recoveryConformanceCases } from "@papercusp/chat-protocol/recovery/testing";
  * const cases = recoveryConformanceCases(() => memoryConformanceHost());
  * for (const c of cases) if (!c.skip) await c.run();
  * ```
