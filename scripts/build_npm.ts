@@ -20,7 +20,7 @@
  * @module
  */
 import ts from "typescript";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -108,7 +108,7 @@ const binText = await Deno.readTextFile(binPath);
 await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*\n/, "")}`);
 await Deno.chmod(binPath, 0o755);
 
-// 2. package.json, README, LICENSE
+// 2. package.json, README, LICENSE, the JSON Schema files
 const exportsMap: Record<string, { types: string; default: string }> = {};
 for (const [key, file] of Object.entries(ENTRY_POINTS)) {
   const base = "./esm/" + file.replace(/\.ts$/, "");
@@ -124,9 +124,9 @@ const pkg = {
   sideEffects: false,
   main: "./esm/mod.js",
   types: "./esm/mod.d.ts",
-  exports: { ...exportsMap, "./package.json": "./package.json" },
+  exports: { ...exportsMap, "./schema/*": "./schema/*", "./package.json": "./package.json" },
   bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" },
-  files: ["esm", "README.md", "LICENSE"],
+  files: ["esm", "schema", "README.md", "LICENSE"],
   engines: { node: ">=20.19" },
   peerDependencies: { zod: zodRange },
   keywords: ["sse", "chat", "agent", "protocol", "streaming", "ai-sdk", "uimessage", "zod"],
@@ -134,6 +134,21 @@ const pkg = {
 await Deno.writeTextFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 await Deno.copyFile(join(root, "README.md"), join(out, "README.md"));
 await Deno.copyFile(join(root, "LICENSE"), join(out, "LICENSE"));
+// The JSON Schema files (schema/*.schema.json), as `@papercusp/chat-protocol/schema/…`.
+for (const path of await listFiles(join(root, "schema"))) {
+  await Deno.mkdir(join(out, "schema", dirname(path)), { recursive: true });
+  await Deno.copyFile(join(root, "schema", path), join(out, "schema", path));
+}
+/** Every file under `dir`, as paths relative to it. */
+async function listFiles(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(join(dir, prefix))) {
+    const rel = prefix === "" ? e.name : join(prefix, e.name);
+    if (e.isDirectory) out.push(...await listFiles(dir, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}
 log(`wrote npm/package.json (${pkg.name}@${pkg.version})`);
 
 if (skipChecks) Deno.exit(0);

@@ -24,95 +24,141 @@ import { RULES } from "./conformance/rules.ts";
 import { CORPUS } from "./conformance/corpus.ts";
 import { loadValidators } from "../tests/json_schema/_ajv.ts";
 
+/** The `conformance/` folder. */
+export const OUT = new URL("../conformance/", import.meta.url);
+
 /** Rules JSON Schema cannot state: their fixtures may pass the schema while the library refuses them. */
 const INEXPRESSIBLE = new Set(["v1.state.unique-ids", "v1.state.seq-bounds"]);
 
-const out = new URL("../conformance/", import.meta.url);
-const validators = loadValidators();
-const problems: string[] = [];
-const files = new Map<string, string>();
-const ids = new Set<string>();
-const ruleIds = new Set(RULES.map(([id]) => id));
-const killed = new Map<string, number>();
-let total = 0;
-
-for (const group of CORPUS as CaseGroup[]) {
-  const cases = [];
-  for (const def of group.cases) {
-    total++;
-    if (ids.has(def.id)) problems.push(`duplicate id ${def.id}`);
-    ids.add(def.id);
-    if (!ruleIds.has(def.kill)) problems.push(`${def.id}: unknown kill rule ${def.kill}`);
-    for (const r of def.rules ?? []) {
-      if (!ruleIds.has(r)) problems.push(`${def.id}: unknown rule ${r}`);
-    }
-    let outcome;
-    try {
-      outcome = await runCase(def.kind, def.input);
-    } catch (e) {
-      problems.push(`${def.id}: the library run threw ${e}`);
-      continue;
-    }
-    const p = subsetProblem(def.want, outcome);
-    if (p !== null) problems.push(`${def.id}: ${p}`);
-    if (def.kind === "schema") {
-      const file = `${def.input.document}.schema.json`;
-      const verdict = validators.get(file)!(def.input.value);
-      if (verdict !== outcome.valid && !INEXPRESSIBLE.has(def.kill)) {
-        problems.push(`${def.id}: JSON Schema says ${verdict}, the library ${outcome.valid}`);
+/** The corpus as generated: file path (under `conformance/`) → JSON text, and any problems. */
+export async function generateCorpus(): Promise<
+  { files: Map<string, string>; problems: string[] }
+> {
+  const validators = loadValidators();
+  const problems: string[] = [];
+  const files = new Map<string, string>();
+  const ids = new Set<string>();
+  const ruleIds = new Set(RULES.map(([id]) => id));
+  const killed = new Map<string, number>();
+  for (const group of CORPUS as CaseGroup[]) {
+    const cases = [];
+    for (const def of group.cases) {
+      if (ids.has(def.id)) problems.push(`duplicate id ${def.id}`);
+      ids.add(def.id);
+      if (!ruleIds.has(def.kill)) problems.push(`${def.id}: unknown kill rule ${def.kill}`);
+      for (const r of def.rules ?? []) {
+        if (!ruleIds.has(r)) problems.push(`${def.id}: unknown rule ${r}`);
       }
+      let outcome;
+      try {
+        outcome = await runCase(def.kind, def.input);
+      } catch (e) {
+        problems.push(`${def.id}: the library run threw ${e}`);
+        continue;
+      }
+      const p = subsetProblem(def.want, outcome);
+      if (p !== null) problems.push(`${def.id}: ${p}`);
+      if (def.kind === "schema") {
+        const file = `${def.input.document}.schema.json`;
+        const verdict = validators.get(file)!(def.input.value);
+        if (verdict !== outcome.valid && !INEXPRESSIBLE.has(def.kill)) {
+          problems.push(`${def.id}: JSON Schema says ${verdict}, the library ${outcome.valid}`);
+        }
+      }
+      const make = MUTANTS[def.kill];
+      if (make === undefined) problems.push(`${def.id}: no mutant for ${def.kill}`);
+      else {
+        const mutated = await runCase(def.kind, def.input, make());
+        if (sameJson(mutated, outcome)) {
+          problems.push(`${def.id}: its outcome does not change under the mutant of ${def.kill}`);
+        } else killed.set(def.kill, (killed.get(def.kill) ?? 0) + 1);
+      }
+      const c: Record<string, unknown> = {
+        id: def.id,
+        kind: def.kind,
+        description: def.description,
+        kill: def.kill,
+      };
+      if (def.rules !== undefined && def.rules.length > 0) c.rules = def.rules;
+      c.input = def.input;
+      c.expect = outcome;
+      cases.push(c);
     }
-    const make = MUTANTS[def.kill];
-    if (make === undefined) problems.push(`${def.id}: no mutant for ${def.kill}`);
-    else {
-      const mutated = await runCase(def.kind, def.input, make());
-      if (sameJson(mutated, outcome)) {
-        problems.push(`${def.id}: its outcome does not change under the mutant of ${def.kill}`);
-      } else killed.set(def.kill, (killed.get(def.kill) ?? 0) + 1);
-    }
-    const c: Record<string, unknown> = {
-      id: def.id,
-      kind: def.kind,
-      description: def.description,
-      kill: def.kill,
-    };
-    if (def.rules !== undefined && def.rules.length > 0) c.rules = def.rules;
-    c.input = def.input;
-    c.expect = outcome;
-    cases.push(c);
+    files.set(`cases/${group.file}`, JSON.stringify({ cases }, null, 2) + "\n");
   }
-  files.set(group.file, JSON.stringify({ cases }, null, 2) + "\n");
-}
-for (const [id] of RULES) if (!killed.has(id)) problems.push(`rule ${id} has no (killing) case`);
-for (const id of Object.keys(MUTANTS)) {
-  if (!ruleIds.has(id)) problems.push(`mutant ${id} has no rule`);
+  for (const [id] of RULES) if (!killed.has(id)) problems.push(`rule ${id} has no (killing) case`);
+  for (const id of Object.keys(MUTANTS)) {
+    if (!ruleIds.has(id)) problems.push(`mutant ${id} has no rule`);
+  }
+  const rules = RULES.map(([id, statement, anchor]) => ({ id, statement, anchor }));
+  files.set(
+    "rules.json",
+    JSON.stringify(
+      {
+        description:
+          "The rules of @papercusp/chat-protocol that the conformance corpus covers: id, one-line statement, and where the README states it. Generated by `deno task conformance:gen` from scripts/conformance/rules.ts.",
+        rules,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
+  const readme = await Deno.readTextFile(new URL("README.md", OUT));
+  const start = readme.indexOf(RULES_START), end = readme.indexOf(RULES_END);
+  if (start === -1 || end < start) problems.push("conformance/README.md lost its rules markers");
+  else {
+    const list = rules.map((r) =>
+      `- \`${r.id}\`: ${r.statement} ([README](../${r.anchor.replace(/^README\.md/, "README.md")}))`
+    );
+    files.set(
+      "README.md",
+      await formatMarkdown(
+        readme.slice(0, start + RULES_START.length) + "\n\n" + list.join("\n") + "\n\n" +
+          readme.slice(end),
+      ),
+    );
+  }
+  return { files, problems };
 }
 
-if (problems.length > 0) {
-  console.error(problems.join("\n"));
-  console.error(`\n${problems.length} problem(s); nothing written`);
-  Deno.exit(1);
+/** `deno fmt` of Markdown text (with the project's settings), so the file stays fmt-clean. */
+async function formatMarkdown(text: string): Promise<string> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["fmt", "--ext=md", "-"],
+    cwd: new URL("../", import.meta.url),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(text));
+  await writer.close();
+  const { code, stdout, stderr } = await child.output();
+  if (code !== 0) throw new Error(`deno fmt failed: ${new TextDecoder().decode(stderr)}`);
+  return new TextDecoder().decode(stdout);
 }
-const cases = new URL("cases/", out);
-await Deno.remove(cases, { recursive: true }).catch(() => {});
-for (const [file, text] of files) {
-  const url = new URL(file, cases);
-  await Deno.mkdir(new URL(".", url), { recursive: true });
-  await Deno.writeTextFile(url, text);
+
+const RULES_START = "<!-- rules:start -->";
+const RULES_END = "<!-- rules:end -->";
+
+if (import.meta.main) {
+  const { files, problems } = await generateCorpus();
+  if (problems.length > 0) {
+    console.error(problems.join("\n"));
+    console.error(`\n${problems.length} problem(s); nothing written`);
+    Deno.exit(1);
+  }
+  await Deno.remove(new URL("cases/", OUT), { recursive: true }).catch(() => {});
+  let cases = 0;
+  for (const [file, text] of files) {
+    const url = new URL(file, OUT);
+    await Deno.mkdir(new URL(".", url), { recursive: true });
+    await Deno.writeTextFile(url, text);
+    if (file.startsWith("cases/")) cases += JSON.parse(text).cases.length;
+  }
+  console.log(
+    `${cases} cases in ${
+      files.size - 1
+    } files, ${RULES.length} rules; every case killed by its rule's mutant`,
+  );
 }
-const rules = RULES.map(([id, statement, anchor]) => ({ id, statement, anchor }));
-await Deno.writeTextFile(
-  new URL("rules.json", out),
-  JSON.stringify(
-    {
-      description:
-        "The rules of @papercusp/chat-protocol that the conformance corpus covers: id, one-line statement, and where the README states it. Generated by `deno task conformance:gen` from scripts/conformance/rules.ts.",
-      rules,
-    },
-    null,
-    2,
-  ) + "\n",
-);
-console.log(
-  `${total} cases in ${files.size} files, ${rules.length} rules; every case killed by its rule's mutant`,
-);

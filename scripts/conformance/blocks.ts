@@ -210,6 +210,14 @@ const invalid: CaseDef[] = [
     { maxBlockBodyLength: 10 },
   ),
   blocks(
+    "too-large-surrogate",
+    "a too-large cut never splits a surrogate pair: the high half goes back to text",
+    "blocks.too-large",
+    "<ask>" + "𝄞".repeat(8),
+    [bad("ask", "too-large", "<ask>" + "𝄞".repeat(5)), t("𝄞".repeat(3))],
+    { maxBlockBodyLength: 5 },
+  ),
+  blocks(
     "at-bound",
     "a body exactly at the bound is fine",
     "blocks.too-large",

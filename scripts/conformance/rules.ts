@@ -6,13 +6,13 @@
  * @module
  */
 
-const V1 = "README.md#v1-envelopes-lifecycle-state";
-const V0 = "README.md#v0-named-sse-events-existing-behaviour-unchanged";
-const SSE = "README.md#sse-codec";
-const LEGACY = "README.md#legacy-frames";
+const V1 = "README.md#v1-envelopes-lifecycle-state-the-root-entry-point";
+const V0 = "README.md#v0-named-sse-events-v0-existing-behaviour-unchanged";
+const SSE = "README.md#sse-codec-sse";
+const LEGACY = "README.md#legacy-frames-legacy";
 const REPLAY = "README.md#turn-recovery-papercuspchat-protocolrecovery";
-const CARDS = "README.md#cards-and-tagged-blocks";
-const MESSAGE = "README.md#the-message-document";
+const CARDS = "README.md#cards-cards-and-tagged-blocks-blocks";
+const MESSAGE = "README.md#the-message-document-message-ai-sdk-ag-ui";
 
 /** `[id, statement, anchor]` of every rule. */
 export const RULES: readonly (readonly [string, string, string])[] = [
