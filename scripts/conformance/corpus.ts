@@ -6,6 +6,7 @@
 import type { CaseGroup } from "./_def.ts";
 import { SCHEMA_GROUPS } from "./schema.ts";
 import { FOLD_GROUPS } from "./fold.ts";
+import { LIFECYCLE_MATRIX_GROUPS } from "./lifecycle_matrix.ts";
 import { SSE_GROUPS } from "./sse.ts";
 import { NEGOTIATION_GROUPS } from "./negotiation.ts";
 import { LEGACY_GROUPS } from "./legacy.ts";
@@ -17,6 +18,7 @@ import { CARD_ANSWER_GROUPS } from "./card_answer.ts";
 export const CORPUS: readonly CaseGroup[] = [
   ...SCHEMA_GROUPS,
   ...FOLD_GROUPS,
+  ...LIFECYCLE_MATRIX_GROUPS,
   ...SSE_GROUPS,
   ...NEGOTIATION_GROUPS,
   ...LEGACY_GROUPS,
