@@ -167,6 +167,9 @@ export function sameJson(a: unknown, b: unknown): boolean {
   );
 }
 
+/** How long a testee may take for the whole corpus before it is killed: 5 minutes. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
 /** The default testees: this library (TypeScript) and the Python client. */
 export function defaultTestees(): Testee[] {
   return [
@@ -188,6 +191,7 @@ export async function runTestee(
   testee: Testee,
   cases: readonly ConformanceCase[],
   mutants?: readonly string[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<Map<string, Json | TesteeError>> {
   const child = new Deno.Command(testee.command[0], {
     args: testee.command.slice(1),
@@ -214,6 +218,15 @@ export async function runTestee(
     }
   })();
   const stderr = new Response(child.stderr).text();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  }, timeoutMs);
   const outcomes = new Map<string, Json | TesteeError>();
   let hello: Record<string, Json> | null = null;
   const decoder = new TextDecoderStream();
@@ -243,7 +256,9 @@ export async function runTestee(
   handle(buffer);
   await send;
   const status = await child.status;
+  clearTimeout(timer);
   const err = await stderr;
+  if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
   if (hello === null) {
     throw new Error(`${testee.name}: no handshake (exit ${status.code}) ${err.slice(0, 2000)}`);
   }
