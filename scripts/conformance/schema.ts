@@ -1846,6 +1846,14 @@ const messageCases: [string, string, Json, boolean, string, string][] = [
     "February 30th does not exist",
   ],
   [
+    "chat-arabic-digits",
+    CHAT,
+    msg({ createdAt: "\u0662\u0660\u0662\u0666-01-01T00:00:00Z" }),
+    false,
+    "message.iso-time",
+    "a date-time's digits are ASCII digits (not Arabic-Indic ones)",
+  ],
+  [
     "chat-trailing-newline",
     CHAT,
     msg({ createdAt: "2026-01-01T00:00:00Z\n" }),
