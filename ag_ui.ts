@@ -22,3 +22,4 @@ export {
   v1ToAgUiEvents,
   type V1ToAgUiResult,
 } from "./src/message/ag_ui.ts";
+export type { ChatOrderingDetail, EnvelopeAdmissionRefusal } from "./src/v1/types.ts";

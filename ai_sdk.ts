@@ -58,3 +58,4 @@ export {
   foldUIMessageStream,
   UIMessageFold,
 } from "./src/message/fold.ts";
+export type { ChatOrderingDetail, EnvelopeAdmissionRefusal } from "./src/v1/types.ts";

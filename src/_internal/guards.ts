@@ -6,9 +6,17 @@
  * @module
  */
 
-/** A non-null, non-array object (a JSON object after `JSON.parse`). */
+/**
+ * A non-null, non-array object (a JSON object after `JSON.parse`). A revoked
+ * proxy is not one (`Array.isArray` throws on it; this never does).
+ */
 export function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  if (typeof v !== "object" || v === null) return false;
+  try {
+    return !Array.isArray(v);
+  } catch {
+    return false; // a revoked proxy
+  }
 }
 
 /** `o[key]` if `key` is an OWN property of `o`, else `undefined` (never an inherited value). */

@@ -1,11 +1,13 @@
 /**
- * Internal: cheap structural guards the folds run on every row, so a fold
- * given arbitrary JSON skips (and counts) bad rows instead of throwing, and
- * never reads inherited properties such as `constructor` or `__proto__`.
+ * Internal: the structural readers the folds run on every row, so a fold
+ * given arbitrary values (JSON, proxies, getters) skips (and counts) bad rows
+ * instead of throwing, works on fresh copies read once, and never reads
+ * inherited `meta` entries such as `constructor` or `__proto__`.
  *
  * @module
  */
 import { isRecord, own as ownValue, ownString } from "../_internal/guards.ts";
+import { readItems } from "../_internal/fields.ts";
 import { type BrokerEvent, type BrokerSession, PRESENCE_STATES } from "./types.ts";
 
 const PRESENCE: ReadonlySet<string> = new Set(PRESENCE_STATES);
@@ -18,39 +20,81 @@ export function metaOf(event: BrokerEvent, key: string): string | undefined {
 }
 
 /**
- * True when `value` has the {@link BrokerEvent} shape: string msgId/kind/from/
- * text, finite `at`, object `meta`. (`meta` values are checked on read, with
- * own-property checks; top-level fields are only read, so an inherited one
- * cannot do harm, and JSON never produces inherited fields.)
+ * A fresh copy of a {@link BrokerEvent} row, or `null` when `value` does not
+ * have the shape (string msgId/kind/from/text, finite `at`, object `meta`)
+ * or cannot be read (a throwing getter, a revoked proxy). Each field is read
+ * once; `meta` keeps only its own string values (all the folds read), so a
+ * later read of the copy can neither throw nor answer differently. Top-level
+ * fields are read like zod reads them (an inherited one counts, as JSON never
+ * produces one).
  */
-export function isEvent(value: unknown): value is BrokerEvent {
-  if (typeof value !== "object" || value === null) return false;
-  const e = value as Partial<Record<keyof BrokerEvent, unknown>>;
-  const at = e.at;
-  const meta = e.meta;
-  return typeof e.msgId === "string" && typeof e.kind === "string" &&
-    typeof e.from === "string" && typeof e.text === "string" &&
-    typeof at === "number" && at - at === 0 &&
-    typeof meta === "object" && meta !== null && !Array.isArray(meta);
+export function readEvent(value: unknown): BrokerEvent | null {
+  if (typeof value !== "object" || value === null) return null;
+  try {
+    const e = value as Partial<Record<keyof BrokerEvent, unknown>>;
+    const msgId = e.msgId, kind = e.kind, from = e.from, text = e.text, at = e.at;
+    const meta = e.meta;
+    if (
+      typeof msgId !== "string" || typeof kind !== "string" || typeof from !== "string" ||
+      typeof text !== "string" || typeof at !== "number" || at - at !== 0 || !isRecord(meta)
+    ) return null;
+    return { msgId, kind, from, text, at, meta: ownStrings(meta) };
+  } catch {
+    return null;
+  }
 }
 
-/** The valid rows of `events` (same objects, same order) and how many were skipped. */
+/** A fresh record of the own string values of `meta` (an own `__proto__` key is kept as data). */
+function ownStrings(meta: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of Object.keys(meta)) {
+    const v = meta[key];
+    if (typeof v !== "string") continue;
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, {
+        value: v,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else out[key] = v;
+  }
+  return out;
+}
+
+/**
+ * The valid rows of `events` (fresh copies, same order: see
+ * {@link readEvent}) and how many were skipped. A value that is not an array
+ * (or cannot be read) has no rows.
+ */
 export function validEvents(events: unknown): { events: BrokerEvent[]; malformed: number } {
-  if (!Array.isArray(events)) return { events: [], malformed: 0 };
+  const items = readItems(events);
+  if (items === null) return { events: [], malformed: 0 };
+  const out: BrokerEvent[] = [];
   let malformed = 0;
-  for (let i = 0; i < events.length; i++) if (!isEvent(events[i])) malformed++;
-  // Common case: nothing to drop, reuse the caller's array (never mutated).
-  if (malformed === 0) return { events: events as BrokerEvent[], malformed };
-  return { events: events.filter(isEvent), malformed };
+  for (const item of items) {
+    const event = readEvent(item);
+    if (event === null) malformed++;
+    else out.push(event);
+  }
+  return { events: out, malformed };
 }
 
 /**
  * Normalise one session: a fresh {@link BrokerSession} holding only the read
- * fields, or null when a required field is missing or mistyped. Optional
- * fields of the wrong type are dropped (as if absent).
+ * fields, or null when a required field is missing or mistyped (or cannot
+ * be read). Optional fields of the wrong type are dropped (as if absent).
  */
 export function readSession(value: unknown): BrokerSession | null {
   if (!isRecord(value)) return null;
+  try {
+    return sessionOf(value);
+  } catch {
+    return null; // a throwing getter or a proxy trap: not a session
+  }
+}
+
+function sessionOf(value: Record<string, unknown>): BrokerSession | null {
   const name = ownValue(value, "name");
   const workingOn = ownValue(value, "workingOn");
   const cwd = ownValue(value, "cwd");
@@ -75,8 +119,8 @@ export function readSession(value: unknown): BrokerSession | null {
   if (typeof dnd === "boolean") session.dnd = dnd;
   const provisional = ownValue(value, "provisional");
   if (typeof provisional === "boolean") session.provisional = provisional;
-  const tags = ownValue(value, "tags");
-  if (Array.isArray(tags)) {
+  const tags = readItems(ownValue(value, "tags"));
+  if (tags !== null) {
     session.tags = [];
     for (const t of tags) {
       const tag = ownString(t, "tag");
@@ -105,10 +149,11 @@ export function readSession(value: unknown): BrokerSession | null {
 
 /** The valid sessions of `sessions` (normalised copies, same order) and how many were skipped. */
 export function validSessions(sessions: unknown): { sessions: BrokerSession[]; malformed: number } {
-  if (!Array.isArray(sessions)) return { sessions: [], malformed: 0 };
+  const items = readItems(sessions);
+  if (items === null) return { sessions: [], malformed: 0 };
   const out: BrokerSession[] = [];
   let malformed = 0;
-  for (const s of sessions) {
+  for (const s of items) {
     const session = readSession(s);
     if (session) out.push(session);
     else malformed++;

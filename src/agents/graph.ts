@@ -5,6 +5,8 @@
  * @module
  */
 import { metaOf, validEvents } from "./_rows.ts";
+import { idClaimer } from "./_unique_ids.ts";
+import { readFields, readItems } from "../_internal/fields.ts";
 import { layoutOf } from "./layout.ts";
 import { lifecycleOf } from "./lifecycle.ts";
 import { agedOutFacts, countOutOfOrder, countUnknownKinds, limitOf, windowOf } from "./roster.ts";
@@ -94,13 +96,12 @@ function tally(kind: AgentGraphEdge["kind"]): Tally {
  * `name:<name>` row of an agent whose spawn row aged out).
  */
 function rosterIdsByName(
-  roster: readonly AgentRosterEntry[],
+  roster: readonly RosterRef[],
   newestAgentId: (name: string) => string | undefined,
 ): Map<string, string> {
   const best = new Map<string, { id: string; rank: number }>();
   for (const entry of roster) {
-    if (typeof entry !== "object" || entry === null) continue;
-    if (typeof entry.name !== "string" || typeof entry.id !== "string" || entry.id === "") continue;
+    if (entry.id === null) continue;
     const rank = entry.stateSource === "presence"
       ? 2
       : entry.agentId !== null && entry.agentId === newestAgentId(entry.name)
@@ -112,6 +113,33 @@ function rosterIdsByName(
   const ids = new Map<string, string>();
   for (const [name, { id }] of best) ids.set(name, id);
   return ids;
+}
+
+/** What the graph reads of a roster row. */
+interface RosterRef {
+  readonly name: string;
+  /** `null` when not a non-empty string (the row then joins no node). */
+  readonly id: string | null;
+  readonly stateSource: unknown;
+  readonly agentId: unknown;
+  readonly spawnRow: unknown;
+}
+
+/** The roster rows with a string `name`, each field read once. */
+function rosterEntriesOf(roster: unknown): RosterRef[] {
+  const out: RosterRef[] = [];
+  for (const entry of readItems(roster) ?? []) {
+    const f = readFields(entry, ["name", "id", "stateSource", "agentId", "spawnRow"]);
+    if (f === null || typeof f.name !== "string") continue;
+    out.push({
+      name: f.name,
+      id: typeof f.id === "string" && f.id !== "" ? f.id : null,
+      stateSource: f.stateSource,
+      agentId: f.agentId,
+      spawnRow: f.spawnRow,
+    });
+  }
+  return out;
 }
 
 /**
@@ -155,35 +183,30 @@ function rosterIdsByName(
  * ```
  */
 export function foldAgentGraph(input: AgentGraphInput): AgentGraph {
-  const { events, malformed } = validEvents(input?.events);
-  const limit = limitOf(input?.historyLimit);
-  const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
+  // Each input field is read once (an unreadable input reads as empty).
+  const raw = readFields(input, ["events", "historyLimit", "historyRows", "now", "roster"]);
+  const { events, malformed } = validEvents(raw?.events);
+  const limit = limitOf(raw?.historyLimit);
+  const now = typeof raw?.now === "number" && Number.isFinite(raw.now) ? raw.now : 0;
   const layout = layoutOf(events);
   const activity = nodeActivityOf(events);
   const lifecycle = lifecycleOf(events, malformed);
-  const window = windowOf(input?.events ?? [], limit, input?.historyRows);
+  const window = windowOf(raw?.events, limit, raw?.historyRows);
   const aged = agedOutFacts(lifecycle, window);
   const newestAgentId = (name: string) => lifecycle.newest.get(name)?.agentId;
-  const roster = Array.isArray(input?.roster) ? input.roster : [];
+  const roster = rosterEntriesOf(raw?.roster);
   const rosterIds = rosterIdsByName(roster, newestAgentId);
   const rosterAgedOut = new Set<string>();
   for (const entry of roster) {
-    if (entry?.spawnRow === "likely-aged-out" && typeof entry.name === "string") {
-      rosterAgedOut.add(entry.name);
-    }
+    if (entry.spawnRow === "likely-aged-out") rosterAgedOut.add(entry.name);
   }
 
   // Ids unique per graph: roster ids claim first, then agent ids, then the
   // `name:<name>` fallbacks; an id already taken (a spawn row whose msgId is
   // literally `name:x` beside a node `x`) gets `#<name>` appended.
   const idOf = new Map<string, string>();
-  const used = new Set<string>();
-  const claim = (name: string, id: string) => {
-    if (used.has(id)) id = `${id}#${name}`;
-    for (let n = 2; used.has(id); n++) id = `${id}#${n}`;
-    used.add(id);
-    idOf.set(name, id);
-  };
+  const claimId = idClaimer();
+  const claim = (name: string, id: string) => idOf.set(name, claimId(id, name));
   for (const node of layout.nodes) {
     const id = rosterIds.get(node.name);
     if (id) claim(node.name, id);

@@ -6,7 +6,8 @@
  *
  * @module
  */
-import { isRecord, own } from "../_internal/guards.ts";
+import { isRecord } from "../_internal/guards.ts";
+import { readItems, readOwnFields } from "../_internal/fields.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { type BrokerEvent, brokerEvent, type BrokerSession, brokerSession } from "./types.ts";
 
@@ -64,7 +65,13 @@ function rows<T>(
   const issues: RowIssue[] = [];
   let malformed = 0;
   input.forEach((row, index) => {
-    const parsed = schema.safeParse(row);
+    let parsed: ReturnType<typeof schema.safeParse>;
+    try {
+      parsed = schema.safeParse(row);
+    } catch {
+      // a row zod cannot read (a throwing getter, a revoked proxy) is malformed, not thrown
+      parsed = { success: false, error: { issues: [{ path: [], message: "unreadable row" }] } };
+    }
     if (parsed.success) {
       values.push(parsed.data);
       return;
@@ -95,8 +102,8 @@ function rows<T>(
  * ```
  */
 export function parseBrokerHistory(json: unknown): Result<ParsedHistory, BrokerPayloadRefusal> {
-  const items = Array.isArray(json) ? json : isRecord(json) ? own(json, "items") : undefined;
-  if (!Array.isArray(items)) {
+  const items = readItems(json) ?? readItems(readOwnFields(json, ["items"])?.items);
+  if (items === null) {
     return err({
       code: "malformed-payload",
       payload: "history",
@@ -113,15 +120,16 @@ export function parseBrokerHistory(json: unknown): Result<ParsedHistory, BrokerP
  * `sessions` array; a missing uptime reads as null.
  */
 export function parseBrokerSessions(json: unknown): Result<ParsedSessions, BrokerPayloadRefusal> {
-  const sessions = isRecord(json) ? own(json, "sessions") : undefined;
-  if (!isRecord(json) || !Array.isArray(sessions)) {
+  const body = isRecord(json) ? readOwnFields(json, ["sessions", "brokerUptimeMs"]) : null;
+  const sessions = readItems(body?.sessions);
+  if (body === null || sessions === null) {
     return err({
       code: "malformed-payload",
       payload: "sessions",
       message: "expected a /api/sessions body: an object with a `sessions` array",
     });
   }
-  const uptime = own(json, "brokerUptimeMs");
+  const uptime = body.brokerUptimeMs;
   const { values, malformed, issues } = rows(sessions, brokerSession);
   return ok({
     sessions: values,

@@ -5,7 +5,9 @@
  * @module
  */
 import { ownString } from "../_internal/guards.ts";
+import { readFields, readItems } from "../_internal/fields.ts";
 import { validEvents, validSessions } from "./_rows.ts";
+import { idClaimer } from "./_unique_ids.ts";
 import {
   type AgentLifecycleFold,
   type AgentOrphanRecord,
@@ -68,6 +70,28 @@ export interface RosterInput {
 }
 
 const TASK_ID = /\b[A-Z][A-Z0-9]*-\d+\b/;
+
+/** The {@link RosterInput} fields, each read once. */
+const ROSTER_KEYS = [
+  "sessions",
+  "brokerUptimeMs",
+  "events",
+  "historyLimit",
+  "historyRows",
+  "now",
+  "seatPrefixes",
+  "costOf",
+] as const;
+
+/** What the row builders read of the input: the session-analytics price lookup. */
+interface Input {
+  readonly costOf?: unknown;
+}
+
+/** `v` when it is a finite number, else `fallback`. */
+function finiteOr<T>(v: unknown, fallback: T): number | T {
+  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
+}
 const KNOWN_KINDS: ReadonlySet<string> = new Set(EVENT_KINDS);
 
 /**
@@ -76,9 +100,9 @@ const KNOWN_KINDS: ReadonlySet<string> = new Set(EVENT_KINDS);
  */
 export function historyWindowOf(events: readonly BrokerEvent[], limit: number): HistoryWindow {
   let oldest: number | null = null;
-  const rows = Array.isArray(events) ? events : [];
+  const rows = readItems(events) ?? [];
   for (const e of rows) {
-    const at = typeof e === "object" && e !== null ? (e as { at?: unknown }).at : undefined;
+    const at = readFields(e, ["at"])?.at;
     if (typeof at === "number" && Number.isFinite(at) && (oldest === null || at < oldest)) {
       oldest = at;
     }
@@ -94,10 +118,26 @@ export function historyWindowOf(events: readonly BrokerEvent[], limit: number): 
  * prefixes without string `seat`/`prefix` are skipped.
  */
 export function seatOf(name: string, prefixes: readonly SeatPrefix[]): string | null {
+  if (typeof name !== "string") return null;
+  return seatIn(name, seatPrefixesOf(prefixes));
+}
+
+/** The well-formed `{seat, prefix}` entries of `prefixes`, each read once (hostile values skipped). */
+function seatPrefixesOf(prefixes: unknown): SeatPrefix[] {
+  const out: SeatPrefix[] = [];
+  for (const p of readItems(prefixes) ?? []) {
+    const f = readFields(p, ["seat", "prefix"]);
+    if (typeof f?.prefix === "string" && typeof f.seat === "string") {
+      out.push({ seat: f.seat, prefix: f.prefix });
+    }
+  }
+  return out;
+}
+
+/** {@link seatOf} over prefixes already read. */
+function seatIn(name: string, prefixes: readonly SeatPrefix[]): string | null {
   let best: SeatPrefix | null = null;
-  if (typeof name !== "string" || !Array.isArray(prefixes)) return null;
   for (const p of prefixes) {
-    if (typeof p?.prefix !== "string" || typeof p.seat !== "string") continue;
     if (!name.startsWith(`${p.prefix}-`)) continue;
     if (best === null || p.prefix.length > best.prefix.length) best = p;
   }
@@ -113,10 +153,11 @@ function taskIdOf(
   return TASK_ID.exec(workingOn ?? "")?.[0] ?? null;
 }
 
-function priced(input: RosterInput, claudeSessionId: string | null): number | undefined {
-  if (!claudeSessionId || typeof input?.costOf !== "function") return undefined;
+function priced(input: Input, claudeSessionId: string | null): number | undefined {
+  const costOf = input.costOf;
+  if (!claudeSessionId || typeof costOf !== "function") return undefined;
   try {
-    const value = input.costOf(claudeSessionId);
+    const value = costOf(claudeSessionId);
     return typeof value === "number" && Number.isFinite(value) ? value : undefined;
   } catch {
     return undefined;
@@ -124,7 +165,7 @@ function priced(input: RosterInput, claudeSessionId: string | null): number | un
 }
 
 function costFacts(
-  input: RosterInput,
+  input: Input,
   claudeSessionId: string | null,
   record: AgentRecord | AgentOrphanRecord | undefined,
 ): Pick<AgentRosterEntry, "costUsd" | "costSource"> {
@@ -157,11 +198,11 @@ export interface AgedOutFacts {
 
 /** @internal The window, with `events` raised to `historyRows` when the caller pre-filtered rows. */
 export function windowOf(
-  events: readonly BrokerEvent[],
+  events: unknown,
   limit: number,
   historyRows: unknown,
 ): HistoryWindow {
-  const window = historyWindowOf(events, limit);
+  const window = historyWindowOf(events as readonly BrokerEvent[], limit);
   if (
     typeof historyRows === "number" && Number.isInteger(historyRows) && historyRows > window.events
   ) {
@@ -214,20 +255,20 @@ export function countOutOfOrder(events: readonly BrokerEvent[]): number {
  * ones; a row whose id is already taken — a respawn that resumed the same
  * Claude session, two spawns of a name in the same millisecond — gets
  * `#<agentId>` appended (`#<name>` for a presence row or a row without a
- * spawn row; agent ids, live names and such rows' names are unique).
- * Mutates the rows.
+ * spawn row; agent ids, live names and such rows' names are unique); when
+ * that is taken too (identical rows), `#2`, `#3`, … after it (see
+ * `_unique_ids.ts`: bounded ids, near-linear). Mutates the rows.
  */
 function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
-  const used = new Set<string>();
-  const claim = (row: AgentRosterEntry, suffix: string) => {
-    if (used.has(row.id)) row.id = `${row.id}#${suffix}`;
-    for (let n = 2; used.has(row.id); n++) row.id = `${row.id}#${n}`;
-    used.add(row.id);
-  };
+  const claim = idClaimer();
   // Two live connections claiming one Claude session: the later one gets `#<name>`.
-  for (const row of live) claim(row, row.name);
-  for (const row of past) if (row.supersededBy === null) claim(row, row.agentId ?? row.name);
-  for (const row of past) if (row.supersededBy !== null) claim(row, row.agentId ?? row.name);
+  for (const row of live) row.id = claim(row.id, row.name);
+  for (const row of past) {
+    if (row.supersededBy === null) row.id = claim(row.id, row.agentId ?? row.name);
+  }
+  for (const row of past) {
+    if (row.supersededBy !== null) row.id = claim(row.id, row.agentId ?? row.name);
+  }
 }
 
 /**
@@ -266,7 +307,9 @@ function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
  *   `workingOn` null (nothing is guessed), and `supersededBy` = the agent id
  *   of a later spawn of the name in the window, if any.
  *
- * Never throws on malformed rows: they are skipped and counted.
+ * Never throws on malformed rows: they are skipped and counted; an input
+ * whose fields cannot be read (a throwing getter, a revoked proxy) folds as
+ * empty, and a `costOf` that throws falls back to the exit report.
  *
  * @example
  * ```ts
@@ -287,17 +330,18 @@ function uniqueIds(live: AgentRosterEntry[], past: AgentRosterEntry[]): void {
  * ```
  */
 export function foldRoster(input: RosterInput): AgentRosterSnapshot {
-  const { events, malformed: malformedEvents } = validEvents(input?.events);
-  const { sessions, malformed: malformedSessions } = validSessions(input?.sessions);
-  const prefixes = Array.isArray(input?.seatPrefixes) ? input.seatPrefixes : [];
-  const now = typeof input?.now === "number" && Number.isFinite(input.now) ? input.now : 0;
-  const limit = limitOf(input?.historyLimit);
-  const uptime = typeof input?.brokerUptimeMs === "number" && Number.isFinite(input.brokerUptimeMs)
-    ? input.brokerUptimeMs
-    : null;
+  // Each input field is read once (an unreadable input reads as empty).
+  const raw = readFields(input, ROSTER_KEYS);
+  const { events, malformed: malformedEvents } = validEvents(raw?.events);
+  const { sessions, malformed: malformedSessions } = validSessions(raw?.sessions);
+  const prefixes = seatPrefixesOf(raw?.seatPrefixes);
+  const now = finiteOr(raw?.now, 0);
+  const limit = limitOf(raw?.historyLimit);
+  const uptime = finiteOr(raw?.brokerUptimeMs, null);
+  const costed: Input = { costOf: raw?.costOf as Input["costOf"] };
 
   const fold = lifecycleOf(events, malformedEvents);
-  const window = windowOf(input?.events ?? [], limit, input?.historyRows);
+  const window = windowOf(raw?.events, limit, raw?.historyRows);
   const aged = agedOutFacts(fold, window);
   const agedOut = new Set<string>(aged.orphans);
   const joined = new Set<AgentRecord | AgentOrphanRecord>();
@@ -325,7 +369,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
     }
     const observedId = session.observed?.claudeSessionId;
     const claudeSessionId = observedId ?? (record && ownString(record.meta, "session_id")) ?? null;
-    const cost = costFacts(input, claudeSessionId, record ?? orphan);
+    const cost = costFacts(costed, claudeSessionId, record ?? orphan);
     return {
       id: claudeSessionId ? claudeSessionId : `${session.name}@${session.registeredAt}`,
       idSource: claudeSessionId ? "claudeSessionId" : "nameAtRegisteredAt",
@@ -337,7 +381,7 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
       workingOn: session.workingOn,
       cwd: session.cwd,
       gitBranch: session.observed?.gitBranch ?? null,
-      seat: record === undefined ? null : seatOf(record.name, prefixes),
+      seat: record === undefined ? null : seatIn(record.name, prefixes),
       surface: (record && ownString(record.meta, "surface")) || null,
       profile: (record && ownString(record.meta, "profile")) || null,
       taskId: taskIdOf(session.declared, session.workingOn),
@@ -362,10 +406,10 @@ export function foldRoster(input: RosterInput): AgentRosterSnapshot {
 
   const past: AgentRosterEntry[] = [
     ...[...fold.records.values()].filter((record) => !joined.has(record)).map((record) =>
-      spawnedRow(input, record, prefixes)
+      spawnedRow(costed, record, prefixes)
     ),
     ...[...fold.orphans.values()].filter((orphan) => !joined.has(orphan)).map((orphan) =>
-      orphanRow(input, orphan, aged.full)
+      orphanRow(costed, orphan, aged.full)
     ),
   ].sort((a, b) => b.lastEventAt! - a.lastEventAt!);
 
@@ -409,7 +453,7 @@ function notLive(
 
 /** History row of one incarnation whose spawn row is in the window. */
 function spawnedRow(
-  input: RosterInput,
+  input: Input,
   record: AgentRecord,
   prefixes: readonly SeatPrefix[],
 ): AgentRosterEntry {
@@ -427,7 +471,7 @@ function spawnedRow(
     workingOn,
     cwd: ownString(record.meta, "cwd") || null,
     gitBranch: null,
-    seat: seatOf(record.name, prefixes),
+    seat: seatIn(record.name, prefixes),
     surface: ownString(record.meta, "surface") || null,
     profile: ownString(record.meta, "profile") || null,
     taskId: taskIdOf(undefined, workingOn),
@@ -447,7 +491,7 @@ function spawnedRow(
  * not in the window: keyed by name, nothing guessed (see {@link foldRoster}).
  */
 function orphanRow(
-  input: RosterInput,
+  input: Input,
   orphan: AgentOrphanRecord,
   full: boolean,
 ): AgentRosterEntry {

@@ -8,6 +8,7 @@
  */
 import type { GraphLayout, Point } from "./layout.ts";
 import { activityCategory } from "./spawn_tree.ts";
+import { readFields, readItems } from "../_internal/fields.ts";
 import type { ActivityCategory, NodeActivity } from "./types.ts";
 
 /** How long a spark takes to travel its route, whatever its length, ms. */
@@ -46,6 +47,14 @@ function ancestry(layout: GraphLayout, name: string): string[] {
  * ```
  */
 export function treePath(layout: GraphLayout, from: string, to: string): string[] {
+  try {
+    return path(layout, from, to);
+  } catch {
+    return []; // a layout that cannot be read (a throwing getter, a revoked proxy) has no path
+  }
+}
+
+function path(layout: GraphLayout, from: string, to: string): string[] {
   if (from === to || !(layout?.byName instanceof Map)) return [];
   if (!layout.byName.has(from) || !layout.byName.has(to)) return [];
   const fromLine = ancestry(layout, from);
@@ -86,8 +95,11 @@ export interface SparkRoute {
 }
 
 function pointOf(layout: GraphLayout, name: string): Point {
-  const node = layout.byName.get(name);
-  return { x: node?.x ?? 0, y: node?.y ?? 0 };
+  try {
+    return asPoint(layout.byName.get(name));
+  } catch {
+    return { x: 0, y: 0 }; // as for a missing node
+  }
 }
 
 /**
@@ -96,12 +108,19 @@ function pointOf(layout: GraphLayout, name: string): Point {
  */
 export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute[] {
   const routes: SparkRoute[] = [];
-  if (!Array.isArray(entry?.recipients)) return routes;
-  const category = activityCategory(entry.kind);
-  for (const to of entry.recipients) {
-    const path = treePath(layout, entry.from, to);
+  const e = readFields(entry, ["kind", "from", "recipients"]);
+  const recipients = readItems(e?.recipients);
+  if (e === null || recipients === null) return routes;
+  const category = activityCategory(e.kind as string);
+  for (const to of recipients) {
+    const path = treePath(layout, e.from as string, to as string);
     if (path.length <= 1) continue;
-    routes.push({ from: entry.from, to, category, points: path.map((n) => pointOf(layout, n)) });
+    routes.push({
+      from: e.from as string,
+      to: to as string,
+      category,
+      points: path.map((n) => pointOf(layout, n)),
+    });
   }
   return routes;
 }
@@ -109,14 +128,16 @@ export function sparkRoutes(layout: GraphLayout, entry: SparkSource): SparkRoute
 /**
  * The point at fraction `t` of a polyline, by arc length (constant speed),
  * interpolating linearly within a segment. `t` is clamped to [0, 1] (`NaN`
- * or a non-number reads as 0); a missing point or a non-finite coordinate reads as 0 (as
- * `sparkRoutes` does for a missing node), so the result is always finite. `[]` → `{x:0, y:0}`; one point → that point; zero total length
- * → the first point. On `[(0,0),(10,0),(10,30)]`: t 0 → (0,0); 0.25 →
+ * or a non-number reads as 0); a missing point (a hole included), an
+ * unreadable one or a non-finite coordinate reads as 0 (as `sparkRoutes`
+ * does for a missing node), so the result is always finite and fresh. At
+ * most the first 65,536 points are read. Never throws. `[]` → `{x:0, y:0}`;
+ * one point → (a copy of) that point; zero total length → the first point. On `[(0,0),(10,0),(10,30)]`: t 0 → (0,0); 0.25 →
  * (10,0); 0.5 → (10,10); 1 → (10,30).
  */
 export function pointAlongPolyline(points: readonly Point[], t: number): Point {
-  if (!Array.isArray(points) || points.length === 0) return { x: 0, y: 0 };
-  const pts = points.every(isPoint) ? points : points.map(asPoint);
+  const pts = pointsOf(points);
+  if (pts.length === 0) return { x: 0, y: 0 };
   if (pts.length === 1) return pts[0];
   const lengths: number[] = [];
   let total = 0;
@@ -141,17 +162,34 @@ export function pointAlongPolyline(points: readonly Point[], t: number): Point {
   return pts[pts.length - 1];
 }
 
-function isPoint(p: unknown): p is Point {
-  return typeof p === "object" && p !== null && Number.isFinite((p as Point).x) &&
-    Number.isFinite((p as Point).y);
+/** Most points of a polyline read (an agents-graph route has a few dozen). */
+const MAX_POLYLINE_POINTS = 65_536;
+
+/**
+ * Fresh points, read once each (holes, missing points and unreadable ones
+ * read as (0, 0)); at most {@link MAX_POLYLINE_POINTS} (the rest is
+ * ignored, so a huge sparse array cannot hang the caller). Never throws.
+ */
+function pointsOf(points: unknown): Point[] {
+  let n = 0;
+  try {
+    if (!Array.isArray(points)) return [];
+    n = Math.min(points.length, MAX_POLYLINE_POINTS);
+    const out: Point[] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = asPoint(points[i]);
+    return out;
+  } catch {
+    return []; // a revoked proxy, a throwing length or index trap
+  }
 }
 
-/** A point with finite coordinates: a missing or non-finite one reads as 0 (as a missing node does). */
+/** A point with finite coordinates: a missing, non-finite or unreadable one reads as 0 (as a missing node does). */
 function asPoint(p: unknown): Point {
-  const q = (typeof p === "object" && p !== null ? p : {}) as Partial<Point>;
+  const q = readFields(p, ["x", "y"]);
+  const x = q?.x, y = q?.y;
   return {
-    x: typeof q.x === "number" && Number.isFinite(q.x) ? q.x : 0,
-    y: typeof q.y === "number" && Number.isFinite(q.y) ? q.y : 0,
+    x: typeof x === "number" && Number.isFinite(x) ? x : 0,
+    y: typeof y === "number" && Number.isFinite(y) ? y : 0,
   };
 }
 
@@ -177,14 +215,17 @@ export function sparksSince(
   now: number,
 ): Spark[] {
   const sparks: Spark[] = [];
-  if (!Array.isArray(entries) || typeof since !== "number") return sparks;
-  for (const entry of entries) {
-    // Read only well-typed fields: an object `at`/`msgId` could throw on coercion.
-    if (typeof entry?.at !== "number" || !(entry.at > since) || typeof entry.msgId !== "string") {
+  const items = readItems(entries);
+  if (items === null || typeof since !== "number") return sparks;
+  for (const item of items) {
+    // Each field read once; only well-typed ones: an object `at`/`msgId` could throw on coercion.
+    const entry = readFields(item, ["msgId", "kind", "from", "at", "recipients"]);
+    const at = entry?.at, msgId = entry?.msgId;
+    if (entry === null || typeof at !== "number" || !(at > since) || typeof msgId !== "string") {
       continue;
     }
-    sparkRoutes(layout, entry).forEach((route, i) => {
-      sparks.push({ ...route, id: `${entry.msgId}:${route.to}:${i}`, startedAt: now });
+    sparkRoutes(layout, entry as unknown as SparkSource).forEach((route, i) => {
+      sparks.push({ ...route, id: `${msgId}:${route.to}:${i}`, startedAt: now });
     });
   }
   return sparks;
@@ -195,8 +236,12 @@ export function sparksSince(
  * A non-array `sparks` or a non-number `now` gives `[]`.
  */
 export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
-  if (!Array.isArray(sparks) || typeof now !== "number") return [];
-  return sparks.filter((spark) => now - spark?.startedAt < SPARK_DURATION_MS);
+  const items = readItems(sparks);
+  if (items === null || typeof now !== "number") return [];
+  return items.filter((spark) => {
+    const startedAt = readFields(spark, ["startedAt"])?.startedAt;
+    return typeof startedAt === "number" && now - startedAt < SPARK_DURATION_MS;
+  }) as Spark[];
 }
 
 /**
@@ -206,9 +251,10 @@ export function liveSparks(sparks: readonly Spark[], now: number): Spark[] {
  * time, or an activity at `+Infinity`, gives 0 (never `NaN`).
  */
 export function glowStrength(activity: NodeActivity | undefined, now: number): number {
-  if (!activity || typeof activity.at !== "number" || typeof now !== "number") return 0;
-  const age = now - activity.at;
-  if (Number.isNaN(age) || activity.at === Infinity) return 0; // no meaningful age
+  const at = readFields(activity, ["at"])?.at;
+  if (typeof at !== "number" || typeof now !== "number") return 0;
+  const age = now - at;
+  if (Number.isNaN(age) || at === Infinity) return 0; // no meaningful age
   if (age < 0) return 1;
   return Math.max(0, 1 - age / GLOW_DURATION_MS);
 }

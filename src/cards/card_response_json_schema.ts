@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
+import { describeThrown, describeValue } from "../_internal/describe.ts";
 import type { CardPresentation, OpenCardSnapshot } from "./types.ts";
 import {
   cardOptionIds,
@@ -41,13 +42,38 @@ function optionUnion(p: CardPresentation<string>, ids: string[]): z.ZodType {
  * Refuses malformed cards (`invalid-card`: not an object, a non-object
  * presentation, bad options or bounds) and custom kinds without an entry in
  * `custom` (`not-expressible`). Card fields are read as own properties only.
- * Does not catch what a `custom` schema factory throws (see
- * {@link cardResponseJsonSchema}, which does).
+ * Never throws on a hostile card (`invalid-card`); does not catch what a
+ * `custom` schema factory throws (see {@link cardResponseJsonSchema}, which
+ * does).
  */
 export function cardValueSchema(
   card: OpenCardSnapshot<string>,
   custom: CustomCardValueSchemas = {},
 ): Result<z.ZodType, CardRefusal> {
+  let r: Result<z.ZodType, CardRefusal> | ProductSchema;
+  try {
+    r = valueSchema(card, custom);
+  } catch (e) {
+    // a hostile card or `custom` map (throwing getter, revoked proxy): refused, never thrown
+    return err(
+      cardRefusal("invalid-card", "", `the card could not be read: ${describeThrown(e, 200)}`),
+    );
+  }
+  // the caller's own factory runs outside the guard: what it throws propagates (documented)
+  return "make" in r ? ok(r.make(r.presentation)) : r;
+}
+
+/** A product kind's schema factory and the presentation (read once) to call it with. */
+interface ProductSchema {
+  readonly make: (p: CardPresentation<string>) => z.ZodType;
+  readonly presentation: CardPresentation<string>;
+}
+
+/** The schema, or the product kind's factory to call (outside the guard). */
+function valueSchema(
+  card: OpenCardSnapshot<string>,
+  custom: CustomCardValueSchemas,
+): Result<z.ZodType, CardRefusal> | ProductSchema {
   if (!isRecord(card)) return err(cardRefusal("invalid-card", "", "a card must be an object"));
   const p = own(card, "presentation") as CardPresentation<string> | undefined;
   if (p === undefined) {
@@ -99,19 +125,19 @@ export function cardValueSchema(
       return ok(z.strictObject({ date: d }));
     }
     default: {
-      const make = typeof kind === "string" && Object.hasOwn(custom, kind)
+      const make = typeof kind === "string" && isRecord(custom) && Object.hasOwn(custom, kind)
         ? custom[kind]
         : undefined;
-      if (make === undefined) {
+      if (typeof make !== "function") {
         return err(
           cardRefusal(
             "not-expressible",
             "presentation.kind",
-            `no value schema for kind ${JSON.stringify(String(kind))}`,
+            `no value schema for kind ${describeValue(kind)}`,
           ),
         );
       }
-      return ok(make(p));
+      return { make, presentation: p };
     }
   }
 }
@@ -153,7 +179,7 @@ export function cardResponseJsonSchema(
       cardRefusal(
         "not-expressible",
         "",
-        `no JSON Schema: ${e instanceof Error ? e.message : String(e)}`,
+        `no JSON Schema: ${describeThrown(e, 200)}`,
       ),
     );
   }

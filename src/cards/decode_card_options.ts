@@ -27,5 +27,9 @@ export function decodeCardOptions(value: unknown): unknown[] | null {
       return null;
     }
   }
-  return Array.isArray(v) ? v : null;
+  try {
+    return Array.isArray(v) ? v : null;
+  } catch {
+    return null; // a revoked proxy
+  }
 }

@@ -9,6 +9,8 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
+import { describeThrown } from "../_internal/describe.ts";
+import { readOptions } from "../_internal/fields.ts";
 import type { CardPresentation, CardResponse, OpenCardSnapshot } from "./types.ts";
 import {
   cardOptionIds,
@@ -126,7 +128,7 @@ export function cardToElicitation(
       cardRefusal(
         "invalid-card",
         "",
-        `malformed card: ${e instanceof Error ? e.message : String(e)}`,
+        `malformed card: ${describeThrown(e, 200)}`,
       ),
     );
   }
@@ -142,7 +144,8 @@ function toElicitation(
   if (own(card, "report") !== undefined) {
     return notExpressible("report", "a structured report body cannot be shown in an MCP form");
   }
-  if ((own(card, "allowDecline") ?? options?.allowDeclineDefault) !== true) {
+  const allowDeclineDefault = readOptions(options, ["allowDeclineDefault"])?.allowDeclineDefault;
+  if ((own(card, "allowDecline") ?? allowDeclineDefault) !== true) {
     return notExpressible(
       "allowDecline",
       "MCP clients always offer decline, but this card does not allow it",
@@ -298,8 +301,15 @@ export function elicitationResultToCardResponse(
   if (!isRecord(result)) {
     return err(cardRefusal("invalid-response", "", "an elicitation result must be an object"));
   }
-  const action = own(result, "action");
-  const correlationId = card.correlationId;
+  let action: unknown, content: unknown, correlationId: unknown;
+  try {
+    action = own(result, "action");
+    content = own(result, "content");
+    correlationId = own(card, "correlationId");
+  } catch {
+    // a throwing getter or a proxy trap: nothing of it is passed on
+    return err(cardRefusal("invalid-response", "", "the elicitation result could not be read"));
+  }
   if (action === "decline" || action === "cancel") {
     return validateCardResponse(card, { action, correlationId }, options);
   }
@@ -308,7 +318,6 @@ export function elicitationResultToCardResponse(
       cardRefusal("invalid-response", "action", 'action must be "accept", "decline" or "cancel"'),
     );
   }
-  const content = own(result, "content");
   if (content !== undefined && !isRecord(content)) {
     return err(cardRefusal("invalid-response", "content", "content must be an object"));
   }

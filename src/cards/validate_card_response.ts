@@ -6,6 +6,8 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
+import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
+import { readOptions } from "../_internal/fields.ts";
 import { BUILTIN_KINDS } from "./kinds.ts";
 import type {
   CardOption,
@@ -109,11 +111,6 @@ export function cardRefusal(code: CardRefusalCode, field: string, message: strin
 const refuse = (code: CardRefusalCode, field: string, message: string) =>
   err(cardRefusal(code, field, message));
 
-/** Untrusted text quoted in a refusal message: JSON-quoted, at most 64 characters kept. */
-function quoted(s: string): string {
-  return JSON.stringify(s.length > 64 ? s.slice(0, 64) + "…" : s);
-}
-
 /** Refuse the first key of `value` not in `allowed`. */
 function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | null {
   for (const k of Object.keys(value)) {
@@ -121,7 +118,7 @@ function onlyKeys(value: CardValue, allowed: readonly string[]): CardRefusal | n
       return cardRefusal(
         "unexpected-field",
         `value.${k}`,
-        `this card's answer has no field ${quoted(k)}`,
+        `this card's answer has no field ${quoteClipped(k, 64)}`,
       );
     }
   }
@@ -202,7 +199,7 @@ export function cardOptionIds(p: CardPresentation<string>): Result<string[], Car
       return refuse(
         "invalid-card",
         `presentation.options[${i}].id`,
-        `option id ${quoted(id)} appears twice`,
+        `option id ${quoteClipped(id, 64)} appears twice`,
       );
     }
     seen.add(id);
@@ -291,7 +288,7 @@ function validateBuiltin(
         return refuse(
           "unknown-option",
           "value.optionId",
-          `${quoted(id)} is not one of this card's options`,
+          `${quoteClipped(id, 64)} is not one of this card's options`,
         );
       }
       return ok({ optionId: id });
@@ -316,9 +313,15 @@ function validateBuiltin(
         if (typeof id !== "string") {
           return refuse("invalid-value", f, "an option id must be a string");
         }
-        if (seen.has(id)) return refuse("duplicate-option", f, `${quoted(id)} is picked twice`);
+        if (seen.has(id)) {
+          return refuse("duplicate-option", f, `${quoteClipped(id, 64)} is picked twice`);
+        }
         if (!known.has(id)) {
-          return refuse("unknown-option", f, `${quoted(id)} is not one of this card's options`);
+          return refuse(
+            "unknown-option",
+            f,
+            `${quoteClipped(id, 64)} is not one of this card's options`,
+          );
         }
         seen.add(id);
       }
@@ -373,7 +376,7 @@ function validateBuiltin(
       return refuse(
         "unknown-kind",
         "presentation.kind",
-        `unknown card kind ${quoted(String(own(p, "kind")))}`,
+        `unknown card kind ${describeValue(own(p, "kind"))}`,
       );
   }
 }
@@ -409,7 +412,13 @@ function validateConfirm(
 }
 
 /**
- * Build a validator that also knows product-defined card kinds.
+ * Build a validator that also knows product-defined card kinds. Its
+ * `validate` never throws: a card or response it cannot read (a throwing
+ * getter, a revoked proxy), or a product validator that throws, is an
+ * `invalid-card` refusal.
+ *
+ * @throws {TypeError} when `options` cannot be read (a throwing getter or a
+ *   revoked proxy: a programmer's mistake)
  *
  * @example
  * ```ts
@@ -431,25 +440,33 @@ export function createCardValidator<X extends string = never>(
   options: CardValidatorOptions<X> = {},
 ): CardValidator<CardPresentationKind | X> {
   const kinds = new Map<string, CardKindValidator<CardPresentationKind | X>>();
-  if (options.kinds) {
-    for (const k of Object.keys(options.kinds)) {
-      const fn = (options.kinds as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
-      // A built-in name is ignored: built-in kinds cannot be overridden.
-      if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+  let allowDeclineDefault: boolean;
+  try {
+    const o = readOptions(options, ["kinds", "allowDeclineDefault"]);
+    if (o === null) throw new TypeError("unreadable");
+    const given = o.kinds;
+    if (typeof given === "object" && given !== null) {
+      for (const k of Object.keys(given)) {
+        const fn = (given as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
+        // A built-in name is ignored: built-in kinds cannot be overridden.
+        if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+      }
     }
+    allowDeclineDefault = o.allowDeclineDefault === true;
+  } catch {
+    throw new TypeError(
+      "createCardValidator's options could not be read (a throwing getter or a revoked proxy)",
+    );
   }
-  const allowDeclineDefault = options.allowDeclineDefault === true;
   return {
     hasKind: (kind) => kinds.has(kind),
     validate(card, response) {
       try {
         return validate(card, response);
       } catch (e) {
-        return refuse(
-          "invalid-card",
-          "",
-          `validation failed: ${e instanceof Error ? e.message : String(e)}`,
-        );
+        // A hostile card or response (throwing getter, revoked proxy), or a product kind's
+        // validator that threw: refused, never thrown.
+        return refuse("invalid-card", "", `validation failed: ${describeThrown(e, 200)}`);
       }
     },
   };
@@ -570,8 +587,9 @@ export function validateCardResponse(
   options: CardValidationOptions = {},
 ): Result<CardResponse, CardRefusal> {
   // Normalised to a boolean so the cache holds at most two validators
-  // whatever a caller passes (only `true` allows decline anyway).
-  const key = options?.allowDeclineDefault === true;
+  // whatever a caller passes (only `true` allows decline anyway; options that
+  // cannot be read allow nothing).
+  const key = readOptions(options, ["allowDeclineDefault"])?.allowDeclineDefault === true;
   let v = defaultValidators.get(key);
   if (v === undefined) {
     v = createCardValidator({ allowDeclineDefault: key }) as unknown as CardValidator<string>;

@@ -5,8 +5,10 @@
  * @module
  */
 import { ok, type Result } from "../result.ts";
-import { clip, refuse } from "./_refusal.ts";
+import { refuse } from "../_internal/refusal.ts";
+import { describeValue, quoteClipped } from "../_internal/describe.ts";
 import { isRecord, own, ownString } from "../_internal/guards.ts";
+import { readFields, readOptions } from "../_internal/fields.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import { isChatEventType } from "../wire/channels.ts";
 import { parseChatEvent } from "../wire/parse.ts";
@@ -61,21 +63,18 @@ const SCOUT_CHAT_TYPES: ReadonlySet<string> = new Set([
 
 const DECIMAL_ID = /^[0-9]+$/;
 
+/** The SSE message fields a frame is read from, each read once. */
+const FRAME_KEYS = ["id", "event", "data"] as const;
+
 type Payload = Record<string, unknown>;
 
 function readFrame(
   frame: unknown,
 ): { id?: string; event?: string; data: string } | string {
   if (typeof frame !== "object" || frame === null) return "the frame is not an object";
-  let id: unknown, event: unknown, data: unknown;
-  try {
-    const f = frame as Payload;
-    id = f.id;
-    event = f.event;
-    data = f.data;
-  } catch {
-    return "the frame's fields could not be read";
-  }
+  const fields = readFields(frame, FRAME_KEYS);
+  if (fields === null) return "the frame's fields could not be read";
+  const { id, event, data } = fields;
   if (typeof data !== "string") return "the frame has no string `data`";
   if (id !== undefined && typeof id !== "string") return "the frame's `id` is not a string";
   if (event !== undefined && typeof event !== "string") {
@@ -131,7 +130,7 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
   const base = id === undefined ? {} : { id };
   const chat = (event: LegacyChatEvent, extra?: { toolNameField: "tool" | "name" }): Decoded =>
     ok({ kind: "chat", dialect: "scout", ...base, wireType: type, ...extra, event });
-  const bad = (why: string) => refuse("invalid-event", `Scout \`${type}\` frame ${why}`, type);
+  const bad = (why: string) => refuse("invalid-event", `Scout \`${type}\` frame ${why}`, { type });
   /** The event built from the required own string field `key`, or the refusal naming it. */
   const withString = (key: string, make: (v: string) => LegacyChatEvent): Decoded => {
     const v = ownString(p, key);
@@ -154,7 +153,9 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
       const name = ownString(p, "name");
       if (tool !== undefined && name !== undefined && tool !== name) {
         return bad(
-          `names the tool twice, differently (\`tool\` ${clip(tool)}, \`name\` ${clip(name)})`,
+          `names the tool twice, differently (\`tool\` ${quoteClipped(tool)}, \`name\` ${
+            quoteClipped(name)
+          })`,
         );
       }
       const toolName = tool ?? name;
@@ -204,7 +205,7 @@ function decodeScout(id: string | undefined, p: Payload, type: string): Decoded 
     case "navigate":
       return withString("href", (href) => ({ type: "navigate", href }));
   }
-  return refuse("invalid-event", `Scout \`${type}\` is not a chat event`, type);
+  return refuse("invalid-event", `Scout \`${type}\` is not a chat event`, { type });
 }
 
 /** Why a v0 payload was dropped by `parseChatEvent` (v0-wire spec §3), for the refusal message. */
@@ -250,8 +251,8 @@ function decodePapercup(
     if (typeof t === "string" && t !== event) {
       return refuse(
         "type-mismatch",
-        `the \`event: ${clip(event)}\` frame's payload says \`type: ${clip(t)}\``,
-        event,
+        `the \`event: ${quoteClipped(event)}\` frame's payload says \`type: ${quoteClipped(t)}\``,
+        { type: event },
       );
     }
   }
@@ -260,7 +261,7 @@ function decodePapercup(
     return refuse(
       "invalid-event",
       `Papercup \`${event}\` frame needs ${v0Requirement(event)} (v0 rules)`,
-      event,
+      { type: event },
     );
   }
   return ok({
@@ -322,16 +323,13 @@ export function decodeLegacyChatFrame(
   options?: LegacyDecodeOptions,
 ): Result<LegacyDecodedFrame, LegacyRefusal> {
   if (dialect !== "scout" && dialect !== "papercup") {
-    return refuse("invalid-frame", `unknown legacy dialect ${clip(String(dialect))}`);
+    return refuse("invalid-frame", `unknown legacy dialect ${describeValue(dialect)}`);
   }
   const f = readFrame(frame);
   if (typeof f === "string") return refuse("invalid-frame", f);
-  let max: unknown;
-  try {
-    max = options?.maxDataLength;
-  } catch {
-    return refuse("invalid-frame", "the decode options could not be read");
-  }
+  const o = readOptions(options, ["maxDataLength"]);
+  if (o === null) return refuse("invalid-frame", "the decode options could not be read");
+  const max = o.maxDataLength;
   const bound = typeof max === "number" && max > 0 ? max : LEGACY_MAX_DATA_LENGTH;
   if (f.data.length > bound) {
     return refuse(
@@ -343,7 +341,7 @@ export function decodeLegacyChatFrame(
   if (dialect === "scout" && f.id !== undefined && f.id !== "" && !DECIMAL_ID.test(f.id)) {
     return refuse(
       "invalid-id",
-      `Scout frame ids are decimal numbers (the resume cursor); got ${clip(f.id)}`,
+      `Scout frame ids are decimal numbers (the resume cursor); got ${quoteClipped(f.id)}`,
     );
   }
   if (f.data.trim() === "") return refuse("invalid-json", "the frame's data is empty");

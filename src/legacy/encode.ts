@@ -5,7 +5,8 @@
  * @module
  */
 import { ok, type Result } from "../result.ts";
-import { clip, refuse } from "./_refusal.ts";
+import { refuse } from "../_internal/refusal.ts";
+import { describeValue } from "../_internal/describe.ts";
 import { isRecord, own } from "../_internal/guards.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/parse.ts";
@@ -133,7 +134,7 @@ export function encodeLegacyChatFrame(
   if (vocabulary !== "scout" && vocabulary !== "papercup") {
     return refuse(
       "invalid-envelope",
-      `unknown legacy vocabulary ${clip(String(vocabulary))}`,
+      `unknown legacy vocabulary ${describeValue(vocabulary)}`,
     );
   }
   if (!isRecord(envelope)) return refuse("invalid-envelope", "the envelope is not an object");
@@ -150,12 +151,12 @@ export function encodeLegacyChatFrame(
     : vocabulary === "scout"
     ? scoutPayload(event, type)
     : papercupPayload(event, type);
-  if (typeof payload === "string") return refuse("unsupported-event", payload, type);
+  if (typeof payload === "string") return refuse("unsupported-event", payload, { type });
   let data: string;
   try {
     data = JSON.stringify(payload);
   } catch {
-    return refuse("unencodable", `the \`${type}\` payload is not JSON-serialisable`, type);
+    return refuse("unencodable", `the \`${type}\` payload is not JSON-serialisable`, { type });
   }
   if (vocabulary === "scout") {
     const seq = own(env, "seq");

@@ -5,7 +5,9 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
-import { clip, refuse } from "./_refusal.ts";
+import { refuse } from "../_internal/refusal.ts";
+import { quoteClipped } from "../_internal/describe.ts";
+import { isId } from "../_internal/id.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
@@ -84,10 +86,6 @@ const toolCounters = new WeakMap<object, { call: number; result: number }>();
 /** The last `seq` accepted from each context object's `allocate()`. */
 const lastSeqs = new WeakMap<object, number>();
 
-function nonEmpty(v: unknown): v is string {
-  return typeof v === "string" && v !== "";
-}
-
 function nextIndex(ctx: object, kind: "call" | "result"): number {
   let c = toolCounters.get(ctx);
   if (c === undefined) {
@@ -110,7 +108,8 @@ function resolveCallId(
   const wire = frame.wireType;
   const missing: LegacyRefusal = {
     code: "missing-call-identity",
-    message: `the \`${wire}\` frame for tool ${clip(name)} has no callId and the host gave no ` +
+    message:
+      `the \`${wire}\` frame for tool ${quoteClipped(name)} has no callId and the host gave no ` +
       "stable mapping for it; a call id is never invented",
     type: wire,
   };
@@ -130,7 +129,7 @@ function resolveCallId(
     };
   }
   if (mapped === undefined) return missing;
-  if (!nonEmpty(mapped)) {
+  if (!isId(mapped)) {
     return {
       code: "invalid-context",
       message: "the host's callIdFor mapping returned something other than a non-empty string",
@@ -177,7 +176,9 @@ function toV1(
           refusal: {
             code: "unknown-result-status",
             message:
-              `the \`tool_result\` for ${clip(e.name)} does not say whether the tool succeeded ` +
+              `the \`tool_result\` for ${
+                quoteClipped(e.name)
+              } does not say whether the tool succeeded ` +
               "(`ok` is absent or not a boolean; v0 keeps only `true` or `false`, not e.g. " +
               'the string "true"); it is never assumed to be a success',
             type: wire,
@@ -216,6 +217,16 @@ function toV1(
           },
         };
       }
+      if (e.snapshot === undefined) {
+        // a v0 `state` may lack its snapshot; a v1 one may not (JSON has no `undefined`)
+        return {
+          refusal: {
+            code: "invalid-event",
+            message: "a v1 `state` needs a `snapshot` (null for none); the frame has none",
+            type: wire,
+          },
+        };
+      }
       return { event: { type: "state", version: e.version, snapshot: e.snapshot } };
     }
     case "done": {
@@ -237,7 +248,7 @@ function toV1(
         };
       }
       const out: ChatEventV1 = { type: "error", message: e.message, retryable: host.retryable };
-      if (nonEmpty(host.errorCode)) out.code = host.errorCode;
+      if (isId(host.errorCode)) out.code = host.errorCode;
       const after = host.retryAfterMs;
       if (host.retryable && typeof after === "number" && Number.isFinite(after) && after >= 0) {
         out.retryAfterMs = after;
@@ -374,7 +385,7 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
   } catch {
     return bad("the upgrade context's fields could not be read");
   }
-  if (!nonEmpty(conversationId) || !nonEmpty(turnId)) {
+  if (!isId(conversationId) || !isId(turnId)) {
     return bad("the host must supply non-empty `conversationId` and `turnId`");
   }
   if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
@@ -402,13 +413,13 @@ function upgradeChecked(
 ): Result<ChatEventEnvelope, LegacyRefusal> {
   const { conversationId, turnId, allocate } = host;
   if (d.kind === "heartbeat") {
-    return refuse("not-chat-event", "a heartbeat carries no chat event", "heartbeat");
+    return refuse("not-chat-event", "a heartbeat carries no chat event", { type: "heartbeat" });
   }
   if (d.kind === "domain") {
     return refuse(
       "not-chat-event",
-      `${clip(d.type)} is a domain event with no v1 representation; the host handles it`,
-      d.type,
+      `${quoteClipped(d.type)} is a domain event with no v1 representation; the host handles it`,
+      { type: d.type },
     );
   }
   const converted = toV1(d, ctx, host);
@@ -428,7 +439,7 @@ function upgradeChecked(
     return refuse(
       "invalid-event",
       `the upgraded \`${event.type}\` is not a valid v1 event: ${probe.error.message}`,
-      d.wireType,
+      { type: d.wireType },
     );
   }
   let eventId: unknown, seq: unknown;
@@ -443,7 +454,7 @@ function upgradeChecked(
       "the host's allocate() threw (or its result could not be read)",
     );
   }
-  if (!nonEmpty(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+  if (!isId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     return refuse(
       "invalid-allocation",
       "allocate() must return a non-empty `eventId` and a positive integer `seq`",

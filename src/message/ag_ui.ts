@@ -9,8 +9,8 @@
  * @module
  */
 import { ok, type Result } from "../result.ts";
-import type { ChatEventEnvelope, ChatEventV1 } from "../v1/types.ts";
-import { admitEnvelope, convertEnvelopes } from "./_v1_intake.ts";
+import type { ChatEventEnvelope, ChatEventV1, EnvelopeAdmissionRefusal } from "../v1/types.ts";
+import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
 
 /** An AG-UI event as produced here: `type` plus the fields of that event. */
 export type AgUiEvent =
@@ -44,13 +44,12 @@ export type AgUiEvent =
   | { type: "STATE_SNAPSHOT"; snapshot: unknown }
   | { type: "CUSTOM"; name: string; value: unknown };
 
-/** Refusal of one envelope by {@link V1ToAgUi}. */
-export interface AgUiRefusal {
-  /** Stable machine-readable reason. */
-  readonly code: "invalid-envelope" | "out-of-order" | "after-terminal" | "other-turn";
-  /** One human-readable sentence; not stable, do not match on it. */
-  readonly message: string;
-}
+/**
+ * Refusal of one envelope by {@link V1ToAgUi} (or, from {@link v1ToAgUiEvents},
+ * a report about one): the shared {@link EnvelopeAdmissionRefusal} of every
+ * v1 adapter, whose ordering codes mean what they mean in the v1 fold.
+ */
+export type AgUiRefusal = EnvelopeAdmissionRefusal;
 
 function stringify(v: unknown): string {
   if (typeof v === "string") return v;
@@ -79,8 +78,11 @@ function stringify(v: unknown): string {
  *
  * Each envelope is validated with the v1 parser (`parseChatEnvelope`) before
  * anything is emitted; an invalid one (including an unknown event type), an
- * envelope of another turn or conversation, a non-increasing `seq`, or
- * anything after the run ended is refused and changes nothing.
+ * envelope of another turn or conversation, a `seq` that is not the next one
+ * (`duplicate`, `reordered`, `gap`: the v1 fold's ordering rules; the first
+ * envelope must have `seq` 1), or anything new after the run ended is
+ * refused and changes nothing. {@link V1ToAgUi.resync} converts an envelope
+ * after a gap knowingly.
  *
  * @example
  * ```ts
@@ -98,7 +100,7 @@ function stringify(v: unknown): string {
 export class V1ToAgUi {
   #threadId: string | undefined;
   #runId: string | undefined;
-  #lastSeq = 0;
+  readonly #intake = new EnvelopeIntake("run");
   #ended = false;
   #text: string | undefined;
   #lastText: string | undefined;
@@ -120,20 +122,28 @@ export class V1ToAgUi {
 
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
+    return this.#convert(envelope, false);
+  }
+
+  /**
+   * Like {@link push} but accepts an envelope whose `seq` skips missing ones
+   * (every other check still applies): for a consumer that reported the
+   * `gap` from `push` and goes on. Never throws.
+   */
+  resync(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
+    return this.#convert(envelope, true);
+  }
+
+  #convert(envelope: unknown, resync: boolean): Result<AgUiEvent[], AgUiRefusal> {
     // validate fully before any state changes: a refused first envelope must
     // not consume the run start
-    const admitted = admitEnvelope(envelope, {
-      ended: this.#ended,
-      turnId: this.#runId,
-      conversationId: this.#threadId,
-      lastSeq: this.#lastSeq,
-    }, "run");
+    const admitted = this.#intake.admit(envelope, this.#ended, resync);
     if (!admitted.ok) return admitted;
     const env = admitted.value;
     // the v1 parser already checked every field #apply reads
     const out: AgUiEvent[] = [];
     this.#apply(env, out);
-    this.#lastSeq = env.seq;
+    this.#intake.accept(env);
     return ok(out);
   }
 
@@ -250,17 +260,25 @@ export class V1ToAgUi {
 export interface V1ToAgUiResult {
   /** The AG-UI events, in order. */
   events: AgUiEvent[];
-  /** Refused envelopes with their 0-based index. */
+  /**
+   * Refused envelopes, and the ordering reports on applied ones (`gap`,
+   * `reordered`), with their 0-based index, sorted by index.
+   */
   refused: { index: number; error: AgUiRefusal }[];
 }
 
 /**
  * Convert a whole v1 envelope stream to AG-UI events (mapping and
- * per-envelope refusals on {@link V1ToAgUi}). Never throws: a non-iterable
- * `envelopes` is one `invalid-envelope` refusal at index -1 (no events); an
- * iterator that throws ends the input with an `invalid-envelope` refusal at
- * the index it could not read, and the envelopes read before it are
- * converted (open messages closed, no run end invented).
+ * per-envelope refusals on {@link V1ToAgUi}), with the v1 whole-stream
+ * ordering policy (the same verdicts as `foldChatState`): an envelope ahead
+ * of a missing `seq` is held (up to 32); a late one within that window is
+ * converted in `seq` order and reported `reordered`; a `seq` that never
+ * arrives is reported once as `gap` at the first envelope after it, and the
+ * conversion goes on. Never throws: a non-iterable `envelopes` is one
+ * `invalid-envelope` refusal at index -1 (no events); an iterator that
+ * throws ends the input with an `invalid-envelope` refusal at the index it
+ * could not read, and the envelopes read before it are converted (open
+ * messages closed, no run end invented).
  *
  * @example
  * ```ts

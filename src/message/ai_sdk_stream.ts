@@ -10,18 +10,23 @@
  * @module
  */
 import { ok, type Result } from "../result.ts";
-import type { ChatEventEnvelope, ChatEventV1, ChatUsage, ToolResultEventV1 } from "../v1/types.ts";
-import { admitEnvelope, convertEnvelopes, describeThrown } from "./_v1_intake.ts";
+import type {
+  ChatEventEnvelope,
+  ChatEventV1,
+  ChatUsage,
+  EnvelopeAdmissionRefusal,
+  ToolResultEventV1,
+} from "../v1/types.ts";
+import { convertEnvelopes, describeThrown, EnvelopeIntake } from "./_v1_intake.ts";
 import { FINISH_REASONS } from "./_finish_reasons.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 
-/** Refusal of one envelope by {@link V1ToUIMessageChunks}. */
-export interface V1EnvelopeRefusal {
-  /** Stable machine-readable reason. */
-  readonly code: "invalid-envelope" | "out-of-order" | "after-terminal" | "other-turn";
-  /** One human-readable sentence; not stable, do not match on it. */
-  readonly message: string;
-}
+/**
+ * Refusal of one envelope by {@link V1ToUIMessageChunks} (or, from {@link v1ToUIMessageChunks},
+ * a report about one): the shared {@link EnvelopeAdmissionRefusal} of every
+ * v1 adapter, whose ordering codes mean what they mean in the v1 fold.
+ */
+export type V1EnvelopeRefusal = EnvelopeAdmissionRefusal;
 
 /** Options of {@link V1ToUIMessageChunks}. */
 export interface V1ToChunksOptions {
@@ -59,8 +64,12 @@ function toolOutput(e: ToolResultEventV1): unknown {
  * an AI SDK reason, else `stop`; usage as `messageMetadata.usage`).
  *
  * Each envelope is validated with the v1 parser (`parseChatEnvelope`); an
- * invalid one, an envelope of another turn or conversation, a non-increasing
- * `seq`, or anything after a terminal event is refused (nothing emitted).
+ * invalid one, an envelope of another turn or conversation, a `seq` that is
+ * not the next one (`duplicate`, `reordered`, `gap`: the v1 fold's ordering
+ * rules; the first envelope must have `seq` 1), or anything new after a
+ * terminal event is refused (nothing emitted).
+ * {@link V1ToUIMessageChunks.resync} converts an envelope after a gap
+ * knowingly.
  *
  * @example
  * ```ts
@@ -77,9 +86,7 @@ function toolOutput(e: ToolResultEventV1): unknown {
  */
 export class V1ToUIMessageChunks {
   #messageId: string | undefined;
-  #turnId: string | undefined;
-  #conversationId: string | undefined;
-  #lastSeq = 0;
+  readonly #intake = new EnvelopeIntake("turn");
   #ended = false;
   #text: string | undefined;
   #reasoning: string | undefined;
@@ -124,21 +131,27 @@ export class V1ToUIMessageChunks {
 
   /** Convert one envelope. Never throws. */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
-    const admitted = admitEnvelope(envelope, {
-      ended: this.#ended,
-      turnId: this.#turnId,
-      conversationId: this.#conversationId,
-      lastSeq: this.#lastSeq,
-    }, "turn");
+    return this.#convert(envelope, false);
+  }
+
+  /**
+   * Like {@link push} but accepts an envelope whose `seq` skips missing ones
+   * (every other check still applies): for a consumer that reported the
+   * `gap` from `push` and goes on. Never throws.
+   */
+  resync(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
+    return this.#convert(envelope, true);
+  }
+
+  #convert(envelope: unknown, resync: boolean): Result<UIMessageChunk[], V1EnvelopeRefusal> {
+    const admitted = this.#intake.admit(envelope, this.#ended, resync);
     if (!admitted.ok) return admitted;
     const env = admitted.value;
     const out: UIMessageChunk[] = [];
-    if (this.#turnId === undefined) {
+    if (this.#intake.turnId === undefined) {
       out.push({ type: "start", messageId: this.#messageId ?? env.turnId }, { type: "start-step" });
     }
-    this.#turnId = env.turnId;
-    this.#conversationId = env.conversationId;
-    this.#lastSeq = env.seq;
+    this.#intake.accept(env);
     const e = env.event as ChatEventV1;
     switch (e.type) {
       case "delta":
@@ -277,14 +290,21 @@ export class V1ToUIMessageChunks {
 export interface V1ToChunksResult {
   /** The UI message chunks, in order. */
   chunks: UIMessageChunk[];
-  /** Refused envelopes with their 0-based index. */
+  /**
+   * Refused envelopes, and the ordering reports on applied ones (`gap`,
+   * `reordered`), with their 0-based index, sorted by index.
+   */
   refused: { index: number; error: V1EnvelopeRefusal }[];
 }
 
 /**
  * Convert a whole v1 envelope stream to UI message chunks (see
  * {@link V1ToUIMessageChunks} for the mapping and the per-envelope
- * refusals). Never throws: a non-iterable `envelopes` is one
+ * refusals), with the v1 whole-stream ordering policy (the same verdicts as
+ * `foldChatState`): an envelope ahead of a missing `seq` is held (up to
+ * 32); a late one within that window is converted in `seq` order and
+ * reported `reordered`; a `seq` that never arrives is reported once as `gap`
+ * at the first envelope after it, and the conversion goes on. Never throws: a non-iterable `envelopes` is one
  * `invalid-envelope` refusal at index -1 (no chunks); an iterator that throws
  * ends the input with an `invalid-envelope` refusal at the index it could not
  * read, and the envelopes read before it are converted (open parts closed,

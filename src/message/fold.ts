@@ -38,7 +38,7 @@
  */
 import { parsePartialJson } from "./_partial_json.ts";
 import { isIterable, isRecord, own } from "../_internal/guards.ts";
-import { describeThrown } from "./_v1_intake.ts";
+import { describeThrown, EnvelopeStream } from "./_v1_intake.ts";
 import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
 import type {
   ChatPart,
@@ -808,7 +808,7 @@ export class UIMessageFold {
  */
 export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {}): FoldResult {
   const fold = new UIMessageFold(options ?? {});
-  let v1: V1ToUIMessageChunks | undefined;
+  let v1: EnvelopeStream<UIMessageChunk> | undefined;
   let first = true;
   let envelopes = 0;
   let chunks = 0;
@@ -830,25 +830,27 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     for (const item of input) {
       if (first) {
         first = false;
-        if (isV1Envelope(item)) v1 = new V1ToUIMessageChunks();
+        if (isV1Envelope(item)) {
+          v1 = new EnvelopeStream(new V1ToUIMessageChunks(), (items, index) => {
+            for (const chunk of items) fold.push(chunk, index);
+          });
+        }
       }
       if (v1 === undefined) {
         chunks++;
         fold.push(item);
         continue;
       }
-      const index = envelopes++;
-      const converted = v1.push(item);
-      if (!converted.ok) {
-        refused.push({ index, code: "invalid-chunk", message: converted.error.message });
-        continue;
-      }
-      for (const chunk of converted.value) fold.push(chunk, index);
+      v1.offer(item, envelopes++);
     }
   } catch (e) {
     readFailure = `reading the input threw: ${describeThrown(e)}; the rest of it is not folded`;
   }
-  if (v1 !== undefined) { for (const chunk of v1.end()) fold.push(chunk, envelopes); }
+  if (v1 !== undefined) {
+    for (const r of v1.end(envelopes)) {
+      refused.push({ index: r.index, code: "invalid-chunk", message: r.error.message });
+    }
+  }
   const r = fold.result();
   if (v1 !== undefined) {
     r.count = envelopes;

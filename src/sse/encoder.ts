@@ -6,6 +6,10 @@
  * @module
  */
 import { SseEncodeError } from "./errors.ts";
+import { readFields } from "../_internal/fields.ts";
+
+/** The {@link SseFrameInput} fields, each read once. */
+const FRAME_KEYS = ["id", "event", "data", "retry"] as const;
 
 /**
  * One event to write.
@@ -88,7 +92,8 @@ function lines(name: string, value: string): string {
  *
  * @param frame the event (see {@link SseFrameInput})
  * @returns the frame text (LF line endings)
- * @throws {SseEncodeError} `invalid-frame` (not an object), `invalid-id`
+ * @throws {SseEncodeError} `invalid-frame` (not an object, or its fields
+ *   cannot be read: a throwing getter, a revoked proxy), `invalid-id`
  *   (not a string, or contains CR/LF/NUL or a lone surrogate), `invalid-event`
  *   (not a string, or contains CR/LF or a lone surrogate), `invalid-data`
  *   (not a string), `invalid-retry` (not a non-negative safe integer)
@@ -106,7 +111,11 @@ export function encodeSseFrame(frame: SseFrameInput): string {
   if (frame === null || typeof frame !== "object") {
     throw new SseEncodeError("invalid-frame", "SSE frame must be an object");
   }
-  const { id, event, data, retry } = frame;
+  const fields = readFields(frame, FRAME_KEYS);
+  if (fields === null) {
+    throw new SseEncodeError("invalid-frame", "the SSE frame's fields could not be read");
+  }
+  const { id, event, data, retry } = fields;
   let out = "";
   if (id !== undefined) out = field("id", checkName("id", id, CR_LF_NUL, "CR, LF or NUL"));
   if (event !== undefined && checkName("event", event, CR_LF, "CR or LF") !== "") {

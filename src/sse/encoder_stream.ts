@@ -24,10 +24,18 @@ function encodeItem(item: SseStreamInput): string {
   if (item === null || typeof item !== "object") {
     throw new SseEncodeError("invalid-frame", "SSE stream item must be an object");
   }
-  if (Object.hasOwn(item, "comment") && !Object.hasOwn(item, "data")) {
-    return encodeSseComment((item as SseCommentInput).comment);
+  let comment: unknown;
+  try {
+    if (!Object.hasOwn(item, "comment") || Object.hasOwn(item, "data")) {
+      return encodeSseFrame(item as SseFrameInput);
+    }
+    comment = (item as SseCommentInput).comment;
+  } catch (e) {
+    if (e instanceof SseEncodeError) throw e;
+    // a revoked proxy or a throwing `comment` getter
+    throw new SseEncodeError("invalid-frame", "the SSE stream item could not be read");
   }
-  return encodeSseFrame(item as SseFrameInput);
+  return encodeSseComment(comment as string);
 }
 
 /**

@@ -10,6 +10,8 @@ import { parseChatEnvelope } from "../v1/parse.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { SseEncodeError } from "./errors.ts";
 import { encodeSseFrame } from "./encoder.ts";
+import { readOptions } from "../_internal/fields.ts";
+import { describeThrown } from "../_internal/describe.ts";
 
 /** Options of {@link encodeChatEnvelopeFrame}. */
 export interface EncodeChatEnvelopeFrameOptions {
@@ -34,7 +36,8 @@ export interface EncodeChatEnvelopeFrameOptions {
  *   envelope (the message names the first problem), `invalid-id` when its
  *   `eventId` cannot be an SSE id (CR, LF, NUL or a lone surrogate),
  *   `invalid-data` when opaque data (`input`, `output`, `snapshot`, a card)
- *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry`
+ *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry` (not a
+ *   non-negative safe integer, or the options cannot be read)
  *
  * @example
  * ```ts
@@ -59,8 +62,15 @@ export function encodeChatEnvelopeFrame(
   } catch (e) {
     throw new SseEncodeError(
       "invalid-data",
-      `the envelope is not JSON-serialisable (${e instanceof Error ? e.name : "error"})`,
+      `the envelope is not JSON-serialisable (${describeThrown(e, 200)})`,
     );
   }
-  return encodeSseFrame({ id: env.eventId, event: env.event.type, data, retry: options?.retry });
+  const o = readOptions(options, ["retry"]);
+  if (o === null) throw new SseEncodeError("invalid-retry", "the options could not be read");
+  return encodeSseFrame({
+    id: env.eventId,
+    event: env.event.type,
+    data,
+    retry: o.retry as number | undefined,
+  });
 }

@@ -6,6 +6,9 @@
  * @module
  */
 import { SseLimitError } from "./errors.ts";
+import { describeValue } from "../_internal/describe.ts";
+import { readOptions } from "../_internal/fields.ts";
+import { DECODE_OPTION_KEYS } from "./_options.ts";
 
 /** Default for {@link SseParserOptions.maxLineLength} and `maxEventLength`: 1 MiB (1_048_576) UTF-16 code units. */
 export const SSE_DEFAULT_MAX_LENGTH = 1_048_576;
@@ -91,12 +94,25 @@ const BOM = 0xfeff;
 const COMPACT_EVERY = 256;
 const DIGITS = /^[0-9]+$/;
 
-function checkLimit(name: string, value: number | undefined): number {
+function checkLimit(name: string, value: unknown): number {
   if (value === undefined) return SSE_DEFAULT_MAX_LENGTH;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive safe integer, got ${String(value)}`);
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`${name} must be a positive safe integer, got ${describeValue(value)}`);
   }
   return value;
+}
+
+function optionalCallback<T>(name: string, value: unknown): T | undefined {
+  if (value === undefined || typeof value === "function") return value as T | undefined;
+  throw new TypeError(`SseParser's ${name} must be a function, got ${describeValue(value)}`);
+}
+
+/** The option fields, each read once (options are caller data: proxies, getters). */
+const OPTION_KEYS = ["onEvent", ...DECODE_OPTION_KEYS] as const;
+
+/** `chunk` is a real `Uint8Array` (a proxy or a revoked proxy is not; never throws). */
+function isBytes(chunk: unknown): chunk is Uint8Array {
+  return ArrayBuffer.isView(chunk) && chunk instanceof Uint8Array;
 }
 
 /**
@@ -172,22 +188,33 @@ export class SseParser {
   #failed: SseLimitError | undefined;
 
   /**
-   * Create a parser.
+   * Create a parser. Each option is read once (a getter that throws, or a
+   * revoked proxy, is a `TypeError`, not whatever the getter threw).
    *
    * @param options callbacks, limits and initial last event ID
    * @throws {RangeError} if a limit is not a positive safe integer
-   * @throws {TypeError} if `onEvent` is not a function
+   * @throws {TypeError} if `onEvent` is not a function, `onRetry` / `onComment`
+   *   is neither a function nor `undefined`, `lastEventId` is neither a string
+   *   nor `undefined`, or the options cannot be read
    */
   constructor(options: SseParserOptions) {
-    if (typeof options?.onEvent !== "function") {
+    const o = readOptions(options, OPTION_KEYS);
+    if (o === null) throw new TypeError("SseParser's options could not be read");
+    if (typeof o.onEvent !== "function") {
       throw new TypeError("SseParser needs an onEvent callback");
     }
-    this.#onEvent = options.onEvent;
-    this.#onRetry = options.onRetry;
-    this.#onComment = options.onComment;
-    this.#maxLine = checkLimit("maxLineLength", options.maxLineLength);
-    this.#maxEvent = checkLimit("maxEventLength", options.maxEventLength);
-    this.#lastEventId = options.lastEventId ?? "";
+    this.#onEvent = o.onEvent as (message: SseMessage) => void;
+    this.#onRetry = optionalCallback("onRetry", o.onRetry);
+    this.#onComment = optionalCallback("onComment", o.onComment);
+    this.#maxLine = checkLimit("maxLineLength", o.maxLineLength);
+    this.#maxEvent = checkLimit("maxEventLength", o.maxEventLength);
+    const lastEventId = o.lastEventId ?? "";
+    if (typeof lastEventId !== "string") {
+      throw new TypeError(
+        `SseParser's lastEventId must be a string, got ${describeValue(lastEventId)}`,
+      );
+    }
+    this.#lastEventId = lastEventId;
     this.#idBuffer = this.#lastEventId;
   }
 
@@ -213,10 +240,17 @@ export class SseParser {
    * @param chunk text, or UTF-8 bytes (any split point is fine)
    * @throws {SseLimitError} when a bound is exceeded (and on every later call
    *   until {@link SseParser.end})
+   * @throws {TypeError} when `chunk` is neither a string nor a `Uint8Array`
+   *   (e.g. `null`); the parser's state is unchanged
    */
   feed(chunk: string | Uint8Array): void {
     if (this.#failed !== undefined) throw this.#failed;
     let text: string;
+    if (typeof chunk !== "string" && !isBytes(chunk)) {
+      throw new TypeError(
+        `SseParser.feed takes a string or a Uint8Array, got ${describeValue(chunk)}`,
+      );
+    }
     if (typeof chunk === "string") {
       const carry = this.#carry;
       if (carry !== undefined) {

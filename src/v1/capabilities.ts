@@ -7,6 +7,7 @@
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import type { ChatCapabilities, ChatCapability } from "./types.ts";
 import { isRecord } from "../_internal/guards.ts";
+import { clipText } from "../_internal/describe.ts";
 
 /** The five capability names, in declaration order. */
 export const CHAT_CAPABILITIES: readonly ChatCapability[] = Object.freeze(
@@ -49,7 +50,7 @@ const KNOWN: ReadonlySet<string> = new Set<string>(CHAT_CAPABILITIES);
 
 /** How a required name appears in `unknown`: strings (bounded) as is, anything else as `(type)`. */
 function nameOf(v: unknown): string {
-  return typeof v === "string" ? v.slice(0, 64) : `(${v === null ? "null" : typeof v})`;
+  return typeof v === "string" ? clipText(v, 64) : `(${v === null ? "null" : typeof v})`;
 }
 
 /**

@@ -3,28 +3,28 @@
  * gaps, duplicates, reordering, frames of a foreign conversation or turn,
  * illegal lifecycle transitions and tool/card identity errors.
  *
+ * This module is the public facade; the work is done by private
+ * collaborators: the ordering checker (`_ordering.ts`, shared with the
+ * message adapters), the engine (`_turn_fold.ts`), the table of event
+ * handlers (`_fold_events.ts`) and the saved-state validator
+ * (`_saved_state.ts`, built on the envelope parser's validators).
+ *
  * Linear in the number of events: text is kept as pieces and joined on
  * demand, tool calls and open cards are indexed by id.
  *
  * @module
  */
-import { z } from "zod";
 import { err, ok, type Refusal, type Result } from "../result.ts";
-import type { OpenCardSnapshot } from "../cards/types.ts";
-import { type EnvelopeIssue, parseChatEnvelope } from "./parse.ts";
-import { isTurnStatus, nextTurnStatus } from "./lifecycle.ts";
-import { isFiniteNonNeg, isNonEmpty, RESOLUTIONS, USAGE_KEYS } from "./_guards.ts";
 import { isIterable, isRecord } from "../_internal/guards.ts";
-import { GroundedBlockSchema } from "./schemas.ts";
-import type {
-  CardResolution,
-  ChatEventEnvelope,
-  ChatStateV1,
-  ChatUsage,
-  ProviderProvenance,
-  ToolCallStateV1,
-  TurnStatus,
-} from "./types.ts";
+import { describeThrown, describeValue } from "../_internal/describe.ts";
+import { readOptions } from "../_internal/fields.ts";
+import { isId } from "../_internal/id.ts";
+import { refusal } from "../_internal/refusal.ts";
+import { type EnvelopeIssue, type EnvelopeRefusal, parseChatEnvelope } from "./parse.ts";
+import { type IndexedVerdict, Sequencer } from "./_ordering.ts";
+import { TurnFold } from "./_turn_fold.ts";
+import { readSavedState } from "./_saved_state.ts";
+import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } from "./types.ts";
 
 /**
  * Codes of {@link ChatFoldRefusal}:
@@ -34,8 +34,8 @@ import type {
  * | `invalid-envelope`, `unsupported-version`, `unknown-event-type` | the value is not a valid v1 envelope ({@link parseChatEnvelope}) |
  * | `foreign-conversation` / `foreign-turn` | ids differ from the folded turn's |
  * | `duplicate` | `seq ≤ lastSeq` and the `eventId` was already applied: a re-send (after a resume only `lastEventId` is known) |
- * | `reordered` | `seq ≤ lastSeq` with a new `eventId` |
- * | `gap` | `seq > lastSeq + 1` (the first event must have `seq` 1) |
+ * | `reordered` | the envelope arrived after one with a higher `seq`: refused when `seq ≤ lastSeq` (too late to apply in order); in `foldChatState*`, an envelope that arrives within the reorder window is applied in `seq` order and reported |
+ * | `gap` | `seq` skips `seq`s that never arrived: `push` refuses `seq > lastSeq + 1` at once (the first event must have `seq` 1); `foldChatState*` report it once, then go on |
  * | `illegal-transition` | the lifecycle forbids the event (see `nextTurnStatus`), e.g. anything after `done` |
  * | `duplicate-call` | `tool_call` reuses a `callId` already called in this turn |
  * | `unknown-call` | `tool_progress` / `tool_result` for a `callId` never called |
@@ -44,6 +44,7 @@ import type {
  * | `duplicate-card` | `card` with a `correlationId` that is already open, or was closed in this turn (an answered card never re-prompts) |
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
+ * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a non-empty string (index -1) |
  */
 export type ChatFoldRefusalCode =
   | "invalid-envelope"
@@ -61,25 +62,18 @@ export type ChatFoldRefusalCode =
   | "call-mismatch"
   | "duplicate-card"
   | "unknown-card"
-  | "invalid-state";
+  | "invalid-state"
+  | "invalid-options";
 
 /**
  * A typed refusal of the fold. Besides `code` and `message`, it carries what
- * is known about the refused frame and the reason's specifics.
+ * is known about the refused frame ({@link ChatOrderingDetail}: `seq`,
+ * `eventId`, `eventType` when readable; `expectedSeq` for `gap` /
+ * `reordered` / `duplicate`; `expected` / `received` for `foreign-*`, and
+ * `received` for `unsupported-version` / `unknown-event-type`) and the
+ * reason's specifics.
  */
-export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode> {
-  /** `seq` of the refused envelope, when it was readable. */
-  readonly seq?: number;
-  /** `eventId` of the refused envelope, when it was readable. */
-  readonly eventId?: string;
-  /** `event.type` of the refused envelope, when it was readable. */
-  readonly eventType?: string;
-  /** `gap` / `reordered`: the `seq` the fold expected next. */
-  readonly expectedSeq?: number;
-  /** `foreign-*`: the id the fold expected. */
-  readonly expected?: string;
-  /** `foreign-*`, `unsupported-version`, `unknown-event-type`: what was received. */
-  readonly received?: unknown;
+export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode>, ChatOrderingDetail {
   /** `illegal-transition`: the status the turn was in. */
   readonly status?: TurnStatus;
   /** Tool refusals: the `callId`. */
@@ -92,159 +86,58 @@ export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode> {
 
 /** Why {@link ChatStateFolder.from} refused a saved state. */
 export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
-  /** The first offending field. */
+  /** The first offending field, e.g. `tools.0.progress`; `""` for the value itself. */
   readonly path: string;
 }
 
 /**
  * A fresh {@link ChatStateV1} for a turn that has seen no event: status
  * `running`, `lastSeq` 0, `lastEventId` null, empty text and collections.
+ *
+ * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
  */
 export function createChatState(conversationId: string, turnId: string): ChatStateV1 {
-  return {
-    schemaVersion: 1,
-    conversationId,
-    turnId,
-    status: "running",
-    lastSeq: 0,
-    lastEventId: null,
-    text: "",
-    reasoning: "",
-    tools: [],
-    openCards: [],
-    closedCards: [],
-  };
+  return new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId))
+    .snapshot();
 }
 
-type Closed = { correlationId: string; resolution?: CardResolution };
-
-function copyTool(t: ToolCallStateV1): ToolCallStateV1 {
-  const c: ToolCallStateV1 = {
-    callId: t.callId,
-    name: t.name,
-    status: t.status,
-    startedSeq: t.startedSeq,
-  };
-  if (t.input !== undefined) c.input = t.input;
-  if (t.progress !== undefined) c.progress = t.progress;
-  if (t.progressMessage !== undefined) c.progressMessage = t.progressMessage;
-  if (t.summary !== undefined) c.summary = t.summary;
-  if (t.output !== undefined) c.output = t.output;
-  if (t.blocks !== undefined) c.blocks = t.blocks;
-  if (t.finishedSeq !== undefined) c.finishedSeq = t.finishedSeq;
-  return c;
+/** `id`, or a `TypeError` naming the argument when it is not a non-empty string. */
+function checkId(name: string, id: unknown): string {
+  if (isId(id)) return id;
+  throw new TypeError(`${name} must be a non-empty string, got ${describeValue(id)}`);
 }
 
-/** Position fields of a refusal (built only on the refusal path). */
-function where(env: ChatEventEnvelope): { seq: number; eventId: string; eventType: string } {
-  return { seq: env.seq, eventId: env.eventId, eventType: env.event.type };
-}
-
-/** The `foreign-conversation` / `foreign-turn` refusal for `env`. */
-function foreign(
-  env: ChatEventEnvelope,
-  what: "conversation" | "turn",
-  expected: string,
-  received: string,
-): Result<never, ChatFoldRefusal> {
-  return err({
-    code: what === "turn" ? "foreign-turn" : "foreign-conversation",
-    message: `event ${env.seq} belongs to ${what} ${JSON.stringify(received)}, not ${
-      JSON.stringify(expected)
-    }`,
-    ...where(env),
-    expected,
-    received,
+/**
+ * The fold's refusal of a value the parser refused, with the position read
+ * from the value when it can be read (never throws).
+ */
+function invalidRefusal(value: unknown, e: EnvelopeRefusal): ChatFoldRefusal {
+  let seq: unknown, eventId: unknown;
+  try {
+    if (isRecord(value)) {
+      seq = value.seq;
+      eventId = value.eventId;
+    }
+  } catch {
+    // A hostile value (throwing getter, revoked proxy): its position is unknown.
+  }
+  return refusal(e.code as ChatFoldRefusalCode, e.message, {
+    issues: "issues" in e ? e.issues : undefined,
+    received: "received" in e ? e.received : undefined,
+    seq: typeof seq === "number" ? seq : undefined,
+    eventId: typeof eventId === "string" ? eventId : undefined,
   });
 }
 
-/** A fresh, validated tool call state, or the path suffix of its first bad field. */
-function readSavedTool(v: unknown, lastSeq: number): ToolCallStateV1 | string {
-  if (!isRecord(v)) return "";
-  const { callId, name, status, startedSeq, finishedSeq } = v;
-  if (!isNonEmpty(callId)) return ".callId";
-  if (!isNonEmpty(name)) return ".name";
-  if (status !== "running" && status !== "ok" && status !== "error") return ".status";
-  const isSeq = (n: unknown) =>
-    typeof n === "number" && Number.isSafeInteger(n) && n >= 1 && n <= lastSeq;
-  if (!isSeq(startedSeq)) return ".startedSeq";
-  const t: ToolCallStateV1 = { callId, name, status, startedSeq: startedSeq as number };
-  if (status === "running" ? finishedSeq !== undefined : !isSeq(finishedSeq)) {
-    return ".finishedSeq";
-  }
-  if (v.input !== undefined) t.input = v.input;
-  if (v.progress !== undefined) {
-    const p = v.progress;
-    if (typeof p !== "number" || !(p >= 0 && p <= 1)) return ".progress";
-    t.progress = p;
-  }
-  if (v.progressMessage !== undefined) {
-    if (typeof v.progressMessage !== "string") return ".progressMessage";
-    t.progressMessage = v.progressMessage;
-  }
-  if (v.summary !== undefined) {
-    if (typeof v.summary !== "string") return ".summary";
-    t.summary = v.summary;
-  }
-  if (v.output !== undefined) t.output = v.output;
-  if (v.blocks !== undefined) {
-    const b = z.array(GroundedBlockSchema).safeParse(v.blocks);
-    if (!b.success) return ".blocks";
-    t.blocks = b.data;
-  }
-  if (finishedSeq !== undefined) t.finishedSeq = finishedSeq as number;
-  return t;
-}
+const READ_THREW = "saved state: reading it threw";
 
-function readSavedProvenance(v: unknown): ProviderProvenance | null {
-  if (!isRecord(v) || !isNonEmpty(v.engine) || !isNonEmpty(v.model)) return null;
-  const p: ProviderProvenance = { engine: v.engine, model: v.model };
-  if (v.provider !== undefined) {
-    if (typeof v.provider !== "string") return null;
-    p.provider = v.provider;
+/** {@link readSavedState}, guarded: a hostile saved state is refused, never thrown. */
+function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
+  try {
+    return readSavedState(state);
+  } catch {
+    return err({ code: "invalid-state", message: READ_THREW, path: "" });
   }
-  if (v.accountRoute !== undefined) {
-    if (typeof v.accountRoute !== "string" && v.accountRoute !== null) return null;
-    p.accountRoute = v.accountRoute;
-  }
-  return p;
-}
-
-function readSavedDone(v: unknown): { stopReason?: string; usage?: ChatUsage } | null {
-  if (!isRecord(v)) return null;
-  const d: { stopReason?: string; usage?: ChatUsage } = {};
-  if (v.stopReason !== undefined) {
-    if (typeof v.stopReason !== "string") return null;
-    d.stopReason = v.stopReason;
-  }
-  if (v.usage !== undefined) {
-    const u = v.usage;
-    if (!isRecord(u)) return null;
-    const usage: ChatUsage = {};
-    for (const k of USAGE_KEYS) {
-      if (u[k] === undefined) continue;
-      if (!isFiniteNonNeg(u[k])) return null;
-      usage[k] = u[k];
-    }
-    d.usage = usage;
-  }
-  return d;
-}
-
-function readSavedError(v: unknown): ChatStateV1["error"] | null {
-  if (!isRecord(v) || typeof v.message !== "string" || typeof v.retryable !== "boolean") {
-    return null;
-  }
-  const e: NonNullable<ChatStateV1["error"]> = { message: v.message, retryable: v.retryable };
-  if (v.code !== undefined) {
-    if (typeof v.code !== "string") return null;
-    e.code = v.code;
-  }
-  if (v.retryAfterMs !== undefined) {
-    if (!isFiniteNonNeg(v.retryAfterMs) || !v.retryable) return null;
-    e.retryAfterMs = v.retryAfterMs;
-  }
-  return e;
 }
 
 /**
@@ -252,8 +145,12 @@ function readSavedError(v: unknown): ChatStateV1["error"] | null {
  *
  * Each {@link push} validates the envelope, checks identity, ordering,
  * lifecycle and tool/card identity, then applies it. A refused envelope
- * leaves the state unchanged. Cost per event is O(1) amortized (plus the
- * size of the event); {@link state} costs O(text + tools + cards).
+ * leaves the state unchanged. `push` never waits for a missing `seq`: an
+ * envelope ahead of the next one is a `gap` at once (a live client resumes
+ * from `lastEventId`, or applies it knowingly with {@link resync}); the
+ * whole-stream {@link foldChatState} holds such envelopes in a reorder
+ * window instead. Cost per event is O(1) amortized (plus the size of the
+ * event); {@link state} costs O(text + tools + cards).
  *
  * @example
  * ```ts
@@ -267,34 +164,15 @@ function readSavedError(v: unknown): ChatStateV1["error"] | null {
  * ```
  */
 export class ChatStateFolder {
-  readonly #conversationId: string;
-  readonly #turnId: string;
-  #status: TurnStatus = "running";
-  #lastSeq = 0;
-  #lastEventId: string | null = null;
-  /** eventIds of the applied events, in order (cheap to append). */
-  #ids: string[] = [];
-  /** Built from `#ids` on the first `seq ≤ lastSeq`, then kept up to date (see `#wasApplied`). */
-  #seen: Set<string> | null = null;
-  #sessionId: string | undefined;
-  #text: string[] = [];
-  #reasoning: string[] = [];
-  #tools: ToolCallStateV1[] = [];
-  #toolIndex = new Map<string, ToolCallStateV1>();
-  #provenance: ProviderProvenance | undefined;
-  #openCards = new Map<string, OpenCardSnapshot>();
-  #closedCards: Closed[] = [];
-  /** correlationIds of `#closedCards`, so a closed card is never opened again. */
-  #closedIds = new Set<string>();
-  #state: { version: number; snapshot: unknown } | undefined;
-  #done: { stopReason?: string; usage?: ChatUsage } | undefined;
-  #error: ChatStateV1["error"];
-  #statusReason: string | undefined;
+  #fold: TurnFold;
 
-  /** Start folding the turn `turnId` of conversation `conversationId` (no event seen yet). */
+  /**
+   * Start folding the turn `turnId` of conversation `conversationId` (no event seen yet).
+   *
+   * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+   */
   constructor(conversationId: string, turnId: string) {
-    this.#conversationId = conversationId;
-    this.#turnId = turnId;
+    this.#fold = new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId));
   }
 
   /**
@@ -304,11 +182,13 @@ export class ChatStateFolder {
    * so a re-sent older event is reported as `reordered`, not `duplicate`.
    *
    * A saved state is refused (`invalid-state`, naming the first offending
-   * field in `path`) unless it is one the fold could have produced:
+   * field in `path`, e.g. `tools.0.blocks.0.text`) unless it is one the fold
+   * could have produced:
    * - every field has its {@link ChatStateV1} type, with the same
-   *   constraints as the events it folds (non-empty ids, `progress` 0..1,
-   *   a boolean `error.retryable`, known card resolutions, finite usage…);
-   *   an optional field that is present must be valid (never silently dropped);
+   *   constraints as the events it folds (the envelope parser's own
+   *   validators: non-empty ids, `progress` 0..1, a boolean
+   *   `error.retryable`, known card resolutions, finite usage…); an optional
+   *   field that is present must be valid (never silently dropped);
    * - tool `callId`s are unique, and so are card `correlationId`s across
    *   `openCards` and `closedCards` together; `startedSeq` / `finishedSeq`
    *   are within `1..lastSeq`, and a tool has a `finishedSeq` exactly when it
@@ -320,162 +200,33 @@ export class ChatStateFolder {
    *
    * The folder keeps fresh copies of the saved state's structure (opaque
    * data such as tool `input`/`output`, cards and `state.snapshot` is kept
-   * by reference, as in {@link ChatStateFolder.push}). Never throws.
+   * by reference, as in {@link ChatStateFolder.push}). Never throws: a
+   * hostile value (throwing getter, revoked proxy) is `invalid-state` with
+   * path `""`.
    */
   static from(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
-    try {
-      return ChatStateFolder.#fromUnsafe(state);
-    } catch {
-      // Only reachable through hostile objects (throwing getters, revoked proxies).
-      return err({
-        code: "invalid-state",
-        message: "saved state: reading it threw",
-        path: "",
-      });
-    }
-  }
-
-  static #fromUnsafe(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
-    const bad = (path: string, what: string) =>
-      err({ code: "invalid-state" as const, message: `saved state: ${path} ${what}`, path });
-    if (!isRecord(state)) return bad("", "must be an object");
-    const s = state as unknown as Record<string, unknown>;
-    if (s.schemaVersion !== 1) return bad("schemaVersion", "must be 1");
-    if (!isNonEmpty(s.conversationId)) return bad("conversationId", "must be a non-empty string");
-    if (!isNonEmpty(s.turnId)) return bad("turnId", "must be a non-empty string");
-    if (!isTurnStatus(s.status)) return bad("status", "must be a turn status");
-    const lastSeq = s.lastSeq;
-    if (typeof lastSeq !== "number" || !Number.isSafeInteger(lastSeq) || lastSeq < 0) {
-      return bad("lastSeq", "must be a non-negative integer");
-    }
-    if (lastSeq === 0 ? s.lastEventId !== null : !isNonEmpty(s.lastEventId)) {
-      return bad(
-        "lastEventId",
-        lastSeq === 0 ? "must be null when lastSeq is 0" : "must be a non-empty string",
-      );
-    }
-    if (typeof s.text !== "string") return bad("text", "must be a string");
-    if (typeof s.reasoning !== "string") return bad("reasoning", "must be a string");
-    if (!Array.isArray(s.tools)) return bad("tools", "must be an array");
-    if (!Array.isArray(s.openCards)) return bad("openCards", "must be an array");
-    if (!Array.isArray(s.closedCards)) return bad("closedCards", "must be an array");
-    const status = s.status;
-    const f = new ChatStateFolder(s.conversationId, s.turnId);
-    f.#status = status;
-    f.#lastSeq = lastSeq;
-    f.#lastEventId = s.lastEventId as string | null;
-    if (f.#lastEventId !== null) f.#ids.push(f.#lastEventId);
-    if (s.text !== "") f.#text.push(s.text);
-    if (s.reasoning !== "") f.#reasoning.push(s.reasoning);
-    for (let i = 0; i < s.tools.length; i++) {
-      const t = readSavedTool(s.tools[i], lastSeq);
-      if (typeof t === "string") return bad(`tools.${i}${t}`, "is not a valid tool call state");
-      if (f.#toolIndex.has(t.callId)) return bad(`tools.${i}.callId`, "is repeated");
-      f.#tools.push(t);
-      f.#toolIndex.set(t.callId, t);
-    }
-    for (let i = 0; i < s.openCards.length; i++) {
-      const c = s.openCards[i];
-      if (
-        !isRecord(c) || !isNonEmpty(c.correlationId) || typeof c.prompt !== "string" ||
-        typeof c.createdAt !== "number" || !Number.isFinite(c.createdAt)
-      ) {
-        return bad(`openCards.${i}`, "must be a card (correlationId, prompt, createdAt)");
-      }
-      if (f.#openCards.has(c.correlationId)) {
-        return bad(`openCards.${i}.correlationId`, "is repeated");
-      }
-      f.#openCards.set(c.correlationId, c as unknown as OpenCardSnapshot);
-    }
-    for (let i = 0; i < s.closedCards.length; i++) {
-      const c = s.closedCards[i];
-      if (!isRecord(c) || !isNonEmpty(c.correlationId)) {
-        return bad(`closedCards.${i}`, "must be a closed card");
-      }
-      const resolution = c.resolution;
-      if (resolution !== undefined && !RESOLUTIONS.has(resolution as string)) {
-        return bad(`closedCards.${i}.resolution`, "must be a card resolution");
-      }
-      if (f.#closedIds.has(c.correlationId)) {
-        return bad(`closedCards.${i}.correlationId`, "is repeated (a card closes once)");
-      }
-      if (f.#openCards.has(c.correlationId)) {
-        return bad(`closedCards.${i}.correlationId`, "is also an open card");
-      }
-      f.#closedIds.add(c.correlationId);
-      f.#closedCards.push(
-        resolution === undefined
-          ? { correlationId: c.correlationId }
-          : { correlationId: c.correlationId, resolution: resolution as CardResolution },
-      );
-    }
-    if (s.sessionId !== undefined) {
-      if (!isNonEmpty(s.sessionId)) return bad("sessionId", "must be a non-empty string");
-      f.#sessionId = s.sessionId;
-    }
-    if (s.provenance !== undefined) {
-      const p = readSavedProvenance(s.provenance);
-      if (p === null) return bad("provenance", "must be a provider provenance");
-      f.#provenance = p;
-    }
-    if (s.state !== undefined) {
-      const st = s.state;
-      if (
-        !isRecord(st) || typeof st.version !== "number" || !Number.isSafeInteger(st.version) ||
-        st.version < 0
-      ) {
-        return bad("state", "must be { version: non-negative integer, snapshot }");
-      }
-      f.#state = { version: st.version, snapshot: st.snapshot };
-    }
-    if (s.done !== undefined) {
-      const d = readSavedDone(s.done);
-      if (d === null) return bad("done", "must be { stopReason?: string, usage?: usage }");
-      f.#done = d;
-    }
-    if (s.error !== undefined) {
-      const e = readSavedError(s.error);
-      if (e === null) {
-        return bad("error", "must be { message, code?, retryable: boolean, retryAfterMs? }");
-      }
-      f.#error = e;
-    }
-    if (s.statusReason !== undefined) {
-      if (typeof s.statusReason !== "string") return bad("statusReason", "must be a string");
-      f.#statusReason = s.statusReason;
-    }
-    // The status must agree with what the fold would have produced.
-    const open = f.#openCards.size;
-    if (status === "awaiting-input" && open === 0) {
-      return bad("status", "is awaiting-input but no card is open");
-    }
-    if ((status === "running" || status === "completed") && open > 0) {
-      return bad("status", `is ${status} but cards are open`);
-    }
-    if ((status === "completed") !== (f.#done !== undefined)) {
-      return bad("done", status === "completed" ? "is missing" : "is only allowed when completed");
-    }
-    if ((status === "failed") !== (f.#error !== undefined)) {
-      return bad("error", status === "failed" ? "is missing" : "is only allowed when failed");
-    }
+    const r = resume(state);
+    if (!r.ok) return r;
+    const f = new ChatStateFolder(r.value.conversationId!, r.value.turnId!);
+    f.#fold = r.value;
     return ok(f);
   }
 
   /** The conversation this folder accepts. */
   get conversationId(): string {
-    return this.#conversationId;
+    return this.#fold.conversationId as string;
   }
   /** The turn this folder accepts. */
   get turnId(): string {
-    return this.#turnId;
+    return this.#fold.turnId as string;
   }
   /** The current status. */
   get status(): TurnStatus {
-    return this.#status;
+    return this.#fold.status;
   }
   /** `seq` of the last applied event (0 before any). */
   get lastSeq(): number {
-    return this.#lastSeq;
+    return this.#fold.lastSeq;
   }
 
   /**
@@ -498,7 +249,7 @@ export class ChatStateFolder {
    *    `finished-call`, `call-mismatch`, `duplicate-card`, `unknown-card`.
    */
   push(value: unknown): Result<ChatEventEnvelope, ChatFoldRefusal> {
-    return this.#apply(value, false);
+    return this.#push(value, false);
   }
 
   /**
@@ -508,253 +259,14 @@ export class ChatStateFolder {
    * want to go on.
    */
   resync(value: unknown): Result<ChatEventEnvelope, ChatFoldRefusal> {
-    return this.#apply(value, true);
+    return this.#push(value, true);
   }
 
-  #apply(value: unknown, acceptGap: boolean): Result<ChatEventEnvelope, ChatFoldRefusal> {
+  #push(value: unknown, resync: boolean): Result<ChatEventEnvelope, ChatFoldRefusal> {
     const parsed = parseChatEnvelope(value);
-    if (!parsed.ok) {
-      const e = parsed.error;
-      const base: Record<string, unknown> = { code: e.code, message: e.message };
-      if ("issues" in e) base.issues = e.issues;
-      if ("received" in e) base.received = e.received;
-      try {
-        if (isRecord(value)) {
-          const seq = value.seq, eventId = value.eventId;
-          if (typeof seq === "number") base.seq = seq;
-          if (typeof eventId === "string") base.eventId = eventId;
-        }
-      } catch {
-        // A hostile value (throwing getter, revoked proxy): its position is unknown.
-      }
-      return err(base as unknown as ChatFoldRefusal);
-    }
-    const env = parsed.value;
-    const { seq, eventId, event } = env;
-    if (env.conversationId !== this.#conversationId) {
-      return foreign(env, "conversation", this.#conversationId, env.conversationId);
-    }
-    if (env.turnId !== this.#turnId) return foreign(env, "turn", this.#turnId, env.turnId);
-    const expectedSeq = this.#lastSeq + 1;
-    if (seq < expectedSeq && this.#wasApplied(eventId)) {
-      return err({
-        code: "duplicate",
-        message: `event ${JSON.stringify(eventId)} (seq ${seq}) was already applied`,
-        ...where(env),
-        expectedSeq,
-      });
-    }
-    if (seq < expectedSeq) {
-      return err({
-        code: "reordered",
-        message: `event seq ${seq} arrived after seq ${this.#lastSeq} (expected ${expectedSeq})`,
-        ...where(env),
-        expectedSeq,
-      });
-    }
-    if (seq > expectedSeq && !acceptGap) {
-      return err({
-        code: "gap",
-        message: `event seq ${seq} skips ${
-          seq - expectedSeq === 1 ? `seq ${expectedSeq}` : `seq ${expectedSeq}–${seq - 1}`
-        }`,
-        ...where(env),
-        expectedSeq,
-      });
-    }
-
-    // Lifecycle first: after a terminal status nothing else matters.
-    const open = this.#openCards;
-    let openAfter = open.size;
-    if (event.type === "card" && !open.has(event.card.correlationId)) openAfter++;
-    if (event.type === "card_closed" && open.has(event.correlationId)) openAfter--;
-    const next = nextTurnStatus(this.#status, event, openAfter);
-    if (next === null) {
-      return err({
-        code: "illegal-transition",
-        message: `${event.type}${
-          event.type === "turn_status" ? `(${event.status})` : ""
-        } is not allowed while the turn is ${this.#status}`,
-        ...where(env),
-        status: this.#status,
-      });
-    }
-
-    // Tool and card identity.
-    switch (event.type) {
-      case "tool_call":
-        if (this.#toolIndex.has(event.callId)) {
-          return err({
-            code: "duplicate-call",
-            message: `tool call ${JSON.stringify(event.callId)} was already called in this turn`,
-            ...where(env),
-            callId: event.callId,
-          });
-        }
-        break;
-      case "tool_progress":
-      case "tool_result": {
-        const t = this.#toolIndex.get(event.callId);
-        if (t === undefined) {
-          return err({
-            code: "unknown-call",
-            message: `${event.type} for tool call ${
-              JSON.stringify(event.callId)
-            }, which was never called`,
-            ...where(env),
-            callId: event.callId,
-          });
-        }
-        if (t.status !== "running") {
-          return err({
-            code: "finished-call",
-            message: `${event.type} for tool call ${
-              JSON.stringify(event.callId)
-            }, which already has its result`,
-            ...where(env),
-            callId: event.callId,
-          });
-        }
-        if (event.type === "tool_result" && event.name !== t.name) {
-          return err({
-            code: "call-mismatch",
-            message: `tool_result names ${JSON.stringify(event.name)} but call ${
-              JSON.stringify(event.callId)
-            } is ${JSON.stringify(t.name)}`,
-            ...where(env),
-            callId: event.callId,
-          });
-        }
-        break;
-      }
-      case "card":
-        if (open.has(event.card.correlationId) || this.#closedIds.has(event.card.correlationId)) {
-          return err({
-            code: "duplicate-card",
-            message: `card ${JSON.stringify(event.card.correlationId)} is already ${
-              open.has(event.card.correlationId)
-                ? "open"
-                : "closed (an answered card never re-prompts)"
-            }`,
-            ...where(env),
-            correlationId: event.card.correlationId,
-          });
-        }
-        break;
-      case "card_closed":
-        if (!open.has(event.correlationId)) {
-          return err({
-            code: "unknown-card",
-            message: `card_closed for card ${
-              JSON.stringify(event.correlationId)
-            }, which is not open`,
-            ...where(env),
-            correlationId: event.correlationId,
-          });
-        }
-        break;
-    }
-
-    // Apply (nothing below can refuse).
-    switch (event.type) {
-      case "session":
-        this.#sessionId = event.sessionId;
-        break;
-      case "delta":
-        if (event.text !== "") this.#text.push(event.text);
-        break;
-      case "reasoning":
-        if (event.text !== "") this.#reasoning.push(event.text);
-        break;
-      case "tool_call": {
-        const t: ToolCallStateV1 = {
-          callId: event.callId,
-          name: event.name,
-          status: "running",
-          startedSeq: seq,
-        };
-        if (event.input !== undefined) t.input = event.input;
-        this.#tools.push(t);
-        this.#toolIndex.set(t.callId, t);
-        break;
-      }
-      case "tool_progress": {
-        const t = this.#toolIndex.get(event.callId)!;
-        if (event.progress !== undefined) t.progress = event.progress;
-        if (event.message !== undefined) t.progressMessage = event.message;
-        break;
-      }
-      case "tool_result": {
-        const t = this.#toolIndex.get(event.callId)!;
-        t.status = event.ok ? "ok" : "error";
-        if (event.summary !== undefined) t.summary = event.summary;
-        if (event.output !== undefined) t.output = event.output;
-        if (event.blocks !== undefined) t.blocks = event.blocks;
-        t.finishedSeq = seq;
-        break;
-      }
-      case "provenance": {
-        const p: ProviderProvenance = { engine: event.engine, model: event.model };
-        if (event.provider !== undefined) p.provider = event.provider;
-        if (event.accountRoute !== undefined) p.accountRoute = event.accountRoute;
-        this.#provenance = p;
-        break;
-      }
-      case "card":
-        open.set(event.card.correlationId, event.card);
-        break;
-      case "card_closed":
-        open.delete(event.correlationId);
-        this.#closedIds.add(event.correlationId);
-        this.#closedCards.push(
-          event.resolution === undefined
-            ? { correlationId: event.correlationId }
-            : { correlationId: event.correlationId, resolution: event.resolution },
-        );
-        break;
-      case "state":
-        this.#state = { version: event.version, snapshot: event.snapshot };
-        break;
-      case "done": {
-        const d: { stopReason?: string; usage?: ChatUsage } = {};
-        if (event.stopReason !== undefined) d.stopReason = event.stopReason;
-        if (event.usage !== undefined) d.usage = event.usage;
-        this.#done = d;
-        break;
-      }
-      case "error": {
-        const e: NonNullable<ChatStateV1["error"]> = {
-          message: event.message,
-          retryable: event.retryable,
-        };
-        if (event.code !== undefined) e.code = event.code;
-        if (event.retryAfterMs !== undefined) e.retryAfterMs = event.retryAfterMs;
-        this.#error = e;
-        break;
-      }
-      case "turn_status":
-        this.#statusReason = event.reason;
-        break;
-      case "navigate":
-        break; // transient: no state
-    }
-    this.#status = next;
-    this.#lastSeq = seq;
-    this.#lastEventId = eventId;
-    this.#ids.push(eventId);
-    if (this.#seen !== null) this.#seen.add(eventId);
-    return ok(env);
-  }
-
-  /**
-   * Whether `eventId` was applied. The set of ids is built only when first
-   * needed (a re-sent or reordered event), so an in-order stream never pays
-   * for hashing every id: a hash set that outgrows the CPU caches was the one
-   * part of the fold that grew faster than linearly.
-   */
-  #wasApplied(eventId: string): boolean {
-    if (this.#seen === null) this.#seen = new Set(this.#ids);
-    return this.#seen.has(eventId);
+    if (!parsed.ok) return err(invalidRefusal(value, parsed.error));
+    const refused = this.#fold.apply(parsed.value, resync);
+    return refused === null ? parsed : err(refused);
   }
 
   /**
@@ -763,24 +275,7 @@ export class ChatStateFolder {
    * `output`, `snapshot`, cards) is shared by reference.
    */
   state(): ChatStateV1 {
-    if (this.#text.length > 1) this.#text = [this.#text.join("")];
-    if (this.#reasoning.length > 1) this.#reasoning = [this.#reasoning.join("")];
-    const s = createChatState(this.#conversationId, this.#turnId);
-    s.status = this.#status;
-    s.lastSeq = this.#lastSeq;
-    s.lastEventId = this.#lastEventId;
-    if (this.#sessionId !== undefined) s.sessionId = this.#sessionId;
-    s.text = this.#text[0] ?? "";
-    s.reasoning = this.#reasoning[0] ?? "";
-    s.tools = this.#tools.map(copyTool);
-    if (this.#provenance !== undefined) s.provenance = { ...this.#provenance };
-    s.openCards = [...this.#openCards.values()];
-    s.closedCards = this.#closedCards.map((c) => ({ ...c }));
-    if (this.#state !== undefined) s.state = { ...this.#state };
-    if (this.#done !== undefined) s.done = { ...this.#done };
-    if (this.#error !== undefined) s.error = { ...this.#error };
-    if (this.#statusReason !== undefined) s.statusReason = this.#statusReason;
-    return s;
+    return this.#fold.snapshot();
   }
 }
 
@@ -794,25 +289,25 @@ export interface IndexedFoldRefusal {
 
 /** Options of {@link foldChatState} and {@link foldChatStateStrict}. */
 export interface FoldChatStateOptions {
-  /** Resume from this saved state (its ids are then the expected ones). */
+  /** Resume from this saved state (its ids are then the expected ones; the ids below are ignored). */
   from?: ChatStateV1;
   /** Expected conversation id; default: the first valid envelope's. */
   conversationId?: string;
   /** Expected turn id; default: the first valid envelope's. */
   turnId?: string;
-  /**
-   * `foldChatState` only: after reporting a `gap`, apply the envelope anyway
-   * (see {@link ChatStateFolder.resync}) so that one lost event does not make
-   * every later one a gap. Default `false`.
-   */
-  resyncOnGap?: boolean;
 }
 
 /** What {@link foldChatState} returns. */
 export interface FoldChatStateReport {
   /** The folded state; `null` when no valid envelope fixed the ids (and no `from`/ids were given). */
   readonly state: ChatStateV1 | null;
-  /** Every refusal, in input order, with its index. Empty when the stream is clean. */
+  /**
+   * Every refusal, sorted by index (in the order decided within one index).
+   * Most are refused envelopes (state unchanged); two are reports on
+   * envelopes that were applied: `gap` (the fold then skipped the missing
+   * `seq`s) and a `reordered` envelope that arrived within the reorder
+   * window (applied in `seq` order). Empty when the stream is clean.
+   */
   readonly refusals: readonly IndexedFoldRefusal[];
   /** Number of envelopes applied. */
   readonly applied: number;
@@ -820,42 +315,110 @@ export interface FoldChatStateReport {
 
 const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
 
-function makeFolder(
-  options: FoldChatStateOptions | undefined,
-): Result<ChatStateFolder | null, InvalidStateRefusal> {
-  if (options?.from !== undefined) return ChatStateFolder.from(options.from);
-  if (options?.conversationId !== undefined && options?.turnId !== undefined) {
-    return ok(new ChatStateFolder(options.conversationId, options.turnId));
-  }
-  return ok(null);
+/** One run of the whole-stream fold (shared by the lenient and the strict form). */
+interface Run {
+  readonly state: ChatStateV1 | null;
+  readonly verdicts: IndexedVerdict<ChatFoldRefusal>[];
+  readonly applied: number;
 }
 
-function inferFolder(
-  value: unknown,
-  options: FoldChatStateOptions | undefined,
-): ChatStateFolder | null {
-  const p = parseChatEnvelope(value);
-  if (!p.ok) return null;
-  return new ChatStateFolder(
-    options?.conversationId ?? p.value.conversationId,
-    options?.turnId ?? p.value.turnId,
-  );
+function refusedRun(code: ChatFoldRefusalCode, message: string): Run {
+  return { state: null, verdicts: [{ index: -1, error: { code, message } }], applied: 0 };
+}
+
+/**
+ * Fold `envelopes` through the ordering {@link Sequencer}. `strict`: stop as
+ * soon as a verdict is certain to be the first by index (no envelope is
+ * held: a held one could still earn an earlier-indexed `gap`).
+ */
+function run(envelopes: unknown, options: unknown, strict: boolean): Run {
+  if (!isIterable(envelopes)) return refusedRun("invalid-envelope", NOT_ITERABLE);
+  const o = readOptions(options, ["from", "conversationId", "turnId"]);
+  if (o === null) return refusedRun("invalid-options", "the fold options could not be read");
+  let fold: TurnFold | null = null;
+  let conversationId: string | undefined, turnId: string | undefined;
+  if (o.from !== undefined) {
+    const r = resume(o.from);
+    if (!r.ok) return refusedRun("invalid-state", r.error.message);
+    fold = r.value;
+    conversationId = fold.conversationId;
+    turnId = fold.turnId;
+  } else {
+    for (const key of ["conversationId", "turnId"] as const) {
+      if (o[key] !== undefined && !isId(o[key])) {
+        return refusedRun("invalid-options", `${key} must be a non-empty string when given`);
+      }
+    }
+    conversationId = o.conversationId as string | undefined;
+    turnId = o.turnId as string | undefined;
+    if (conversationId !== undefined && turnId !== undefined) {
+      fold = new TurnFold(conversationId, turnId);
+    }
+  }
+  const consumer = {
+    fold,
+    apply(env: ChatEventEnvelope, _index: number, resync: boolean): ChatFoldRefusal | null {
+      return (this.fold ??= new TurnFold(env.conversationId, env.turnId)).apply(env, resync);
+    },
+    invalid: invalidRefusal,
+  };
+  const seq = new Sequencer<ChatFoldRefusal>(consumer, {
+    conversationId,
+    turnId,
+    lastSeq: fold?.lastSeq,
+  });
+  let index = 0;
+  try {
+    for (const value of envelopes as Iterable<unknown>) {
+      seq.offer(value, index++);
+      if (strict && seq.verdicts.length > 0 && seq.held === 0) break;
+    }
+  } catch (e) {
+    seq.verdicts.push({
+      index,
+      error: {
+        code: "invalid-envelope",
+        message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not folded`,
+      },
+    });
+  }
+  seq.end();
+  fold = consumer.fold;
+  if (fold === null && seq.conversationId !== undefined && seq.turnId !== undefined) {
+    fold = new TurnFold(seq.conversationId, seq.turnId); // ids known, nothing applied
+  }
+  const verdicts = seq.verdicts.length > 1
+    ? seq.verdicts.slice().sort((a, b) => a.index - b.index)
+    : seq.verdicts;
+  return { state: fold === null ? null : fold.snapshot(), verdicts, applied: seq.applied };
 }
 
 /**
  * Fold a whole stream, collecting **every** refusal with its position: for
- * inspectors and CLIs. Refused envelopes are skipped (state unchanged);
- * with `resyncOnGap` a gap is reported once and the fold goes on. Never
- * throws on bad data (an invalid `from` state gives `state: null` and one
- * `invalid-state` refusal at index -1; `envelopes` that is not iterable, one
- * `invalid-envelope` refusal at index -1); an exception thrown by the
- * caller's own iterator propagates.
+ * inspectors and CLIs. The ordering policy is the whole-stream one (see
+ * `ChatFoldRefusalCode`): an envelope ahead of a missing `seq` is held in a
+ * reorder window of 32 envelopes; a late arrival within it is applied in
+ * `seq` order and reported `reordered`; a `seq` that never arrives (window
+ * full, or end of input) is reported once as `gap` at the first envelope
+ * after it, and the fold goes on after it. Other refused envelopes are
+ * skipped (state unchanged).
+ *
+ * Never throws: `envelopes` that is not iterable is one `invalid-envelope`
+ * refusal at index -1; an iterator that throws ends the input with an
+ * `invalid-envelope` refusal at the index it could not read (what was read
+ * is folded); an invalid `from` state gives `state: null` and one
+ * `invalid-state` refusal at index -1; unreadable options, or a given id
+ * that is not a non-empty string, one `invalid-options` refusal at index -1.
+ *
+ * (Before 0.3 a gap was refused at every later envelope unless
+ * `resyncOnGap: true` was given; that option is gone: a gap is reported once
+ * and the fold always goes on.)
  *
  * @example
  * ```ts
  * import { foldChatState } from "@papercusp/chat-protocol";
  * const lines = ["{\"schemaVersion\":1,\"conversationId\":\"c\",\"turnId\":\"t\",\"eventId\":\"e1\",\"seq\":1,\"event\":{\"type\":\"done\"}}"];
- * const { state, refusals } = foldChatState(lines.map((l) => JSON.parse(l)), { resyncOnGap: true });
+ * const { state, refusals } = foldChatState(lines.map((l) => JSON.parse(l)));
  * for (const r of refusals) console.log(`#${r.index}: ${r.error.code} ${r.error.message}`);
  * console.log(state?.status); // "completed"
  * ```
@@ -864,70 +427,35 @@ export function foldChatState(
   envelopes: Iterable<unknown>,
   options?: FoldChatStateOptions,
 ): FoldChatStateReport {
-  if (!isIterable(envelopes)) {
-    return {
-      state: null,
-      refusals: [{ index: -1, error: { code: "invalid-envelope", message: NOT_ITERABLE } }],
-      applied: 0,
-    };
-  }
-  const made = makeFolder(options);
-  if (!made.ok) {
-    return {
-      state: null,
-      refusals: [{ index: -1, error: { code: "invalid-state", message: made.error.message } }],
-      applied: 0,
-    };
-  }
-  let folder = made.value;
-  const refusals: IndexedFoldRefusal[] = [];
-  let applied = 0;
-  let index = 0;
-  for (const value of envelopes) {
-    if (folder === null) folder = inferFolder(value, options);
-    const r = folder === null ? new ChatStateFolder("\0", "\0").push(value) : folder.push(value);
-    if (r.ok) applied++;
-    else {
-      refusals.push({ index, error: r.error });
-      if (r.error.code === "gap" && options?.resyncOnGap === true && folder !== null) {
-        const again = folder.resync(value);
-        if (again.ok) applied++;
-        else refusals.push({ index, error: again.error });
-      }
-    }
-    index++;
-  }
-  return { state: folder === null ? null : folder.state(), refusals, applied };
+  const r = run(envelopes, options, false);
+  return {
+    state: r.state,
+    refusals: r.verdicts as IndexedFoldRefusal[],
+    applied: r.applied,
+  };
 }
 
 /**
- * Fold a whole stream strictly: the first refusal stops the fold and is
- * returned with its index. For consumers that must not render a turn with
- * problems. An empty stream with no `from`/ids is refused `invalid-envelope`
- * (index 0), `envelopes` that is not iterable too (index -1), an invalid
- * `from` state `invalid-state` (index -1).
+ * Fold a whole stream strictly: the first refusal by index fails the fold
+ * and is returned with its index (the same verdicts as
+ * {@link foldChatState}, including a `reordered` envelope that was applied
+ * in order). For consumers that must not render a turn with problems. An
+ * empty stream with no `from`/ids is refused `invalid-envelope` (index 0),
+ * `envelopes` that is not iterable too (index -1), an invalid `from` state
+ * `invalid-state` (index -1), unreadable options `invalid-options`
+ * (index -1). Never throws.
  */
 export function foldChatStateStrict(
   envelopes: Iterable<unknown>,
-  options?: Omit<FoldChatStateOptions, "resyncOnGap">,
+  options?: FoldChatStateOptions,
 ): Result<ChatStateV1, ChatFoldRefusal & { readonly index: number }> {
-  if (!isIterable(envelopes)) {
-    return err({ code: "invalid-envelope", message: NOT_ITERABLE, index: -1 });
+  const r = run(envelopes, options, true);
+  if (r.verdicts.length > 0) {
+    const first = r.verdicts[0];
+    return err({ ...first.error, index: first.index } as ChatFoldRefusal & { index: number });
   }
-  const made = makeFolder(options);
-  if (!made.ok) {
-    return err({ code: "invalid-state", message: made.error.message, index: -1 });
-  }
-  let folder = made.value;
-  let index = 0;
-  for (const value of envelopes) {
-    if (folder === null) folder = inferFolder(value, options);
-    const r = folder === null ? new ChatStateFolder("\0", "\0").push(value) : folder.push(value);
-    if (!r.ok) return err({ ...r.error, index });
-    index++;
-  }
-  if (folder === null) {
+  if (r.state === null) {
     return err({ code: "invalid-envelope", message: "no envelope to fold", index: 0 });
   }
-  return ok(folder.state());
+  return ok(r.state);
 }

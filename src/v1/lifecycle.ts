@@ -117,12 +117,25 @@ export function canTransition(from: TurnStatus, to: TurnStatus): boolean {
  * - `turn_status` → its status; `running` with cards still open →
  *   `awaiting-input`. A target equal to the current status is an accepted no-op.
  * - Any other event keeps the status (also while `awaiting-input`).
+ *
+ * Never throws: an `event` whose `type` or `status` cannot be read (a
+ * throwing getter, a revoked proxy) is illegal (`null`). `current` must be a
+ * {@link TurnStatus}: an unknown one never transitions (an event that keeps
+ * the status keeps it as given).
  */
 export function nextTurnStatus(
   current: TurnStatus,
   event: ChatEventV1,
   openCards: number,
 ): TurnStatus | null {
+  try {
+    return step(current, event, openCards);
+  } catch {
+    return null; // an unreadable event is not a legal one
+  }
+}
+
+function step(current: TurnStatus, event: ChatEventV1, openCards: number): TurnStatus | null {
   if (isTerminalTurnStatus(current)) return null;
   const paused = current === "interrupted" || current === "needs-reconciliation";
   let target: TurnStatus;

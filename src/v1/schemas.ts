@@ -162,9 +162,15 @@ export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedE
 const stateEventV1Raw = z.object({
   type: z.literal("state"),
   version: z.int().nonnegative(),
-  snapshot: z.unknown(),
+  snapshot: z.unknown().refine((v) => v !== undefined, {
+    message: "is required (use null for none)",
+  }),
 });
-/** `state`: `version` non-negative safe integer; `snapshot` any value (kept as data) but the key must be present (use `null` for none). */
+/**
+ * `state`: `version` non-negative safe integer; `snapshot` any JSON value
+ * (kept as data), required: `undefined` (absent from JSON) is refused, use
+ * `null` for none.
+ */
 export const StateEventV1Schema: z.ZodType<StateEventV1> = stateEventV1Raw;
 const doneEventV1Raw = z.object({
   type: z.literal("done"),

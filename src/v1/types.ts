@@ -16,6 +16,7 @@
  * @module
  */
 import type { OpenCardSnapshot } from "../cards/types.ts";
+import type { Refusal } from "../result.ts";
 
 /** The only envelope schema version this module produces and accepts. */
 export const CHAT_SCHEMA_VERSION = 1 as const;
@@ -369,3 +370,50 @@ export interface ChatStateV1 {
   /** Reason of the last `turn_status` event. */
   statusReason?: string;
 }
+
+/**
+ * The ordering verdicts every consumer of v1 envelopes gives, with one
+ * meaning everywhere (the v1 fold, the AI SDK and AG-UI adapters):
+ *
+ * | code | meaning |
+ * |---|---|
+ * | `foreign-conversation` / `foreign-turn` | the envelope belongs to another conversation / turn |
+ * | `duplicate` | its `seq` was passed and its `eventId` applied: a re-send |
+ * | `reordered` | it arrived after an envelope with a higher `seq` of its turn |
+ * | `gap` | its `seq` skips `seq`s that never arrived |
+ */
+export type ChatOrderingCode =
+  | "foreign-conversation"
+  | "foreign-turn"
+  | "duplicate"
+  | "reordered"
+  | "gap";
+
+/** What a verdict about one envelope says about it (each field when known). */
+export interface ChatOrderingDetail {
+  /** `seq` of the envelope. */
+  readonly seq?: number;
+  /** `eventId` of the envelope. */
+  readonly eventId?: string;
+  /** `event.type` of the envelope. */
+  readonly eventType?: string;
+  /** `gap` / `reordered` / `duplicate`: the `seq` expected next. */
+  readonly expectedSeq?: number;
+  /** `foreign-*`: the id expected. */
+  readonly expected?: string;
+  /** `foreign-*`: the id received (other refusals: the value received). */
+  readonly received?: unknown;
+}
+
+/** The codes of {@link EnvelopeAdmissionRefusal}. */
+export type EnvelopeAdmissionCode = "invalid-envelope" | ChatOrderingCode | "after-terminal";
+
+/**
+ * Why a single-turn adapter of v1 envelopes (v1 → AI SDK UI message chunks,
+ * v1 → AG-UI) refused one envelope, or, from a whole-stream conversion, what
+ * it reports about one: `invalid-envelope` (the v1 parser refused it), a
+ * {@link ChatOrderingCode}, or `after-terminal` (a new envelope after the
+ * turn ended). Ordering verdicts carry the envelope's position.
+ */
+export interface EnvelopeAdmissionRefusal
+  extends Refusal<EnvelopeAdmissionCode>, ChatOrderingDetail {}

@@ -4,6 +4,7 @@
  * @module
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
+import { describeValue } from "../_internal/describe.ts";
 import type { ChatProtocolVersion } from "./types.ts";
 
 /** Refusal of {@link negotiateChatVersion} / {@link negotiateChatVersions}. */
@@ -16,15 +17,6 @@ export interface UnsupportedVersionRefusal extends Refusal<"unsupported-version"
 export const SUPPORTED_CHAT_VERSIONS: readonly ChatProtocolVersion[] = Object.freeze(
   [1, 0] as const,
 );
-
-function describe(x: unknown): string {
-  if (typeof x === "string") return JSON.stringify(x.slice(0, 32));
-  if (typeof x === "number" || typeof x === "boolean" || x === null || x === undefined) {
-    return String(x);
-  }
-  if (typeof x === "bigint") return `${x}n`;
-  return typeof x;
-}
 
 /**
  * Accept exactly the explicit numbers `0` and `1` (`-0` is `0`; `1.0` is the
@@ -46,7 +38,7 @@ export function negotiateChatVersion(
   if (x === 1) return ok(1);
   return err({
     code: "unsupported-version",
-    message: `unsupported chat protocol version ${describe(x)} (supported: 0, 1)`,
+    message: `unsupported chat protocol version ${describeValue(x)} (supported: 0, 1)`,
     received: x,
   });
 }

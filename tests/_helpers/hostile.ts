@@ -151,6 +151,26 @@ const SCALARS: readonly unknown[] = [
   false,
 ];
 
+/** Depths of the deep values: past the usual recursion limits, up to 20k. */
+const DEPTHS = [1000, 5000, 10_000, 20_000] as const;
+const deepValues = new Map<string, unknown>();
+
+/**
+ * A deep array or object of depth `d`, built once and shared by every run
+ * (building 20k levels per run made the deep recipes most of a property's
+ * time). Unlike the other recipes it is not fresh: the code under test must
+ * not mutate its input (which is itself checked elsewhere).
+ */
+function sharedDeep(kind: "array" | "object", d: number): unknown {
+  const key = `${kind}:${d}`;
+  let v = deepValues.get(key);
+  if (v === undefined) {
+    v = kind === "array" ? deepArray(d) : deepObject(d);
+    deepValues.set(key, v);
+  }
+  return v;
+}
+
 /** A recipe for a hostile value: `build()` makes a fresh one; `label` names it. */
 export interface Hostile {
   /** A fresh hostile value (proxies and getters are made here, not at generation time). */
@@ -201,11 +221,9 @@ export function hostile(): fc.Arbitrary<Hostile> {
       const key = k === "" ? "type" : k;
       return recipe(`throwing getter ${JSON.stringify(key)}`, () => withThrowingGetter({}, key, t));
     }),
-    fc.integer({ min: 1000, max: 20_000 }).map((d) =>
-      recipe(`array ${d} deep`, () => deepArray(d))
-    ),
-    fc.integer({ min: 1000, max: 20_000 }).map((d) =>
-      recipe(`object ${d} deep`, () => deepObject(d))
+    fc.constantFrom(...DEPTHS).map((d) => recipe(`array ${d} deep`, () => sharedDeep("array", d))),
+    fc.constantFrom(...DEPTHS).map((d) =>
+      recipe(`object ${d} deep`, () => sharedDeep("object", d))
     ),
   );
 }
@@ -222,7 +240,7 @@ export function hostileLike<T>(arb: fc.Arbitrary<T>): fc.Arbitrary<Hostile> {
     ([value, pick, bad, thrown, mode]) =>
       recipe(
         `${MODES[mode]} of ${safeJson(value)} (hostile: ${bad.label})`,
-        () => corrupt(copy(value), pick, bad.build(), thrown, mode),
+        () => corrupt(copy(value), pick, bad, thrown, mode),
       ),
   );
 }
@@ -261,11 +279,12 @@ function copy(v: unknown): unknown {
 function corrupt(
   value: unknown,
   pick: number,
-  bad: unknown,
+  badRecipe: Hostile,
   thrown: () => unknown,
   mode: number,
 ): unknown {
   if (mode <= 4) return value;
+  const bad = badRecipe.build(); // built only when used
   if (mode === 5) return bad;
   if (typeof value !== "object" || value === null) return bad;
   if (mode === 6) return throwingProxy(value, thrown);

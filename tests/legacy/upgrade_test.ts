@@ -345,3 +345,17 @@ Deno.test("an unknown ctx.dialect is the host's mistake: invalid-context, not in
   assert.equal(!r.ok && r.error.code, "invalid-context");
   assert.match(!r.ok ? r.error.message : "", /dialect/);
 });
+
+Deno.test("a legacy `state` without a snapshot is refused by the upgrade, not turned into an unsendable v1 envelope", () => {
+  // Regression: the upgrade produced `snapshot: undefined`, which the v1 SSE encoder wrote
+  // without the key and parseChatEnvelopeJson then refused.
+  for (const dialect of ["scout", "papercup"] as const) {
+    const ctx = host(dialect);
+    const state = (payload: unknown) => ({ ...frame(payload), event: "state" });
+    const r = upgradeLegacyChatFrame(state({ type: "state", version: 2 }), ctx);
+    assert.deepEqual(!r.ok && [r.error.code, r.error.type], ["invalid-event", "state"]);
+    assert.equal(ctx.calls(), 0);
+    const ok = upgradeLegacyChatFrame(state({ type: "state", version: 2, snapshot: null }), ctx);
+    assert.ok(ok.ok, JSON.stringify(ok));
+  }
+});

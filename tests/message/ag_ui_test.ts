@@ -100,7 +100,7 @@ Deno.test("v1 → AG-UI mapping details", () => {
   const turn = read("message/v1_turn.json");
   assert.ok(a.push(turn[0]).ok);
   const again = a.push(turn[0]);
-  assert.ok(!again.ok && again.error.code === "out-of-order");
+  assert.ok(!again.ok && again.error.code === "duplicate");
   const junk = a.push({
     schemaVersion: 1,
     turnId: "turn-1",
@@ -128,7 +128,11 @@ Deno.test("v1 → AG-UI: refused envelopes change nothing; other conversations a
     env(2, { type: "delta", text: "hi" }),
     env(3, { type: "done" }),
   ]);
-  assert.deepEqual(badFirst.refused.map((r) => [r.index, r.error.code]), [[0, "invalid-envelope"]]);
+  // seq 1 never arrived valid: the rest is converted after one `gap`
+  assert.deepEqual(badFirst.refused.map((r) => [r.index, r.error.code]), [
+    [0, "invalid-envelope"],
+    [1, "gap"],
+  ]);
   assert.equal(badFirst.events[0].type, "RUN_STARTED");
   assert.equal((await verify(badFirst.events)).error, undefined);
   const mixed = v1ToAgUiEvents([
@@ -139,9 +143,10 @@ Deno.test("v1 → AG-UI: refused envelopes change nothing; other conversations a
     env(5, { type: "done" }),
   ]);
   assert.deepEqual(mixed.refused.map((r) => [r.index, r.error.code]), [
-    [1, "other-turn"],
+    [1, "foreign-conversation"],
     [2, "invalid-envelope"],
     [3, "invalid-envelope"],
+    [4, "gap"], // seq 2–4 never arrived valid; `done` is converted after reporting it
   ]);
   assert.deepEqual(
     mixed.events.filter((e) => e.type === "TEXT_MESSAGE_CONTENT").map((e) =>

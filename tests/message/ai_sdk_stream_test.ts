@@ -103,11 +103,13 @@ Deno.test("v1 → chunks refuses bad, foreign, out-of-order and post-terminal en
   const a = new V1ToUIMessageChunks();
   assert.ok(a.push(turn[0]).ok);
   const dup = a.push(turn[0]);
-  assert.ok(!dup.ok && dup.error.code === "out-of-order");
+  assert.ok(!dup.ok && dup.error.code === "duplicate");
+  const gap = a.push(turn[2]);
+  assert.ok(!gap.ok && gap.error.code === "gap");
   const other = a.push({ ...turn[1], turnId: "other" });
-  assert.ok(!other.ok && other.error.code === "other-turn");
+  assert.ok(!other.ok && other.error.code === "foreign-turn");
   const otherConversation = a.push({ ...turn[1], conversationId: "elsewhere" });
-  assert.ok(!otherConversation.ok && otherConversation.error.code === "other-turn");
+  assert.ok(!otherConversation.ok && otherConversation.error.code === "foreign-conversation");
   const notV1 = a.push({ ...turn[1], event: { type: "state", version: 1 } }); // no snapshot key
   assert.ok(!notV1.ok && notV1.error.code === "invalid-envelope");
   const bad = a.push({ ...turn[1], event: { type: "delta" } });
@@ -115,8 +117,10 @@ Deno.test("v1 → chunks refuses bad, foreign, out-of-order and post-terminal en
   const unknown = a.push({ ...turn[1], event: { type: "teleport" } });
   assert.ok(!unknown.ok && unknown.error.code === "invalid-envelope");
   for (const env of turn.slice(1)) assert.ok(a.push(env).ok);
-  const late = a.push({ ...turn[0], seq: 99 });
+  const late = a.push({ ...turn[0], eventId: "new", seq: turn.length + 1 });
   assert.ok(!late.ok && late.error.code === "after-terminal");
+  const resent = a.push(turn.at(-1)); // a re-sent terminal event is a duplicate, not after-terminal
+  assert.ok(!resent.ok && resent.error.code === "duplicate");
   const r = foldUIMessage([...turn.slice(0, 3), 7, turn[3]]);
   assert.deepEqual(r.issues.map((i) => [i.index, i.code]), [[3, "invalid-chunk"]]);
 });

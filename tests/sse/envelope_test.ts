@@ -7,7 +7,7 @@ import {
   type SseMessage,
 } from "../../sse.ts";
 import { type ChatEventEnvelope, parseChatEnvelopeJson } from "../../mod.ts";
-import { validEnvelope } from "../v1/_arbitraries.ts";
+import { nearEnvelope, validEnvelope } from "../v1/_arbitraries.ts";
 
 const env = (extra: Record<string, unknown> = {}) =>
   ({
@@ -70,5 +70,36 @@ Deno.test("property: envelope → SSE bytes → decoder → parseChatEnvelopeJso
       assert.equal(decoder.lastEventId, envs.at(-1)!.eventId);
     }),
     { numRuns: 500 },
+  );
+});
+
+Deno.test("encode/decode agree: a `state` whose snapshot is undefined is refused by both, never encoded then refused", () => {
+  // Regression: the encoder accepted `snapshot: undefined`, JSON dropped the key, and the
+  // decoder (parseChatEnvelopeJson) refused the frame it had just produced.
+  const state = env({ event: { type: "state", version: 1, snapshot: undefined } });
+  assert.throws(
+    () => encodeChatEnvelopeFrame(state),
+    (e) => e instanceof SseEncodeError && e.code === "invalid-frame" && /snapshot/.test(e.message),
+  );
+  const nullState = env({ event: { type: "state", version: 1, snapshot: null } });
+  const data = encodeChatEnvelopeFrame(nullState).split("\n")[2].slice("data: ".length);
+  assert.ok(parseChatEnvelopeJson(data).ok);
+});
+
+Deno.test("property: whatever the encoder accepts, the decoder accepts (near-envelopes included)", () => {
+  fc.assert(
+    fc.property(fc.oneof(validEnvelope, nearEnvelope), (value) => {
+      let frame: string;
+      try {
+        frame = encodeChatEnvelopeFrame(value as ChatEventEnvelope);
+      } catch (e) {
+        assert.ok(e instanceof SseEncodeError, String(e));
+        return;
+      }
+      const data = frame.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
+      const parsed = parseChatEnvelopeJson(data);
+      assert.ok(parsed.ok, `${frame} → ${JSON.stringify(parsed)}`);
+    }),
+    { numRuns: 10_000 },
   );
 });

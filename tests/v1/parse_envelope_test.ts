@@ -231,7 +231,9 @@ Deno.test("event constraints with paths", () => {
     invalidAt(env({ type: "state", version, snapshot: null }), "event.version");
   }
   invalidAt(env({ type: "state", version: 1 }), "event.snapshot");
-  assert.ok(parseChatEnvelope(env({ type: "state", version: 1, snapshot: undefined })).ok);
+  // `undefined` is not JSON: refused, so that what parses also survives a JSON round trip
+  invalidAt(env({ type: "state", version: 1, snapshot: undefined }), "event.snapshot");
+  assert.ok(parseChatEnvelope(env({ type: "state", version: 1, snapshot: null })).ok);
   invalidAt(env({ type: "done", usage: { totalTokens: -1 } }), "event.usage.totalTokens");
   invalidAt(env({ type: "done", usage: [] }), "event.usage");
   invalidAt(env({ type: "error", message: "m" }), "event.retryable");
@@ -430,4 +432,68 @@ Deno.test("property: parseChatEnvelope never throws on anything (incl. null-prot
     { numRuns: 10_000 },
   );
   assert.deepEqual(Object.keys(Object.prototype), []);
+});
+
+Deno.test("issues: one pass lists the envelope's and the event's problems, first one in the message", () => {
+  const e = refuse({
+    ...env({ type: "tool_result", callId: "", name: 5, ok: "yes", blocks: [{ id: "" }] }),
+    turnId: "",
+    seq: 0,
+  }) as unknown as { message: string; issues: { path: string }[] };
+  assert.match(e.message, /^invalid v1 envelope: turnId /);
+  assert.deepEqual(e.issues.map((i) => i.path), [
+    "turnId",
+    "seq",
+    "event.callId",
+    "event.name",
+    "event.ok",
+    "event.blocks.0.id",
+    "event.blocks.0.text",
+    "event.blocks.0.sources",
+  ]);
+  // bounded: a thousand bad blocks give at most 20 issues
+  const many = refuse(env({
+    type: "tool_result",
+    callId: "c",
+    name: "n",
+    ok: true,
+    blocks: Array.from({ length: 1000 }, () => ({})),
+  })) as unknown as { issues: unknown[] };
+  assert.equal(many.issues.length, 20);
+});
+
+Deno.test("parseChatEnvelopeJson: options whose getter throws leave the default bound (never throws)", () => {
+  // Regression: `options.maxBytes` was read unguarded, so a throwing getter threw out of
+  // a function documented "never throws".
+  const line = JSON.stringify(env({ type: "delta", text: "x" }));
+  for (
+    const thrown of [() => new Error("boom"), () => Object.create(null), () => "s"]
+  ) {
+    const options = Object.defineProperty({}, "maxBytes", {
+      get() {
+        throw thrown();
+      },
+    });
+    assert.ok(parseChatEnvelopeJson(line, options).ok);
+  }
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.ok(parseChatEnvelopeJson(line, revoked.proxy).ok);
+  assert.equal(
+    (parseChatEnvelopeJson("x".repeat(2_000_000), revoked.proxy) as { error: { code: string } })
+      .error.code,
+    "too-large",
+  );
+});
+
+Deno.test("parse: a thrown value with no prototype while reading is described safely", () => {
+  const value = {
+    schemaVersion: 1,
+    get event() {
+      throw Object.create(null);
+    },
+  };
+  const e = refuse(value);
+  assert.equal(e.code, "invalid-envelope");
+  assert.match((e as unknown as { message: string }).message, /reading it threw/);
 });

@@ -1,0 +1,255 @@
+/**
+ * The v1 field validators, written once and used by both the envelope parser
+ * (`parse.ts`) and the saved-state validator (`_saved_state.ts`).
+ *
+ * Each reader takes the value, the dotted path it sits at and an issue list;
+ * it returns a fresh copy built from the contract's field names only, and
+ * appends one {@link EnvelopeIssue} per problem (it keeps going after a
+ * problem, so one pass lists them all; the list is capped at
+ * {@link MAX_ISSUES}). The caller checks whether the list grew: when it did,
+ * the returned copy is incomplete and must be dropped. Fields are read with
+ * plain property access, each once; a hostile value (throwing getter,
+ * revoked proxy) makes a reader throw, and the public callers catch that.
+ *
+ * @module
+ */
+import { isRecord } from "../_internal/guards.ts";
+import { isId } from "../_internal/id.ts";
+import type { OpenCardSnapshot } from "../cards/types.ts";
+import type {
+  CardResolution,
+  ChatUsage,
+  ErrorEventV1,
+  GroundedBlock,
+  ProviderProvenance,
+  SourceRef,
+} from "./types.ts";
+
+/** One validation problem: where (`path`, e.g. `event.callId`) and what. */
+export interface EnvelopeIssue {
+  /** Dotted path into the envelope; `""` for the root. Array indexes appear as numbers. */
+  readonly path: string;
+  /** What is wrong there. */
+  readonly message: string;
+}
+
+/** Most issues one refusal lists. */
+export const MAX_ISSUES = 20;
+
+/** Append an issue (up to {@link MAX_ISSUES}). */
+export function issue(issues: EnvelopeIssue[], path: string, message: string): void {
+  if (issues.length < MAX_ISSUES) issues.push({ path, message });
+}
+
+/** `a.b` or `b` when `a` is the root. */
+function at(path: string, key: string | number): string {
+  return path === "" ? String(key) : `${path}.${key}`;
+}
+
+const NON_EMPTY = "must be a non-empty string";
+const STRING = "must be a string";
+
+/** A number ≥ 0 that is not NaN or Infinity. */
+export function isFiniteNonNeg(v: unknown): v is number {
+  return typeof v === "number" && v >= 0 && v !== Infinity;
+}
+
+/** A safe integer ≥ `min`. */
+export function isIntFrom(v: unknown, min: number): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= min;
+}
+
+/** The card resolutions a `card_closed` event may carry. */
+const RESOLUTIONS: ReadonlySet<string> = new Set<CardResolution>([
+  "submitted",
+  "declined",
+  "cancelled",
+  "expired",
+  "interrupted",
+]);
+
+/** The {@link ChatUsage} fields: each optional, a finite number ≥ 0. */
+const USAGE_KEYS = ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as const;
+
+/** `v` when it is a non-empty string, else an issue at `path`. */
+export function readId(v: unknown, path: string, issues: EnvelopeIssue[]): string {
+  if (!isId(v)) issue(issues, path, NON_EMPTY);
+  return v as string;
+}
+
+/** `v` when it is `undefined` or a string, else an issue. */
+export function readOptString(
+  v: unknown,
+  path: string,
+  issues: EnvelopeIssue[],
+): string | undefined {
+  if (v !== undefined && typeof v !== "string") issue(issues, path, STRING);
+  return v as string | undefined;
+}
+
+/** A tool progress fraction: `undefined` or a number from 0 to 1. */
+export function readProgress(
+  v: unknown,
+  path: string,
+  issues: EnvelopeIssue[],
+): number | undefined {
+  if (v !== undefined && (typeof v !== "number" || !(v >= 0 && v <= 1))) {
+    issue(issues, path, "must be a number from 0 to 1");
+  }
+  return v as number | undefined;
+}
+
+/** Usage counts (tokens; `costUsd` in USD), each a finite number ≥ 0; unknown keys dropped. */
+export function readUsage(v: unknown, path: string, issues: EnvelopeIssue[]): ChatUsage {
+  const out: ChatUsage = {};
+  if (!isRecord(v)) {
+    issue(issues, path, "must be an object");
+    return out;
+  }
+  for (const k of USAGE_KEYS) {
+    const n = v[k];
+    if (n === undefined) continue;
+    if (isFiniteNonNeg(n)) out[k] = n;
+    else issue(issues, `${path}.${k}`, "must be a finite number ≥ 0");
+  }
+  return out;
+}
+
+/** Grounded blocks: `{ id, text, sources: [{ ref, label? }] }`, rebuilt. */
+export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): GroundedBlock[] {
+  if (!Array.isArray(v)) {
+    issue(issues, path, "must be an array");
+    return [];
+  }
+  const out: GroundedBlock[] = new Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const b = v[i], bp = `${path}.${i}`;
+    if (!isRecord(b)) {
+      issue(issues, bp, "must be an object");
+      continue;
+    }
+    const id = readId(b.id, `${bp}.id`, issues);
+    const text = b.text;
+    if (typeof text !== "string") issue(issues, `${bp}.text`, STRING);
+    const s = b.sources;
+    if (!Array.isArray(s)) {
+      issue(issues, `${bp}.sources`, "must be an array");
+      continue;
+    }
+    const sources: SourceRef[] = new Array(s.length);
+    for (let j = 0; j < s.length; j++) {
+      const r = s[j], rp = `${bp}.sources.${j}`;
+      if (!isRecord(r)) {
+        issue(issues, rp, "must be an object");
+        continue;
+      }
+      const ref = readId(r.ref, `${rp}.ref`, issues);
+      const label = readOptString(r.label, `${rp}.label`, issues);
+      sources[j] = label === undefined ? { ref } : { ref, label };
+    }
+    out[i] = { id, text: text as string, sources };
+  }
+  return out;
+}
+
+/** Provider provenance fields of `o` (a `provenance` event or a saved state's `provenance`). */
+export function readProvenance(
+  o: Record<string, unknown>,
+  path: string,
+  issues: EnvelopeIssue[],
+): ProviderProvenance {
+  const engine = readId(o.engine, at(path, "engine"), issues);
+  const model = readId(o.model, at(path, "model"), issues);
+  const out: ProviderProvenance = { engine, model };
+  const provider = readOptString(o.provider, at(path, "provider"), issues);
+  if (provider !== undefined) out.provider = provider;
+  const route = o.accountRoute;
+  if (route !== undefined) {
+    if (typeof route !== "string" && route !== null) {
+      issue(issues, at(path, "accountRoute"), "must be a string or null");
+    }
+    out.accountRoute = route as string | null;
+  }
+  return out;
+}
+
+/** `done` fields of `o`: optional `stopReason`, optional usage. */
+export function readDone(
+  o: Record<string, unknown>,
+  path: string,
+  issues: EnvelopeIssue[],
+): { stopReason?: string; usage?: ChatUsage } {
+  const out: { stopReason?: string; usage?: ChatUsage } = {};
+  const stopReason = readOptString(o.stopReason, at(path, "stopReason"), issues);
+  if (stopReason !== undefined) out.stopReason = stopReason;
+  const usage = o.usage;
+  if (usage !== undefined) out.usage = readUsage(usage, at(path, "usage"), issues);
+  return out;
+}
+
+/** `error` fields of `o`: `message`, optional `code`, explicit `retryable`, `retryAfterMs` only when retryable. */
+export function readError(
+  o: Record<string, unknown>,
+  path: string,
+  issues: EnvelopeIssue[],
+): Omit<ErrorEventV1, "type"> {
+  const message = o.message, code = o.code, retryable = o.retryable, after = o.retryAfterMs;
+  if (typeof message !== "string") issue(issues, at(path, "message"), STRING);
+  if (typeof retryable !== "boolean") {
+    issue(issues, at(path, "retryable"), "must be a boolean (explicit retry permission)");
+  }
+  const out: Omit<ErrorEventV1, "type"> = {
+    message: message as string,
+    retryable: retryable as boolean,
+  };
+  if (readOptString(code, at(path, "code"), issues) !== undefined) out.code = code as string;
+  if (after !== undefined) {
+    if (!isFiniteNonNeg(after)) {
+      issue(issues, at(path, "retryAfterMs"), "must be a finite number ≥ 0");
+    } else if (retryable !== true) {
+      issue(issues, at(path, "retryAfterMs"), "is only allowed when retryable is true");
+    }
+    out.retryAfterMs = after as number;
+  }
+  return out;
+}
+
+/**
+ * The structural card check of the v1 wire: `correlationId` non-empty,
+ * `prompt` string, `createdAt` finite number (epoch ms); the card object is
+ * kept by reference with every key.
+ */
+export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): OpenCardSnapshot {
+  if (!isRecord(v)) {
+    issue(issues, path, "must be an object");
+    return v as unknown as OpenCardSnapshot;
+  }
+  readId(v.correlationId, `${path}.correlationId`, issues);
+  if (typeof v.prompt !== "string") issue(issues, `${path}.prompt`, STRING);
+  const createdAt = v.createdAt;
+  if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {
+    issue(issues, `${path}.createdAt`, "must be a finite number (epoch ms)");
+  }
+  return v as unknown as OpenCardSnapshot;
+}
+
+/** A closed card: non-empty `correlationId`, optional known `resolution`. */
+export function readClosed(
+  o: Record<string, unknown>,
+  path: string,
+  issues: EnvelopeIssue[],
+): { correlationId: string; resolution?: CardResolution } {
+  const correlationId = readId(o.correlationId, at(path, "correlationId"), issues);
+  const resolution = o.resolution;
+  if (resolution === undefined) return { correlationId };
+  if (typeof resolution !== "string" || !RESOLUTIONS.has(resolution)) {
+    issue(issues, at(path, "resolution"), "must be a known card resolution");
+  }
+  return { correlationId, resolution: resolution as CardResolution };
+}
+
+/** A `state` version: a non-negative safe integer. */
+export function readVersion(v: unknown, path: string, issues: EnvelopeIssue[]): number {
+  if (!isIntFrom(v, 0)) issue(issues, path, "must be a non-negative integer");
+  return v as number;
+}
