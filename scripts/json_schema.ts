@@ -445,6 +445,12 @@ function overrides(): Map<unknown, Patch> {
       { if: status("failed"), then: has("error"), else: not(has("error")) },
     );
   });
+  // v1: a state's snapshot is required (any JSON value, null for none).
+  m.set(field(v1.StateEventV1Schema, "snapshot"), (j) => replace(j, {}));
+  m.set(v1.StateEventV1Schema, (j) => {
+    const required = (j.required as string[] | undefined) ?? [];
+    if (!required.includes("snapshot")) j.required = [...required, "snapshot"];
+  });
   // v0: the custom types.
   m.set(field(v0.StateEventSchema, "version"), (j) => replace(j, { type: "number" }));
   m.set(v0.DoneUsageSchema, (j) => replace(j, { type: "object" }));
