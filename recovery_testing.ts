@@ -20,12 +20,18 @@
  * @module
  */
 export {
+  type AddCase,
   type ConformanceCase,
+  type ConformanceCaseContext,
   ConformanceFailure,
   type ConformanceHost,
   type ConformanceOptions,
+  type ConformanceWorker,
+  KitFailure,
+  type KitRunOptions,
   type LosableOp,
   memoryConformanceHost,
+  type MemoryConformanceHostOptions,
   type OptionalConformanceCapability,
   recoveryConformanceCases,
 } from "./src/recovery/testing.ts";

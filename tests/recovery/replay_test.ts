@@ -414,7 +414,7 @@ Deno.test("replay: a seam throwing an unprintable value is replay-unavailable", 
   assert.ok(!r.ok);
   assert.deepEqual(r.error, {
     code: "replay-unavailable",
-    message: "bounds failed: unprintable error",
+    message: "bounds failed: an unprintable value",
   });
 });
 
