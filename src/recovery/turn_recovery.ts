@@ -35,8 +35,16 @@ import type {
 } from "./types.ts";
 
 export { MAX_RECOVERY_ID_LENGTH, MAX_TURN_EFFECTS } from "./_records.ts";
-export { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_CLAIMS } from "./_worker.ts";
+export {
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_CLAIMS,
+  MAX_TIMER_MS,
+} from "./_worker.ts";
 export type { BackoffOptions } from "./_clock.ts";
+
+/** The `claimToken` {@link TurnRecovery.inspect} shows in place of the owner's token. */
+export const REDACTED_CLAIM_TOKEN = "[redacted]";
 
 /**
  * `needs-reconciliation` reasons the host RESOLVES NOW: nobody is running
@@ -173,7 +181,11 @@ export interface TurnRecoveryOptions {
   readonly cancelDelivery?: CancelDeliverySeam;
   /** Capability profile; defaults to {@link turnRecoveryProfile}. */
   readonly profile?: RecoveryProfile;
-  /** Identifies this worker in claim tokens (opaque). Defaults to a random id. */
+  /**
+   * Identifies this worker in claim tokens (opaque; default a random id).
+   * Each claim token is this id plus 128 random bits from
+   * `crypto.getRandomValues`, so no other caller can guess it.
+   */
   readonly workerId?: string;
   /** Bound on attempts (CAS conflicts, stale claims) per call. Default {@link DEFAULT_MAX_ATTEMPTS}. */
   readonly maxAttempts?: number;
@@ -186,23 +198,47 @@ export interface TurnRecoveryOptions {
   /**
    * The host clock, epoch ms (default `Date.now`). Leases are written and
    * judged by it; every worker must use clocks that agree far better than
-   * `leaseMs` (ideally one clock: the database's). Readings are clamped so
-   * they never step back; a clock that throws fails the call closed.
+   * `leaseMs / 4` (ideally one clock: the database's; see `leaseMs`).
+   * Readings are clamped so they never step back; a clock that throws,
+   * answers a non-finite number, or answers less than `1e11` (a clock in
+   * SECONDS: 1e11 ms is 1973) fails the call closed (`store-unavailable`).
    */
   readonly now?: () => number | Promise<number>;
   /**
-   * Lease length, ms (default {@link DEFAULT_LEASE_MS}): how long a claim or
-   * an admitted effect belongs to its worker after the last renewal. Other
-   * workers wait it out before taking a claim over; the host waits it out
-   * before reconciling an admitted effect or resuming the turn.
+   * Lease length, ms (default {@link DEFAULT_LEASE_MS}; a positive integer,
+   * at most 2^31 - 1 = {@link MAX_TIMER_MS}, the longest timer delay: larger
+   * values are clamped to it, anything else falls back to the default): how
+   * long a claim or an admitted effect belongs to its worker after the last
+   * renewal. Other workers wait it out before taking a claim over; the host
+   * waits it out before reconciling an admitted effect or resuming the turn.
+   *
+   * The timing contract, which the library enforces on the owner's side:
+   * - admission writes a fresh lease (now + `leaseMs`), and a dispatch
+   *   starts only with at least half the lease left (else the owner renews
+   *   by CAS first, or records its own `not-run` and claims again);
+   * - renewals are timed from the lease actually left (every
+   *   `min(renewEveryMs, left / 3)` ms);
+   * - when a quarter of the lease is left without a confirmed renewal, the
+   *   dispatch's signal aborts.
+   * What the host must guarantee: the workers' `now` clocks disagree by less
+   * than `leaseMs / 4` minus the time a dispatch needs to stop once its
+   * signal aborts, and a worker's event loop does not stall for longer than
+   * that either (a stalled process cannot run its timers). Under those
+   * assumptions no other worker sees the lease ended (and so no
+   * `owner-lost`, `reconcile`, `recordNotRun` or `resume` over it is
+   * granted) while the owner's dispatch may still be running. A dispatch
+   * that ignores its signal voids the guarantee: pass the effect id as an
+   * idempotency key to the external system so a late request is a no-op.
    */
   readonly leaseMs?: number;
   /**
    * Lease renewal interval while a dispatch runs, ms of real time (timers),
-   * default `leaseMs / 3`; `0` disables renewal (a dispatch then owns the
-   * effect for `leaseMs` only). Each renewal is one CAS on the effect and one
-   * turn read (which also aborts this process's execution of a turn found
-   * stopped: a lost cancel notice is caught within one interval).
+   * default `leaseMs / 3`, clamped to `[0, leaseMs]`; `0` disables renewal
+   * (a dispatch then owns the effect for the lease left at its start, and
+   * its signal aborts when a quarter of it is left). Each renewal is one
+   * CAS on the effect and one turn read (which also aborts this process's
+   * execution of a turn found stopped: a lost cancel notice is caught
+   * within one interval).
    */
   readonly renewEveryMs?: number;
   /** Jittered backoff between conflicting attempts (default 2 ms base, 100 ms cap). */
@@ -357,10 +393,13 @@ export class TurnRecovery {
    * owner's lease ended, an `unknown` one, or a record this version cannot
    * use returns `action: "reconcile"` (never redispatched, nothing claimed
    * over it). Otherwise (absent, a claim whose lease ended, `not-run`) it
-   * claims the effect by CAS with a lease, asks the store's admission fence,
-   * and dispatches `dispatch(signal)` once the admission is acknowledged,
-   * with the host execution's signal, while renewing the lease; the value is
-   * stored by CAS. A rejected dispatch marks the effect `unknown` and the
+   * claims the effect by CAS with a lease, asks the store's admission fence
+   * (which writes a fresh lease), and dispatches `dispatch(signal)` once the
+   * admission is acknowledged and at least half the lease is left, while
+   * renewing the lease; the value is stored by CAS. `signal` aborts when the
+   * host execution's signal aborts, or when a quarter of the lease is left
+   * without a confirmed renewal (see {@link TurnRecoveryOptions.leaseMs}):
+   * the dispatch must then stop. A rejected dispatch marks the effect `unknown` and the
    * turn `needs-reconciliation`. A `launch` call after `admitDispatch`
    * settled (or a second one) never dispatches.
    *
@@ -378,7 +417,7 @@ export class TurnRecovery {
     readonly turnId: string;
     readonly effectId: string;
     readonly principal: string;
-    /** Starts the effect; receives the host execution's signal. */
+    /** Starts the effect; its signal follows the host execution's and the lease (see above). */
     readonly dispatch: (signal: AbortSignal) => unknown;
   }): Promise<Result<EffectRun, RecoveryError>> {
     return runEffect(this.#w, request);
@@ -504,9 +543,12 @@ export class TurnRecovery {
 
   /**
    * Read the turn and its effect records (no authority check, nothing
-   * written). Refuses `invalid-request` (not a non-empty id of at most
-   * {@link MAX_RECOVERY_ID_LENGTH} code units), `unknown-turn`,
-   * `store-unavailable`.
+   * written). Each record's `claimToken` is replaced by
+   * {@link REDACTED_CLAIM_TOKEN}: a claim token is the owner's proof that
+   * lets it resolve its effect under its own live lease, so it is never
+   * disclosed to a caller that is not the owner. Refuses `invalid-request`
+   * (not a non-empty id of at most {@link MAX_RECOVERY_ID_LENGTH} code
+   * units), `unknown-turn`, `store-unavailable`.
    */
   async inspect(turnId: string): Promise<Result<TurnSnapshot, RecoveryError>> {
     if (!validId(turnId)) return refuse("invalid-request", "turnId must be a non-empty id");
@@ -516,7 +558,7 @@ export class TurnRecovery {
     for (const id of tr.value.effectIds) {
       const e = await attempt(() => this.#w.store.readEffect(turnId, id));
       if (!e.ok) return refuse("store-unavailable", e.error, { turnId, effectId: id });
-      effects.push(e.value);
+      effects.push(e.value && { ...e.value, claimToken: REDACTED_CLAIM_TOKEN });
     }
     return ok({ turn: tr.value, effects });
   }
