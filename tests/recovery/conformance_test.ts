@@ -69,6 +69,13 @@ const EXPECTED: Record<BrokenVariant, [string, RegExp]> = {
     /revocation .* was acknowledged while/,
   ],
   "conflict-without-current": ["turn records: create once", /carry the current record/],
+  "blind-not-run": ["every effect write checks the revision", /a 'not-run' write at a revision/],
+  "only-cancelled-refused": [
+    "refuses every turn that is not running",
+    /into a 'failed' turn launched/,
+  ],
+  "grant-cache": ["no cached grant", /never from a per-connection cache/],
+  "no-renewal": ["owner's renewal", /lease renewal .* was refused/],
 };
 
 const isFailure = (e: unknown) => e instanceof ConformanceFailure;
