@@ -19,7 +19,10 @@
  *   (or record) throws while being written must leave neither behind.
  * - **Flaky driver.** Lost acknowledgements and serialization failures,
  *   injected by the kit, are judged: one winner, no false win.
- * The lost-acknowledgement and clock-rewind cases run by default; a host
+ * - **Grants per tenant, never cached.** A system actor granted in another
+ *   tenant is refused; a system grant revoked (`revokeSystem`) after the
+ *   same adapter instance used it is refused by its next fence.
+ * The lost-acknowledgement, clock-rewind and system-revocation cases run by default; a host
  * opts out only by declaring it lacks the capability (`lacks`), and a host
  * that neither provides the hook nor declares it fails those cases.
  *
@@ -93,6 +96,13 @@ export interface InteractionStoreHarness {
   revoke(authority: InteractionAuthority): void | Promise<void>;
   /** Grant the host identity system authority (cancel, expire) in a tenant. */
   grantSystem(actor: Pick<SystemAuthority, "actorId" | "tenantId">): void | Promise<void>;
+  /**
+   * Withdraw a system grant (of that actor, in that tenant only) with an
+   * ordinary write to the authority rows, like {@link InteractionStoreHarness.revoke}:
+   * it must wait for transactions that read the row. Resolves once
+   * committed. Needed unless `system-revocation` is lacking.
+   */
+  revokeSystem?(actor: Pick<SystemAuthority, "actorId" | "tenantId">): void | Promise<void>;
   /** Workflow transitions stored for one interaction (the outbox). */
   transitions(
     interactionId: string,
@@ -122,7 +132,7 @@ export interface InteractionConformanceCase {
 }
 
 /** Optional harness capabilities; a host lacking one declares it in `lacks`. */
-export type OptionalInteractionCapability = "lost-acks" | "clock-rewind";
+export type OptionalInteractionCapability = "lost-acks" | "clock-rewind" | "system-revocation";
 
 /** Options of {@link interactionStoreConformance} (timing and concurrency: {@link KitRunOptions}). */
 export interface InteractionConformanceOptions extends KitRunOptions {
@@ -248,6 +258,7 @@ export function memoryInteractionHarness(
     advanceClock: (ms) => clock.advance(ms),
     revoke: (a) => admin.revoke(a),
     grantSystem: (actor) => admin.grantSystem(actor),
+    revokeSystem: (actor) => admin.revokeSystem(actor),
     transitions: (id) => admin.transitions(id),
     loseNextAck: () => void lose++,
     rewindClock: (ms) => clock.rewind(ms),
