@@ -197,7 +197,9 @@ async function claim(
         return {
           done: answer(refuse(
             "claim-limit",
-            `effect was claimed ${claims} times (maxClaims ${w.maxClaims}) without completing`,
+            `effect was claimed ${claims} times (maxClaims ${w.maxClaims}) without completing; ` +
+              "nothing more runs until the host verifies it did not run and calls recordNotRun " +
+              "(which resets the claim budget)",
             at,
           )),
         };

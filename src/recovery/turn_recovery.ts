@@ -157,8 +157,15 @@ export interface ResumeOutcome {
   readonly completed: readonly string[];
   /** Effects whose outcome is unknown (including ones in flight at the restart). */
   readonly needsReconciliation: readonly string[];
-  /** Effects never admitted, or verified not run: they may run. */
+  /** Effects never admitted, or verified not run, with claim budget left: they may run. */
   readonly pending: readonly string[];
+  /**
+   * Effects never admitted (or verified not run) whose claim budget
+   * ({@link TurnRecoveryOptions.maxClaims}) is spent: `runEffect` refuses
+   * them `claim-limit` until the host verifies they did not run and calls
+   * {@link TurnRecovery.recordNotRun}, which resets the budget.
+   */
+  readonly claimLimited: readonly string[];
 }
 
 /** Snapshot returned by {@link TurnRecovery.inspect}. */
@@ -190,9 +197,11 @@ export interface TurnRecoveryOptions {
   /** Bound on attempts (CAS conflicts, stale claims) per call. Default {@link DEFAULT_MAX_ATTEMPTS}. */
   readonly maxAttempts?: number;
   /**
-   * Most claims one effect may take (lease takeovers and claims after
-   * `recordNotRun` included) before `runEffect` refuses `claim-limit`. It
-   * bounds the revisions one effect can burn. Default {@link DEFAULT_MAX_CLAIMS}.
+   * Most claims one effect may take (lease takeovers included) before
+   * `runEffect` refuses `claim-limit`. It bounds the revisions one effect
+   * can burn without the host: the host's {@link TurnRecovery.recordNotRun}
+   * (verified: it did not run) resets the count, so a spent budget is never
+   * a permanent wedge. Default {@link DEFAULT_MAX_CLAIMS}.
    */
   readonly maxClaims?: number;
   /**
@@ -474,9 +483,10 @@ export class TurnRecovery {
    * Persist an outcome the host VERIFIED through its own effect/idempotency
    * lookup ("it ran, and this is what happened"), through the same CAS seam.
    * Only the host calls this; a model retry never does. Refused
-   * `lease-live` (with `retryAt`) while the effect is admitted under
-   * another worker's live lease, unless `claimToken` is that owner's (from
-   * its `checkpoint-write-failed`). When no effect of the turn remains
+   * `lease-live` (with `retryAt`) while the effect is claimed or admitted
+   * under another worker's live lease (a claimed owner may be about to
+   * dispatch), unless `claimToken` is that owner's (from its
+   * `checkpoint-write-failed`). When no effect of the turn remains
    * unresolved, a `needs-reconciliation` turn returns to `running`; a
    * cancelled turn stays cancelled. An already completed effect is left
    * unchanged (`changed: false`). Refuses `invalid-request`,
@@ -498,14 +508,18 @@ export class TurnRecovery {
 
   /**
    * Record that an admitted (or `unknown`) effect verifiably did NOT run
-   * (the host checked the external system: no charge, no message). The
-   * effect becomes `not-run` and may be claimed and dispatched again,
-   * through the same CAS seam. Only the host calls this, and only with
-   * evidence: recording "not run" for an effect that did run runs it twice.
-   * Refused `lease-live` while the owner's lease is live (unless
-   * `claimToken` is the owner's), and `effect-state` for an effect that is
-   * completed (it ran) or was never admitted (nothing to record: a claim is
-   * claimable once its lease ends). Turn status as for `reconcile`.
+   * (the host checked the external system: no charge, no message), or
+   * release a claim that was never admitted. The effect becomes `not-run`
+   * with its claim budget reset (`claims: 0`, see
+   * {@link TurnRecoveryOptions.maxClaims}) and may be claimed and
+   * dispatched again, through the same CAS seam. Only the host calls this,
+   * and only with evidence: recording "not run" for an effect that did run
+   * runs it twice. Refused `lease-live` while a claim or admission is under
+   * a live lease (unless `claimToken` is the owner's), and `effect-state`
+   * for an effect that is completed (it ran) or was never claimed (nothing
+   * to record). A `not-run` effect is left unchanged (`changed: false`)
+   * unless its claim budget is spent (then the budget is reset). Turn
+   * status as for `reconcile`.
    */
   recordNotRun(
     request: {
@@ -526,9 +540,12 @@ export class TurnRecovery {
    * `lease-live` (with `retryAt`, nothing written) while any admitted
    * effect's owner holds a live lease: that worker may still be running.
    * Otherwise effects admitted without a stored result are marked `unknown`
-   * (they were in flight at the restart); the turn becomes
+   * (they were in flight at the restart), each after judging its lease
+   * again on the record the CAS replaces (an owner that renewed meanwhile
+   * is alive: `lease-live`); the turn becomes
    * `needs-reconciliation` if any effect is unknown, else `running`.
-   * Completed effects are reported for reuse. Refuses
+   * Completed effects are reported for reuse; effects whose claim budget is
+   * spent are reported in `claimLimited`, not `pending`. Refuses
    * `restart-recovery-unsupported` when the profile does not offer
    * `interruptedTurnRecovery` (e.g. {@link connectionReplayOnlyProfile}),
    * and `invalid-request`, `unauthorized`, `unknown-turn`,
