@@ -408,7 +408,11 @@ export class InteractionResolver {
     if (this.#schemas(ref) === undefined) return err(unknownSchema(ref));
     const pre = await this.#preRead(call.id, call.caller);
     if (!pre.ok) return pre;
-    return this.#commit(call.id, call.caller, pre.value, { kind: "schema", schema: ref });
+    return this.#commit(call.id, call.caller, pre.value, {
+      kind: "schema",
+      schema: ref,
+      changeId: crypto.randomUUID(),
+    });
   }
 
   /**
@@ -436,7 +440,11 @@ export class InteractionResolver {
     if (mergeMetadata(pre.value.metadata, copy) === null) {
       return invalidRequest("metadata would exceed its bounds");
     }
-    return this.#commit(call.id, call.caller, pre.value, { kind: "metadata", patch: copy });
+    return this.#commit(call.id, call.caller, pre.value, {
+      kind: "metadata",
+      patch: copy,
+      changeId: crypto.randomUUID(),
+    });
   }
 
   /**

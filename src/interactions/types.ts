@@ -133,6 +133,23 @@ export interface InteractionRecordV1 {
   readonly metadata: Readonly<Record<string, string>>;
   /** Present exactly when `status` is not `pending`. */
   readonly submission?: StoredSubmission;
+  /**
+   * The last schema or metadata change (`changeSchema`, `updateMetadata`):
+   * its id, minted per call, so a lost acknowledgement is matched to that
+   * call's own write and never to another worker's equal-looking one.
+   * Absent until such a change; a store that drops this field stays safe
+   * (a lost acknowledgement of such a change then reports
+   * `needs-reconciliation`, never a false `recovered`).
+   */
+  readonly change?: RecordChange;
+}
+
+/** The last non-resolving change of an {@link InteractionRecordV1}. */
+export interface RecordChange {
+  /** Unique id of the call that made it (a UUID). */
+  readonly changeId: string;
+  /** What it changed. */
+  readonly kind: "schema" | "metadata";
 }
 
 /**
@@ -217,8 +234,8 @@ export interface UnknownSchemaRefusal extends Refusal<"unknown-schema"> {
 export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliation"> {
   /**
    * The submission whose fate is unknown. A schema or metadata change has
-   * no submission: it is then `<interaction id>@<revision the change was
-   * based on>`.
+   * no submission: it is then that call's change id (the
+   * {@link RecordChange.changeId} the record shows if the change landed).
    */
   readonly submissionId: string;
   /** What the single follow-up read saw, when it succeeded. */
