@@ -424,7 +424,9 @@ export interface InteractionStore {
 /**
  * The host's immutable answer-schema registry: returns the Standard Schema
  * validator for `ref`, or `undefined` when there is none. A published
- * (id, revision) must always return an equivalent validator.
+ * (id, revision) must always return an equivalent validator. A lookup that
+ * throws (the registry is down) is refused like a missing schema:
+ * `unknown-schema`, with a message saying the registry threw.
  */
 export type SchemaLookup = (
   ref: SchemaRef,

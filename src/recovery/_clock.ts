@@ -4,13 +4,7 @@
  *
  * @module
  */
-
-/**
- * Smallest clock reading accepted as epoch ms (1e11 ms is March 1973). A
- * smaller reading is taken for a clock in seconds (or a monotonic counter)
- * and counts as a failed clock.
- */
-export const MIN_EPOCH_MS = 1e11;
+import { MIN_EPOCH_MS } from "../_internal/epoch.ts";
 
 /**
  * The host's clock, epoch ms, clamped so it never steps back: a reading
