@@ -9,7 +9,9 @@
  *
  * How it catches store bugs on every run rather than by chance:
  * - **Factory mode.** `connect()` opens one adapter instance (its own
- *   connection) per simulated worker, so a lock held per instance fails.
+ *   connection) per simulated worker, so a lock held per adapter INSTANCE
+ *   fails. A lock shared by every instance of one process (module scope) is
+ *   not caught: see below.
  * - **Held transactions.** The kit's callback returns a promise the kit
  *   settles: it holds a transaction open inside its critical section and
  *   races another instance's transaction and a revocation against it (both
@@ -35,6 +37,19 @@
  * durability across a process restart: a host's Postgres (or other) adapter
  * must separately kill the process after an acknowledged commit, start a new
  * one and read.
+ *
+ * What the kit cannot catch (honestly):
+ * - **Process-wide state.** Every simulated worker, and the probe, is an
+ *   adapter instance in ONE JavaScript process (one isolate). A lock, cache
+ *   or write-behind buffer at module scope (or in any object the instances
+ *   share) is shared by all of them exactly as the database would be, so an
+ *   adapter that keeps such state PASSES here and still breaks once two
+ *   processes run. Keep no coordination or cached authority outside the
+ *   database, and prove it with the host's own test that runs the adapter in
+ *   two OS processes against one database (the Postgres package's process
+ *   tests do).
+ * - Durability across a real process restart, and clock skew between
+ *   machines (the kit's workers share one clock).
  *
  * Run with Deno:
  * ```ts ignore

@@ -388,8 +388,11 @@ export type StoreRead =
  *
  * 1. **The interaction row, for the whole transaction.** `SELECT … FOR
  *    UPDATE` the row, check, call back, write, COMMIT. A read followed by an
- *    unconditional update, SERIALIZABLE with blind retries, or a lock only
- *    one adapter instance sees (an in-process mutex) lets two answers win.
+ *    unconditional update, SERIALIZABLE with blind retries, or a lock that
+ *    lives in the process instead of the database (an adapter's mutex, a
+ *    module-level mutex) lets two answers win across processes. The kit
+ *    catches per-instance locks, not module-scope ones (all its workers
+ *    share one process).
  * 2. **Authority rows are read under the fence.** Read the user's grant (or
  *    the system grant) inside the transaction with `FOR SHARE`; a revocation
  *    is an ordinary write to those rows, so it waits for an answer that was

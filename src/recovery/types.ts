@@ -236,10 +236,13 @@ export type AdmitOutcome =
  * 5. **The mark survives the launch.** Write the `admitted` mark, invoke
  *    `launch` once, await it, then COMMIT even if it threw.
  *
- * A read followed by an unconditional update, or a lock only one adapter
- * instance sees (an in-process mutex), breaks exactly-once across
- * processes; the conformance kit runs one adapter instance per simulated
- * worker to catch it.
+ * A read followed by an unconditional update, or any lock or cache that
+ * lives in the process instead of the database (an adapter's mutex field, a
+ * module-level mutex, a per-connection grant cache), breaks exactly-once
+ * across processes. The conformance kit runs one adapter instance per
+ * simulated worker, which catches per-instance state; it runs them all in
+ * one process, so module-scope state is only caught by the host's own
+ * multi-process tests.
  */
 export interface RecoveryStore {
   /** Current turn record, or `null`. */
