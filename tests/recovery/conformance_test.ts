@@ -95,6 +95,26 @@ for (const variant of BROKEN_VARIANTS) {
   });
 }
 
+Deno.test(`conformance kit: the end-to-end lease renewal case also names 'no-renewal' on ${RUNS} of ${RUNS} seeded runs`, async () => {
+  const { caught, misses } = await catches(
+    RUNS,
+    (seed) =>
+      recoveryConformanceCases(hostFor("no-renewal", seed), {
+        prefix: "",
+        holdMs: 50,
+        timeoutMs: 200,
+        seed,
+      }).find((x) => x.name.includes("workers: lease renewal")),
+    isFailure,
+    /renewal .* never landed/,
+  );
+  assert.equal(
+    caught,
+    RUNS,
+    `no-renewal (end to end): caught ${caught}/${RUNS}: ${misses.join("; ")}`,
+  );
+});
+
 Deno.test("conformance kit: a full run against each planted bug is a verdict (named failures, no crash, nothing hangs)", async () => {
   const tick = () => Promise.resolve();
   for (const variant of BROKEN_VARIANTS) {
