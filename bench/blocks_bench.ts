@@ -43,7 +43,8 @@
  * - linear: 2 MB takes ≤ 2.3× the time of 1 MB (not judged when 2 MB takes
  *   under 2 ms, ≥ 1,000 MB/s, where per-call constants and cache effects
  *   dominate the ratio; a miss is measured again, at most twice).
- * A miss prints `GOAL MISSED` and exits 1.
+ * A speed miss is measured again, ours beside the `min` floor (at most
+ * twice, the best of each kept). A miss prints `GOAL MISSED` and exits 1.
  *
  * @module
  */
@@ -294,8 +295,21 @@ if (import.meta.main) {
       const call = callFloor(one, feeding);
       const cases = [indexOfFloor(one, feeding), minFloor(one, feeding), r1, r2];
       const best = bestRotated(call === null ? cases : [...cases, call], 15);
-      const [tIndexOf, tMin, t1, t2] = best;
+      const [tIndexOf, , , t2] = best;
+      let [, tMin, t1] = best;
       const tCall = call === null ? "  -  " : best[4].toFixed(2).padStart(5);
+      // A missed speed goal is measured again, ours and the `min` floor side by
+      // side (at most twice, the best of each kept), like the size ratio below:
+      // a burst of load during one side's batch can miss it for any code.
+      for (
+        let again = 0;
+        again < 2 && t1 > Math.max(ABSOLUTE_MS, RELATIVE * tMin);
+        again++
+      ) {
+        const [u0, u1] = bestRotated([cases[1], r1], 15);
+        tMin = Math.min(tMin, u0);
+        t1 = Math.min(t1, u1);
+      }
       const allowed = Math.max(ABSOLUTE_MS, RELATIVE * tMin);
       // A missed 2 MB / 1 MB ratio is measured again (at most twice, the
       // best kept): one GC pause or a burst of load can miss it for any code.

@@ -277,7 +277,9 @@ export class TurnTextScanner {
    * makes no output array or segment: text is appended to one pending
    * string (V8 joins the pieces lazily), an open block's body likewise, and
    * a block that closes is parsed here. Non-string input, and input after
-   * `end()`, is ignored.
+   * `end()`, is ignored. Never throws. What `write` keeps for the next drain
+   * is the caller's to take: memory held by the scanner itself stays bounded
+   * (see the class doc), pending output grows with what is written.
    */
   write(delta: string): void {
     if (this.#ended || typeof delta !== "string") return;
@@ -316,7 +318,9 @@ export class TurnTextScanner {
    * The segments that became final since the last drain (or `push`), in
    * order, adjacent text merged: all plain text written in between is one
    * `text` segment. `[]` when there is none. What is held back (a possible
-   * tag start, a trailing high surrogate, an open block) stays held.
+   * tag start, a trailing high surrogate, an open block) stays held. The
+   * array is fresh on every call (the caller may keep or change it). After
+   * `end()`, `[]`. Never throws.
    */
   drain(): TurnTextSegment[] {
     const text = this.#text;
