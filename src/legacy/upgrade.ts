@@ -7,7 +7,7 @@
 import { err, ok, type Result } from "../result.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
-import { isId } from "../_internal/id.ts";
+import { isId, isWireId } from "../_internal/id.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
 import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
@@ -39,12 +39,12 @@ export interface LegacyToolFrame {
 export interface LegacyUpgradeContext {
   /** The vocabulary of the frames. */
   dialect: LegacyDialect;
-  /** Host-allocated, non-empty. */
+  /** Host-allocated v1 wire id (non-empty, no CR, LF, NUL or lone surrogate). */
   conversationId: string;
-  /** Host-allocated, non-empty. */
+  /** Host-allocated v1 wire id (non-empty, no CR, LF, NUL or lone surrogate). */
   turnId: string;
   /**
-   * Allocate the next envelope's `eventId` (non-empty) and `seq` (positive
+   * Allocate the next envelope's `eventId` (a v1 wire id) and `seq` (positive
    * integer, per turn, no gaps). Called only once a frame is accepted, so a
    * refused frame never consumes a `seq`. A throw, a malformed value, or a
    * `seq` not greater than the last one allocated through this same context
@@ -129,10 +129,11 @@ function resolveCallId(
     };
   }
   if (mapped === undefined) return missing;
-  if (!isId(mapped)) {
+  if (!isWireId(mapped)) {
     return {
       code: "invalid-context",
-      message: "the host's callIdFor mapping returned something other than a non-empty string",
+      message: "the host's callIdFor mapping returned something other than a v1 wire id " +
+        "(a non-empty string without CR, LF, NUL or a lone surrogate)",
       type: wire,
     };
   }
@@ -385,8 +386,11 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
   } catch {
     return bad("the upgrade context's fields could not be read");
   }
-  if (!isId(conversationId) || !isId(turnId)) {
-    return bad("the host must supply non-empty `conversationId` and `turnId`");
+  if (!isWireId(conversationId) || !isWireId(turnId)) {
+    return bad(
+      "the host must supply `conversationId` and `turnId` that are v1 wire ids (non-empty, " +
+        "no CR, LF, NUL or lone surrogate)",
+    );
   }
   if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
   if (at !== undefined && !(typeof at === "number" && Number.isFinite(at) && at >= 0)) {
@@ -454,10 +458,11 @@ function upgradeChecked(
       "the host's allocate() threw (or its result could not be read)",
     );
   }
-  if (!isId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+  if (!isWireId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     return refuse(
       "invalid-allocation",
-      "allocate() must return a non-empty `eventId` and a positive integer `seq`",
+      "allocate() must return an `eventId` that is a v1 wire id (non-empty, no CR, LF, NUL or " +
+        "lone surrogate) and a positive integer `seq`",
     );
   }
   const lastSeq = lastSeqs.get(ctx);

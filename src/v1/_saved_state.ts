@@ -9,7 +9,7 @@
  */
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
-import { isId } from "../_internal/id.ts";
+import { isWireId } from "../_internal/id.ts";
 import type { InvalidStateRefusal } from "./fold.ts";
 import { isTurnStatus } from "./lifecycle.ts";
 import { TurnFold } from "./_turn_fold.ts";
@@ -33,7 +33,7 @@ function readTool(v: unknown, path: string, lastSeq: number, issues: EnvelopeIss
     check.issue(issues, path, "must be an object");
     return null;
   }
-  const callId = check.readId(v.callId, `${path}.callId`, issues);
+  const callId = check.readWireId(v.callId, `${path}.callId`, issues);
   const name = check.readId(v.name, `${path}.name`, issues);
   const status = v.status, startedSeq = v.startedSeq, finishedSeq = v.finishedSeq;
   if (status !== "running" && status !== "ok" && status !== "error") {
@@ -88,18 +88,18 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   if (!isRecord(state)) return refuse({ path: "", message: "must be an object" });
   const s = state;
   if (s.schemaVersion !== 1) return refuse({ path: "schemaVersion", message: "must be 1" });
-  const conversationId = check.readId(s.conversationId, "conversationId", issues);
-  const turnId = check.readId(s.turnId, "turnId", issues);
+  const conversationId = check.readWireId(s.conversationId, "conversationId", issues);
+  const turnId = check.readWireId(s.turnId, "turnId", issues);
   if (issues.length > 0) return first();
   const status = s.status, lastSeq = s.lastSeq, lastEventId = s.lastEventId;
   if (!isTurnStatus(status)) return refuse({ path: "status", message: "must be a turn status" });
   if (!check.isIntFrom(lastSeq, 0)) {
     return refuse({ path: "lastSeq", message: "must be a non-negative integer" });
   }
-  if (lastSeq === 0 ? lastEventId !== null : !isId(lastEventId)) {
+  if (lastSeq === 0 ? lastEventId !== null : !isWireId(lastEventId)) {
     return refuse({
       path: "lastEventId",
-      message: lastSeq === 0 ? "must be null when lastSeq is 0" : "must be a non-empty string",
+      message: lastSeq === 0 ? "must be null when lastSeq is 0" : check.WIRE_ID,
     });
   }
   for (const key of ["text", "reasoning"]) {
@@ -146,7 +146,7 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
     f.closedIds.add(id);
     f.closedCards.push(closed);
   }
-  if (s.sessionId !== undefined) f.sessionId = check.readId(s.sessionId, "sessionId", issues);
+  if (s.sessionId !== undefined) f.sessionId = check.readWireId(s.sessionId, "sessionId", issues);
   if (s.provenance !== undefined) {
     const p = record(s.provenance, "provenance", issues);
     if (p !== null) f.provenance = check.readProvenance(p, "provenance", issues);

@@ -14,7 +14,7 @@
  * @module
  */
 import { isRecord } from "../_internal/guards.ts";
-import { isId } from "../_internal/id.ts";
+import { isId, isWireId } from "../_internal/id.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardResolution,
@@ -48,6 +48,8 @@ function at(path: string, key: string | number): string {
 
 const NON_EMPTY = "must be a non-empty string";
 const STRING = "must be a string";
+/** The message of a broken wire-id rule ({@link readWireId}). */
+export const WIRE_ID = "must be a non-empty string without CR, LF, NUL or a lone surrogate";
 
 /** A number ≥ 0 that is not NaN or Infinity. */
 export function isFiniteNonNeg(v: unknown): v is number {
@@ -74,6 +76,17 @@ const USAGE_KEYS = ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as 
 /** `v` when it is a non-empty string, else an issue at `path`. */
 export function readId(v: unknown, path: string, issues: EnvelopeIssue[]): string {
   if (!isId(v)) issue(issues, path, NON_EMPTY);
+  return v as string;
+}
+
+/**
+ * `v` when it is a wire id (non-empty, no CR, LF, NUL or lone surrogate: it
+ * can be an SSE `id:`, a `Last-Event-ID` or a header value), else an issue
+ * at `path`. The rule of every v1 id: conversation, turn, event, session,
+ * tool call and card correlation ids.
+ */
+export function readWireId(v: unknown, path: string, issues: EnvelopeIssue[]): string {
+  if (!isWireId(v)) issue(issues, path, WIRE_ID);
   return v as string;
 }
 
@@ -115,13 +128,17 @@ export function readUsage(v: unknown, path: string, issues: EnvelopeIssue[]): Ch
   return out;
 }
 
-/** Grounded blocks: `{ id, text, sources: [{ ref, label? }] }`, rebuilt. */
+/**
+ * Grounded blocks: `{ id, text, sources: [{ ref, label? }] }`, rebuilt. A
+ * block `id` is unique within its list (a repeated one is an issue).
+ */
 export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): GroundedBlock[] {
   if (!Array.isArray(v)) {
     issue(issues, path, "must be an array");
     return [];
   }
   const out: GroundedBlock[] = new Array(v.length);
+  const ids = new Set<unknown>();
   for (let i = 0; i < v.length; i++) {
     const b = v[i], bp = `${path}.${i}`;
     if (!isRecord(b)) {
@@ -129,6 +146,8 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       continue;
     }
     const id = readId(b.id, `${bp}.id`, issues);
+    if (ids.has(id)) issue(issues, `${bp}.id`, "repeats the id of an earlier block");
+    ids.add(id);
     const text = b.text;
     if (typeof text !== "string") issue(issues, `${bp}.text`, STRING);
     const s = b.sources;
@@ -215,7 +234,7 @@ export function readError(
 }
 
 /**
- * The structural card check of the v1 wire: `correlationId` non-empty,
+ * The structural card check of the v1 wire: `correlationId` a wire id,
  * `prompt` string, `createdAt` finite number (epoch ms); the card object is
  * kept by reference with every key.
  */
@@ -224,7 +243,7 @@ export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): Ope
     issue(issues, path, "must be an object");
     return v as unknown as OpenCardSnapshot;
   }
-  readId(v.correlationId, `${path}.correlationId`, issues);
+  readWireId(v.correlationId, `${path}.correlationId`, issues);
   if (typeof v.prompt !== "string") issue(issues, `${path}.prompt`, STRING);
   const createdAt = v.createdAt;
   if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {
@@ -233,13 +252,13 @@ export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): Ope
   return v as unknown as OpenCardSnapshot;
 }
 
-/** A closed card: non-empty `correlationId`, optional known `resolution`. */
+/** A closed card: `correlationId` a wire id, optional known `resolution`. */
 export function readClosed(
   o: Record<string, unknown>,
   path: string,
   issues: EnvelopeIssue[],
 ): { correlationId: string; resolution?: CardResolution } {
-  const correlationId = readId(o.correlationId, at(path, "correlationId"), issues);
+  const correlationId = readWireId(o.correlationId, at(path, "correlationId"), issues);
   const resolution = o.resolution;
   if (resolution === undefined) return { correlationId };
   if (typeof resolution !== "string" || !RESOLUTIONS.has(resolution)) {

@@ -18,7 +18,7 @@ import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isIterable, isRecord } from "../_internal/guards.ts";
 import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { isId } from "../_internal/id.ts";
+import { isWireId } from "../_internal/id.ts";
 import { refusal } from "../_internal/refusal.ts";
 import { type EnvelopeIssue, type EnvelopeRefusal, parseChatEnvelope } from "./parse.ts";
 import { type IndexedVerdict, Sequencer } from "./_ordering.ts";
@@ -44,7 +44,7 @@ import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } f
  * | `duplicate-card` | `card` with a `correlationId` that is already open, or was closed in this turn (an answered card never re-prompts) |
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
- * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a non-empty string (index -1) |
+ * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a wire id (index -1) |
  */
 export type ChatFoldRefusalCode =
   | "invalid-envelope"
@@ -94,17 +94,21 @@ export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
  * A fresh {@link ChatStateV1} for a turn that has seen no event: status
  * `running`, `lastSeq` 0, `lastEventId` null, empty text and collections.
  *
- * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+ * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
  */
 export function createChatState(conversationId: string, turnId: string): ChatStateV1 {
   return new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId))
     .snapshot();
 }
 
-/** `id`, or a `TypeError` naming the argument when it is not a non-empty string. */
+/** `id`, or a `TypeError` naming the argument when it is not a wire id. */
 function checkId(name: string, id: unknown): string {
-  if (isId(id)) return id;
-  throw new TypeError(`${name} must be a non-empty string, got ${describeValue(id)}`);
+  if (isWireId(id)) return id;
+  throw new TypeError(
+    `${name} must be a non-empty string without CR, LF, NUL or a lone surrogate, got ${
+      describeValue(id)
+    }`,
+  );
 }
 
 /**
@@ -169,7 +173,7 @@ export class ChatStateFolder {
   /**
    * Start folding the turn `turnId` of conversation `conversationId` (no event seen yet).
    *
-   * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+   * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
    */
   constructor(conversationId: string, turnId: string) {
     this.#fold = new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId));
@@ -345,8 +349,8 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
     turnId = fold.turnId;
   } else {
     for (const key of ["conversationId", "turnId"] as const) {
-      if (o[key] !== undefined && !isId(o[key])) {
-        return refusedRun("invalid-options", `${key} must be a non-empty string when given`);
+      if (o[key] !== undefined && !isWireId(o[key])) {
+        return refusedRun("invalid-options", `${key} must be a wire id when given`);
       }
     }
     conversationId = o.conversationId as string | undefined;
@@ -408,7 +412,7 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
  * `invalid-envelope` refusal at the index it could not read (what was read
  * is folded); an invalid `from` state gives `state: null` and one
  * `invalid-state` refusal at index -1; unreadable options, or a given id
- * that is not a non-empty string, one `invalid-options` refusal at index -1.
+ * that is not a wire id, one `invalid-options` refusal at index -1.
  *
  * (Before 0.3 a gap was refused at every later envelope unless
  * `resyncOnGap: true` was given; that option is gone: a gap is reported once

@@ -27,9 +27,7 @@ import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/g
 import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { refuse } from "../_internal/refusal.ts";
-import { isId } from "../_internal/id.ts";
-
-const NON_EMPTY = "must be a non-empty string";
+import { isWireId } from "../_internal/id.ts";
 import { ok, type Refusal, type Result } from "../result.ts";
 import {
   type EnvelopeIssue,
@@ -46,6 +44,8 @@ import {
   readProgress,
   readProvenance,
   readVersion,
+  readWireId,
+  WIRE_ID,
 } from "./_validate.ts";
 import type { ChatEventEnvelope, ChatEventV1, ChatEventV1Type } from "./types.ts";
 
@@ -117,7 +117,7 @@ const readDelta = readTextOf("delta");
 const readReasoning = readTextOf("reasoning");
 
 const readToolCall: Reader = (e, issues) => {
-  const callId = readId(e.callId, "event.callId", issues);
+  const callId = readWireId(e.callId, "event.callId", issues);
   const name = readId(e.name, "event.name", issues);
   const input = e.input;
   return input === undefined
@@ -128,7 +128,7 @@ const readToolCall: Reader = (e, issues) => {
 const readToolProgress: Reader = (e, issues) => {
   const out: ChatEventV1 = {
     type: "tool_progress",
-    callId: readId(e.callId, "event.callId", issues),
+    callId: readWireId(e.callId, "event.callId", issues),
   };
   const message = readOptString(e.message, "event.message", issues);
   if (message !== undefined) out.message = message;
@@ -138,7 +138,7 @@ const readToolProgress: Reader = (e, issues) => {
 };
 
 const readToolResult: Reader = (e, issues) => {
-  const callId = readId(e.callId, "event.callId", issues);
+  const callId = readWireId(e.callId, "event.callId", issues);
   const name = readId(e.name, "event.name", issues);
   const okv = e.ok;
   if (typeof okv !== "boolean") issue(issues, "event.ok", "must be a boolean");
@@ -203,7 +203,7 @@ function readEvent(e: Bag, type: ChatEventV1Type, issues: EnvelopeIssue[]): Chat
     case "tool_result":
       return readToolResult(e, issues);
     case "session":
-      return { type, sessionId: readId(e.sessionId, "event.sessionId", issues) };
+      return { type, sessionId: readWireId(e.sessionId, "event.sessionId", issues) };
     case "provenance":
       return { type, ...readProvenance(e, "event", issues) };
     case "card":
@@ -280,9 +280,9 @@ function check(
   }
   const conversationId = v.conversationId, turnId = v.turnId, eventId = v.eventId;
   const seq = v.seq, at = v.at;
-  if (!isId(conversationId)) issue(issues, "conversationId", NON_EMPTY);
-  if (!isId(turnId)) issue(issues, "turnId", NON_EMPTY);
-  if (!isId(eventId)) issue(issues, "eventId", NON_EMPTY);
+  if (!isWireId(conversationId)) issue(issues, "conversationId", WIRE_ID);
+  if (!isWireId(turnId)) issue(issues, "turnId", WIRE_ID);
+  if (!isWireId(eventId)) issue(issues, "eventId", WIRE_ID);
   if (!isIntFrom(seq, 1)) issue(issues, "seq", "must be a positive integer");
   if (at !== undefined && !isFiniteNonNeg(at)) {
     issue(issues, "at", "must be a finite number ≥ 0 (epoch ms)");

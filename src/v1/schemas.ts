@@ -16,6 +16,7 @@
  * @module
  */
 import { z } from "zod";
+import { WIRE_ID_PATTERN } from "../_internal/id.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardClosedEventV1,
@@ -42,11 +43,13 @@ import type {
 } from "./types.ts";
 
 const nonEmpty = () => z.string().min(1);
+/** A v1 id: non-empty, no CR, LF, NUL or lone surrogate (it can be an SSE `id:` or a header value). */
+const wireId = () => z.string().regex(WIRE_ID_PATTERN);
 const finiteNonNegative = () => z.number().nonnegative();
 
 /**
  * Structural check of an {@link OpenCardSnapshot} on the v1 wire:
- * `correlationId` non-empty string, `prompt` string, `createdAt` finite
+ * `correlationId` a wire id, `prompt` string, `createdAt` finite
  * number (epoch ms); every other key passes through unvalidated.
  *
  * Deliberately structural: the envelope must not refuse a card whose
@@ -55,7 +58,7 @@ const finiteNonNegative = () => z.number().nonnegative();
  * `OpenCardSnapshotSchema` / `createCardSchemas` where you render it.
  */
 export const OpenCardSnapshotV1Schema: z.ZodType<OpenCardSnapshot> = z.looseObject({
-  correlationId: nonEmpty(),
+  correlationId: wireId(),
   prompt: z.string(),
   createdAt: z.number(),
 }) as unknown as z.ZodType<OpenCardSnapshot>;
@@ -92,9 +95,9 @@ export const CardResolutionSchema: z.ZodType<CardResolution> = z.enum([
 
 const sessionEventV1Raw = z.object({
   type: z.literal("session"),
-  sessionId: nonEmpty(),
+  sessionId: wireId(),
 });
-/** `session`: non-empty `sessionId`. */
+/** `session`: `sessionId` a wire id (non-empty, no CR, LF, NUL or lone surrogate). */
 export const SessionEventV1Schema: z.ZodType<SessionEventV1> = sessionEventV1Raw;
 const deltaEventV1Raw = z.object({
   type: z.literal("delta"),
@@ -110,30 +113,45 @@ const reasoningEventV1Raw = z.object({
 export const ReasoningEventV1Schema: z.ZodType<ReasoningEventV1> = reasoningEventV1Raw;
 const toolCallEventV1Raw = z.object({
   type: z.literal("tool_call"),
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   input: z.unknown().optional(),
 });
-/** `tool_call`: non-empty `callId` and `name`; `input` any JSON (kept as data). */
+/** `tool_call`: `callId` a wire id, non-empty `name`; `input` any JSON (kept as data). */
 export const ToolCallEventV1Schema: z.ZodType<ToolCallEventV1> = toolCallEventV1Raw;
 const toolProgressEventV1Raw = z.object({
   type: z.literal("tool_progress"),
-  callId: nonEmpty(),
+  callId: wireId(),
   message: z.string().optional(),
   progress: z.number().min(0).max(1).optional(),
 });
-/** `tool_progress`: non-empty `callId`; optional `message`; optional `progress` in [0, 1]. */
+/** `tool_progress`: `callId` a wire id; optional `message`; optional `progress` in [0, 1]. */
 export const ToolProgressEventV1Schema: z.ZodType<ToolProgressEventV1> = toolProgressEventV1Raw;
 const toolResultEventV1Raw = z.object({
   type: z.literal("tool_result"),
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   ok: z.boolean(),
   summary: z.string().optional(),
   output: z.unknown().optional(),
-  blocks: z.array(GroundedBlockSchema).optional(),
+  blocks: z.array(GroundedBlockSchema).superRefine((blocks, ctx) => {
+    const seen = new Set<string>();
+    blocks.forEach((b, i) => {
+      if (seen.has(b.id)) {
+        ctx.addIssue({
+          code: "custom",
+          message: "repeats the id of an earlier block",
+          path: [i, "id"],
+        });
+      }
+      seen.add(b.id);
+    });
+  }).optional(),
 });
-/** `tool_result`: non-empty `callId` and `name`, boolean `ok`, optional `summary`, `output` (data), `blocks`. */
+/**
+ * `tool_result`: `callId` a wire id, non-empty `name`, boolean `ok`, optional
+ * `summary`, `output` (data), `blocks` (block ids unique within the list).
+ */
 export const ToolResultEventV1Schema: z.ZodType<ToolResultEventV1> = toolResultEventV1Raw;
 const provenanceEventV1Raw = z.object({
   type: z.literal("provenance"),
@@ -152,10 +170,10 @@ const cardEventV1Raw = z.object({
 export const CardEventV1Schema: z.ZodType<CardEventV1> = cardEventV1Raw;
 const cardClosedEventV1Raw = z.object({
   type: z.literal("card_closed"),
-  correlationId: nonEmpty(),
+  correlationId: wireId(),
   resolution: CardResolutionSchema.optional(),
 });
-/** `card_closed`: non-empty `correlationId`, optional `resolution`. */
+/** `card_closed`: `correlationId` a wire id, optional `resolution`. */
 export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedEventV1Raw;
 const stateEventV1Raw = z.object({
   type: z.literal("state"),
@@ -226,15 +244,16 @@ export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("t
 ]);
 
 /**
- * The v1 envelope: `schemaVersion` literal `1`; non-empty `conversationId`,
- * `turnId`, `eventId`; `seq` positive safe integer; optional `at` (epoch ms,
+ * The v1 envelope: `schemaVersion` literal `1`; `conversationId`, `turnId`,
+ * `eventId` wire ids (non-empty, no CR, LF, NUL or lone surrogate: each can be
+ * an SSE `id:` or a header value); `seq` positive safe integer; optional `at` (epoch ms,
  * finite, non-negative); `event` a {@link ChatEventV1Schema}.
  */
 export const ChatEventEnvelopeSchema: z.ZodType<ChatEventEnvelope> = z.object({
   schemaVersion: z.literal(1),
-  conversationId: nonEmpty(),
-  turnId: nonEmpty(),
-  eventId: nonEmpty(),
+  conversationId: wireId(),
+  turnId: wireId(),
+  eventId: wireId(),
   seq: z.int().positive(),
   at: finiteNonNegative().optional(),
   event: ChatEventV1Schema,

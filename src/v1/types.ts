@@ -79,7 +79,7 @@ export interface SourceRef {
 
 /** A result block grounded in opaque source references. Plain text only. */
 export interface GroundedBlock {
-  /** Stable id within the tool result. */
+  /** Stable id within the tool result: unique among the result's blocks (a repeat is refused). */
   id: string;
   /** Plain text (never HTML, Markdown-as-code or script). */
   text: string;
@@ -265,15 +265,24 @@ export type ChatEventV1Type = ChatEventV1["type"];
  * All ids are allocated by the host; `seq` is a positive integer (1, 2, 3, …)
  * per turn, without gaps. `eventId` is what the SSE `id:` field carries and a
  * client returns as `Last-Event-ID`.
+ *
+ * Every v1 id (`conversationId`, `turnId`, `eventId`, a `sessionId`, a tool
+ * `callId`, a card `correlationId`) is a **wire id**: a non-empty string with
+ * no CR, LF or NUL and no lone UTF-16 surrogate, so it can travel as an SSE
+ * `id:` line, a `Last-Event-ID` or an HTTP header value (e.g. the turn id a
+ * host echoes for resumption) and come back unchanged. The parser refuses
+ * any other id; nothing is left to fail later at the SSE encoder. Names and
+ * references inside events (tool `name`, `engine`, `model`, a grounded
+ * block's `id`, a source `ref`) are only required to be non-empty.
  */
 export interface ChatEventEnvelope<E extends { type: string } = ChatEventV1> {
   /** Always `1`. */
   schemaVersion: 1;
-  /** Non-empty, host-allocated. */
+  /** Host-allocated wire id. */
   conversationId: string;
-  /** Non-empty, host-allocated. */
+  /** Host-allocated wire id. */
   turnId: string;
-  /** Non-empty, host-allocated, unique within the conversation. */
+  /** Host-allocated wire id, unique within the conversation: the SSE `id:` and `Last-Event-ID`. */
   eventId: string;
   /** Positive integer, per turn, starting at 1, no gaps. */
   seq: number;

@@ -179,6 +179,19 @@ Deno.test("bad host context and allocation are refused, not thrown", () => {
     }),
     "invalid-allocation",
   );
+  // ids no SSE id line or header could carry (CR, LF, NUL, a lone surrogate) are the host's mistake
+  for (const bad of ["a\nb", "a\rb", "a\u0000b", "t\ud800"]) {
+    assert.equal(code({ ...host("scout"), conversationId: bad }), "invalid-context", bad);
+    assert.equal(code({ ...host("scout"), turnId: bad }), "invalid-context", bad);
+    assert.equal(
+      code({ ...host("scout"), allocate: () => ({ eventId: bad, seq: 1 }) }),
+      "invalid-allocation",
+      bad,
+    );
+    const tool = frame({ type: "tool_start", tool: "search" });
+    const mapped = upgradeLegacyChatFrame(tool, { ...host("scout"), callIdFor: () => bad });
+    assert.equal(!mapped.ok && mapped.error.code, "invalid-context", bad);
+  }
 });
 
 for (

@@ -27,6 +27,10 @@ export const TRICKY: unknown[] = [
   "running",
   "submitted",
   "delta",
+  // not wire ids: no SSE id line or header could carry them
+  "e\n1",
+  "a\u0000b",
+  "k\ud800",
 ];
 
 export const tricky = fc.constantFrom(...TRICKY);
@@ -66,7 +70,7 @@ export const validEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     ok: fc.boolean(),
     summary: text,
     output: fc.jsonValue(),
-    blocks: fc.array(block, { maxLength: 2 }),
+    blocks: fc.uniqueArray(block, { maxLength: 2, selector: (b) => b.id }),
   }, { requiredKeys: ["type", "callId", "name", "ok"] }),
   fc.record({
     type: fc.constant("provenance"),
