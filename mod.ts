@@ -107,6 +107,7 @@ export {
   type IndexedFoldRefusal,
   type InvalidStateRefusal,
 } from "./src/v1/fold.ts";
+export { MAX_REFUSALS } from "./src/v1/limits.ts";
 export {
   CHAT_CAPABILITIES,
   type MissingCapabilitiesRefusal,

@@ -15,7 +15,8 @@
  * @module
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
-import { isIterable, isRecord } from "../_internal/guards.ts";
+import { isIterable, isRecord, isText } from "../_internal/guards.ts";
+import { MAX_REFUSALS } from "./limits.ts";
 import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { isWireId } from "../_internal/id.ts";
@@ -45,6 +46,7 @@ import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } f
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
  * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a wire id (index -1) |
+ * | `refusals-omitted` | `foldChatState` only: the last entry of a list capped at {@link MAX_REFUSALS}; `omitted` counts the refusals left out, `index` is the first one's |
  */
 export type ChatFoldRefusalCode =
   | "invalid-envelope"
@@ -63,7 +65,8 @@ export type ChatFoldRefusalCode =
   | "duplicate-card"
   | "unknown-card"
   | "invalid-state"
-  | "invalid-options";
+  | "invalid-options"
+  | "refusals-omitted";
 
 /**
  * A typed refusal of the fold. Besides `code` and `message`, it carries what
@@ -82,6 +85,8 @@ export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode>, ChatOrder
   readonly correlationId?: string;
   /** `invalid-envelope`: the validation problems. */
   readonly issues?: readonly EnvelopeIssue[];
+  /** `refusals-omitted`: how many refusals were found and not listed. */
+  readonly omitted?: number;
 }
 
 /** Why {@link ChatStateFolder.from} refused a saved state. */
@@ -306,11 +311,14 @@ export interface FoldChatStateReport {
   /** The folded state; `null` when no valid envelope fixed the ids (and no `from`/ids were given). */
   readonly state: ChatStateV1 | null;
   /**
-   * Every refusal, sorted by index (in the order decided within one index).
+   * The refusals, sorted by index (in the order decided within one index).
    * Most are refused envelopes (state unchanged); two are reports on
    * envelopes that were applied: `gap` (the fold then skipped the missing
    * `seq`s) and a `reordered` envelope that arrived within the reorder
-   * window (applied in `seq` order). Empty when the stream is clean.
+   * window (applied in `seq` order). Empty when the stream is clean. At
+   * most {@link MAX_REFUSALS} (1,000) are listed; when more were found, one
+   * last `refusals-omitted` entry counts the rest (`omitted`) at the first
+   * index left out.
    */
   readonly refusals: readonly IndexedFoldRefusal[];
   /** Number of envelopes applied. */
@@ -318,6 +326,8 @@ export interface FoldChatStateReport {
 }
 
 const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
+const TEXT = "a string is not a stream of envelopes: parse it first (e.g. " +
+  "parseChatEnvelopeJson on each NDJSON line, or an SSE decoder)";
 
 /** One run of the whole-stream fold (shared by the lenient and the strict form). */
 interface Run {
@@ -336,6 +346,7 @@ function refusedRun(code: ChatFoldRefusalCode, message: string): Run {
  * held: a held one could still earn an earlier-indexed `gap`).
  */
 function run(envelopes: unknown, options: unknown, strict: boolean): Run {
+  if (isText(envelopes)) return refusedRun("invalid-envelope", TEXT);
   if (!isIterable(envelopes)) return refusedRun("invalid-envelope", NOT_ITERABLE);
   const o = readOptions(options, ["from", "conversationId", "turnId"]);
   if (o === null) return refusedRun("invalid-options", "the fold options could not be read");
@@ -378,12 +389,9 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
       if (strict && seq.verdicts.length > 0 && seq.held === 0) break;
     }
   } catch (e) {
-    seq.verdicts.push({
-      index,
-      error: {
-        code: "invalid-envelope",
-        message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not folded`,
-      },
+    seq.report(index, {
+      code: "invalid-envelope",
+      message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not folded`,
     });
   }
   seq.end();
@@ -391,9 +399,7 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
   if (fold === null && seq.conversationId !== undefined && seq.turnId !== undefined) {
     fold = new TurnFold(seq.conversationId, seq.turnId); // ids known, nothing applied
   }
-  const verdicts = seq.verdicts.length > 1
-    ? seq.verdicts.slice().sort((a, b) => a.index - b.index)
-    : seq.verdicts;
+  const verdicts = seq.listed() as IndexedVerdict<ChatFoldRefusal>[];
   return { state: fold === null ? null : fold.snapshot(), verdicts, applied: seq.applied };
 }
 
@@ -407,7 +413,8 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
  * after it, and the fold goes on after it. Other refused envelopes are
  * skipped (state unchanged).
  *
- * Never throws: `envelopes` that is not iterable is one `invalid-envelope`
+ * Never throws: `envelopes` that is not iterable, or a string (text is
+ * not a stream of envelopes: parse it first), is one `invalid-envelope`
  * refusal at index -1; an iterator that throws ends the input with an
  * `invalid-envelope` refusal at the index it could not read (what was read
  * is folded); an invalid `from` state gives `state: null` and one

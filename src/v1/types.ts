@@ -415,14 +415,24 @@ export interface ChatOrderingDetail {
 }
 
 /** The codes of {@link EnvelopeAdmissionRefusal}. */
-export type EnvelopeAdmissionCode = "invalid-envelope" | ChatOrderingCode | "after-terminal";
+export type EnvelopeAdmissionCode =
+  | "invalid-envelope"
+  | ChatOrderingCode
+  | "after-terminal"
+  | "refusals-omitted";
 
 /**
  * Why a single-turn adapter of v1 envelopes (v1 → AI SDK UI message chunks,
  * v1 → AG-UI) refused one envelope, or, from a whole-stream conversion, what
- * it reports about one: `invalid-envelope` (the v1 parser refused it), a
+ * it reports about one: `invalid-envelope` (the v1 parser refused it, or
+ * the input is not an iterable of envelopes, e.g. a string), a
  * {@link ChatOrderingCode}, or `after-terminal` (a new envelope after the
- * turn ended). Ordering verdicts carry the envelope's position.
+ * turn ended). Ordering verdicts carry the envelope's position. A
+ * whole-stream list keeps the first 1,000 (`MAX_REFUSALS`) and then ends
+ * with one `refusals-omitted` entry counting the rest (`omitted`).
  */
 export interface EnvelopeAdmissionRefusal
-  extends Refusal<EnvelopeAdmissionCode>, ChatOrderingDetail {}
+  extends Refusal<EnvelopeAdmissionCode>, ChatOrderingDetail {
+  /** `refusals-omitted`: how many refusals were found and not listed. */
+  readonly omitted?: number;
+}
