@@ -280,16 +280,27 @@ export class Sequencer<R extends Refusal> {
   /** Held envelopes, sorted by `seq`, then arrival. */
   #held: Held[] = [];
 
+  /** When set, every verdict goes here as it is decided instead of into {@link verdicts}. */
+  readonly #sink: ((index: number, error: R | OrderingRefusal) => void) | undefined;
+
   /**
    * `conversationId` / `turnId`: the turn's ids (each defaults to the first
    * envelope's that parses); `lastSeq`: what the consumer already applied;
-   * `window`: how many envelopes to hold (default {@link REORDER_WINDOW}).
+   * `window`: how many envelopes to hold (default {@link REORDER_WINDOW});
+   * `sink`: receive every verdict as it is decided (none is kept or capped).
    */
   constructor(
     consumer: SequencedConsumer<R>,
-    options: { conversationId?: string; turnId?: string; lastSeq?: number; window?: number } = {},
+    options: {
+      conversationId?: string;
+      turnId?: string;
+      lastSeq?: number;
+      window?: number;
+      sink?: (index: number, error: R | OrderingRefusal) => void;
+    } = {},
   ) {
     this.#consumer = consumer;
+    this.#sink = options.sink;
     this.#window = options.window ?? REORDER_WINDOW;
     this.#conversationId = options.conversationId;
     this.#turnId = options.turnId;
@@ -360,7 +371,8 @@ export class Sequencer<R extends Refusal> {
 
   /** Record a verdict about the input at `index` (kept while fewer than {@link MAX_REFUSALS}). */
   report(index: number, error: R | OrderingRefusal): void {
-    if (this.verdicts.length < MAX_REFUSALS) this.verdicts.push({ index, error });
+    if (this.#sink !== undefined) this.#sink(index, error);
+    else if (this.verdicts.length < MAX_REFUSALS) this.verdicts.push({ index, error });
     else {
       this.omitted++;
       if (index < this.#firstOmitted) this.#firstOmitted = index;

@@ -448,3 +448,34 @@ Deno.test("v1 NDJSON: an envelope line over the 1 MiB envelope bound is a too-la
   assert.match(r.problems[0].message, /bytes, over the 1048576-byte bound/);
   assert.equal(r.exitCode, 1);
 });
+
+Deno.test("v1: a swap (seq 1, 3, 2) is one `reordered`, never a `gap`, and folds in seq order (as in foldChatState and the adapters)", async () => {
+  const { foldChatState } = await import("../../mod.ts");
+  const line = (seq: number, event: unknown) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${seq}`,
+      seq,
+      event,
+    });
+  const values = [
+    line(1, { type: "delta", text: "<1>" }),
+    line(3, { type: "delta", text: "<3>" }),
+    line(2, { type: "delta", text: "<2>" }),
+    line(4, { type: "done" }),
+  ];
+  const r = inspectText(values.join("\n") + "\n");
+  // Before: a `gap` at line 2, a refused `reordered` at line 3, and the text "<1><3>".
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[3, "reordered"]]);
+  assert.equal(r.turns[0].text, "<1><2><3>");
+  assert.equal(r.turns[0].status, "completed");
+  const fold = foldChatState(values.map((v) => JSON.parse(v)));
+  assert.deepEqual(fold.refusals.map((x) => [x.index + 1, x.error.code]), [[3, "reordered"]]);
+  assert.equal(fold.state?.text, r.turns[0].text);
+  // a lost seq is still one gap, and the fold goes on after it
+  const lost = inspectText([values[0], values[1], values[3]].join("\n") + "\n");
+  assert.deepEqual(lost.problems.map((p) => [p.line, p.code]), [[2, "gap"]]);
+  assert.equal(lost.turns[0].text, "<1><3>");
+});
