@@ -62,4 +62,5 @@ export function isWireId(v: unknown): v is string {
  * point and only a lone surrogate falls in `\ud800-\udfff`).
  */
 export const WIRE_ID_PATTERN: RegExp =
+  // deno-lint-ignore no-control-regex -- NUL is exactly what the pattern excludes
   /^(?:[^\u0000\n\r\ud800-\udfff]|[\ud800-\udbff][\udc00-\udfff])+$/;

@@ -113,65 +113,68 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   }
   const f = new TurnFold(conversationId, turnId, lastSeq, lastEventId as string | null);
   f.status = status;
-  if (s.text !== "") f.text.push(s.text as string);
-  if (s.reasoning !== "") f.reasoning.push(s.reasoning as string);
+  f.text = s.text as string;
+  f.reasoning = s.reasoning as string;
   for (let i = 0; i < (tools as unknown[]).length; i++) {
     const t = readTool((tools as unknown[])[i], `tools.${i}`, lastSeq, issues);
     if (t === null || issues.length > 0) return first();
     if (f.toolIndex.has(t.callId)) {
       return refuse({ path: `tools.${i}.callId`, message: "is repeated" });
     }
-    f.tools.push(t);
-    f.toolIndex.set(t.callId, t);
+    f.addTool(t);
   }
   for (let i = 0; i < (openCards as unknown[]).length; i++) {
     const c = check.readCard((openCards as unknown[])[i], `openCards.${i}`, issues);
     if (issues.length > 0) return first();
-    if (f.openCards.has(c.correlationId)) {
+    if (f.openIndex.has(c.correlationId)) {
       return refuse({ path: `openCards.${i}.correlationId`, message: "is repeated" });
     }
-    f.openCards.set(c.correlationId, c);
+    f.openCard(c);
   }
   for (let i = 0; i < (closedCards as unknown[]).length; i++) {
     const c = record((closedCards as unknown[])[i], `closedCards.${i}`, issues);
     const closed = c === null ? null : check.readClosed(c, `closedCards.${i}`, issues);
     if (closed === null || issues.length > 0) return first();
     const id = closed.correlationId;
-    if (f.closedIds.has(id) || f.openCards.has(id)) {
+    if (f.closedIds.has(id) || f.openIndex.has(id)) {
       return refuse({
         path: `closedCards.${i}.correlationId`,
         message: f.closedIds.has(id) ? "is repeated (a card closes once)" : "is also an open card",
       });
     }
     f.closedIds.add(id);
-    f.closedCards.push(closed);
+    f.closedCards.push(Object.freeze(closed));
   }
   if (s.sessionId !== undefined) f.sessionId = check.readWireId(s.sessionId, "sessionId", issues);
   if (s.provenance !== undefined) {
     const p = record(s.provenance, "provenance", issues);
-    if (p !== null) f.provenance = check.readProvenance(p, "provenance", issues);
+    if (p !== null) f.provenance = Object.freeze(check.readProvenance(p, "provenance", issues));
   }
   if (s.state !== undefined) {
     const st = record(s.state, "state", issues);
     if (st !== null) {
-      f.state = {
+      f.state = Object.freeze({
         version: check.readVersion(st.version, "state.version", issues),
         snapshot: st.snapshot,
-      };
+      });
     }
   }
   if (s.done !== undefined) {
     const d = record(s.done, "done", issues);
-    if (d !== null) f.done = check.readDone(d, "done", issues);
+    if (d !== null) {
+      const done = check.readDone(d, "done", issues);
+      if (done.usage !== undefined) Object.freeze(done.usage);
+      f.done = Object.freeze(done);
+    }
   }
   if (s.error !== undefined) {
     const e = record(s.error, "error", issues);
-    if (e !== null) f.error = check.readError(e, "error", issues);
+    if (e !== null) f.error = Object.freeze(check.readError(e, "error", issues));
   }
   f.statusReason = check.readOptString(s.statusReason, "statusReason", issues);
   if (issues.length > 0) return first();
   // The status must agree with what the fold would have produced.
-  const open = f.openCards.size;
+  const open = f.openIndex.size;
   if (status === "awaiting-input" && open === 0) {
     return refuse({ path: "status", message: "is awaiting-input but no card is open" });
   }

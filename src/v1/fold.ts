@@ -9,14 +9,14 @@
  * handlers (`_fold_events.ts`) and the saved-state validator
  * (`_saved_state.ts`, built on the envelope parser's validators).
  *
- * Linear in the number of events: text is kept as pieces and joined on
- * demand, tool calls and open cards are indexed by id.
+ * Linear in the number of events, snapshots included: text grows by
+ * concatenation, tool calls and cards live in persistent vectors indexed by
+ * id, so a snapshot after every event costs O(1) each.
  *
  * @module
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isIterable, isRecord, isText } from "../_internal/guards.ts";
-import { MAX_REFUSALS } from "./limits.ts";
 import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { isWireId } from "../_internal/id.ts";
@@ -46,7 +46,7 @@ import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } f
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
  * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a wire id (index -1) |
- * | `refusals-omitted` | `foldChatState` only: the last entry of a list capped at {@link MAX_REFUSALS}; `omitted` counts the refusals left out, `index` is the first one's |
+ * | `refusals-omitted` | `foldChatState` only: the last entry of a list capped at `MAX_REFUSALS`; `omitted` counts the refusals left out, `index` is the first one's |
  */
 export type ChatFoldRefusalCode =
   | "invalid-envelope"
@@ -159,7 +159,8 @@ function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
  * from `lastEventId`, or applies it knowingly with {@link resync}); the
  * whole-stream {@link foldChatState} holds such envelopes in a reorder
  * window instead. Cost per event is O(1) amortized (plus the size of the
- * event); {@link state} costs O(text + tools + cards).
+ * event), and so is {@link state}: a UI may take a snapshot after every
+ * event (see {@link ChatStateV1} for how snapshots share structure).
  *
  * @example
  * ```ts
@@ -279,9 +280,19 @@ export class ChatStateFolder {
   }
 
   /**
-   * A JSON-serialisable snapshot of the folded turn. Fresh arrays and tool
-   * objects (mutating it does not affect the folder); opaque data (`input`,
-   * `output`, `snapshot`, cards) is shared by reference.
+   * A JSON-serialisable snapshot of the folded turn, in O(1) amortized: call
+   * it after every `push`, as a UI does, and the total stays linear in the
+   * number of events.
+   *
+   * The snapshot never changes as the fold goes on; keep it as long as you
+   * like. It shares structure with the other snapshots: `tools`,
+   * `openCards`, `closedCards` and their tool / closed-card objects, and
+   * `provenance`, `state`, `done`, `error` are frozen and shared (the same
+   * array while it did not change, the same object for an unchanged tool
+   * call: compare by reference to see what changed); a large collection that
+   * changed is materialized when first read. Opaque data (`input`,
+   * `output`, `snapshot`, cards) is shared by reference. The snapshot object
+   * itself is fresh: assigning to its fields changes it alone.
    */
   state(): ChatStateV1 {
     return this.#fold.snapshot();
@@ -316,7 +327,7 @@ export interface FoldChatStateReport {
    * envelopes that were applied: `gap` (the fold then skipped the missing
    * `seq`s) and a `reordered` envelope that arrived within the reorder
    * window (applied in `seq` order). Empty when the stream is clean. At
-   * most {@link MAX_REFUSALS} (1,000) are listed; when more were found, one
+   * most `MAX_REFUSALS` (1,000) are listed; when more were found, one
    * last `refusals-omitted` entry counts the rest (`omitted`) at the first
    * index left out.
    */

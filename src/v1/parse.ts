@@ -246,6 +246,12 @@ function parseUnsafe(value: unknown): Result<ChatEventEnvelope, EnvelopeRefusal>
   }
 }
 
+/**
+ * The conversation and turn ids of the last envelope that had valid ones
+ * (wire ids); a private symbol until then, which no input can equal.
+ */
+let lastConversationId: unknown = Symbol(), lastTurnId: unknown = lastConversationId;
+
 function check(
   value: unknown,
   issues: EnvelopeIssue[],
@@ -280,8 +286,15 @@ function check(
   }
   const conversationId = v.conversationId, turnId = v.turnId, eventId = v.eventId;
   const seq = v.seq, at = v.at;
-  if (!isWireId(conversationId)) issue(issues, "conversationId", WIRE_ID);
-  if (!isWireId(turnId)) issue(issues, "turnId", WIRE_ID);
+  // A stream repeats its conversation and turn ids: the last ones that passed are not scanned again.
+  if (conversationId !== lastConversationId) {
+    if (isWireId(conversationId)) lastConversationId = conversationId;
+    else issue(issues, "conversationId", WIRE_ID);
+  }
+  if (turnId !== lastTurnId) {
+    if (isWireId(turnId)) lastTurnId = turnId;
+    else issue(issues, "turnId", WIRE_ID);
+  }
   if (!isWireId(eventId)) issue(issues, "eventId", WIRE_ID);
   if (!isIntFrom(seq, 1)) issue(issues, "seq", "must be a positive integer");
   if (at !== undefined && !isFiniteNonNeg(at)) {

@@ -342,6 +342,13 @@ export interface ToolCallStateV1 {
 /**
  * The folded state of one turn (`schemaVersion: 1`). Produced by the v1
  * fold; JSON-serialisable.
+ *
+ * A snapshot from the fold (`ChatStateFolder.state()`) costs O(1) and
+ * shares structure with the fold's other snapshots: its collections and
+ * small objects are frozen (copy before changing them), and a collection is
+ * materialized when first read (its fields are accessors that
+ * `JSON.stringify`, spread and `structuredClone` read like plain fields).
+ * Assigning to a field of the snapshot changes that snapshot only.
  */
 export interface ChatStateV1 {
   /** Always `1`. */
@@ -362,20 +369,20 @@ export interface ChatStateV1 {
   text: string;
   /** Concatenated `reasoning` text. */
   reasoning: string;
-  /** Tool calls in the order they started. */
-  tools: ToolCallStateV1[];
-  /** Last `provenance` event. */
-  provenance?: ProviderProvenance;
-  /** Cards currently open, in the order they opened. */
-  openCards: OpenCardSnapshot[];
-  /** Cards closed during the turn, in close order. */
-  closedCards: { correlationId: string; resolution?: CardResolution }[];
-  /** Last `state` event. */
-  state?: { version: number; snapshot: unknown };
-  /** The terminal `done`, if the turn completed. */
-  done?: { stopReason?: string; usage?: ChatUsage };
-  /** The terminal `error`, if the turn failed. */
-  error?: { message: string; code?: string; retryable: boolean; retryAfterMs?: number };
+  /** Tool calls in the order they started (a frozen array of frozen objects). */
+  tools: readonly Readonly<ToolCallStateV1>[];
+  /** Last `provenance` event (frozen). */
+  provenance?: Readonly<ProviderProvenance>;
+  /** Cards currently open, in the order they opened (a frozen array; the cards are the events' own). */
+  openCards: readonly OpenCardSnapshot[];
+  /** Cards closed during the turn, in close order (a frozen array of frozen objects). */
+  closedCards: readonly Readonly<{ correlationId: string; resolution?: CardResolution }>[];
+  /** Last `state` event (frozen; `snapshot` is the event's own). */
+  state?: Readonly<{ version: number; snapshot: unknown }>;
+  /** The terminal `done`, if the turn completed (frozen, `usage` too). */
+  done?: Readonly<{ stopReason?: string; usage?: Readonly<ChatUsage> }>;
+  /** The terminal `error`, if the turn failed (frozen). */
+  error?: Readonly<{ message: string; code?: string; retryable: boolean; retryAfterMs?: number }>;
   /** Reason of the last `turn_status` event. */
   statusReason?: string;
 }

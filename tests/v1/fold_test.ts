@@ -288,12 +288,64 @@ Deno.test("state() is a JSON-serialisable snapshot, independent of the folder", 
   const f = new ChatStateFolder(C, T);
   f.push(env(1, { type: "tool_call", callId: "c", name: "n" }));
   const s = f.state();
-  s.tools[0].status = "ok";
-  s.tools.push({ callId: "z", name: "z", status: "ok", startedSeq: 9 });
+  // shared parts are frozen: changing them throws instead of reaching the folder
+  assert.throws(() => {
+    (s.tools[0] as { status: string }).status = "ok";
+  }, TypeError);
+  assert.throws(() => (s.tools as unknown[]).push({}), TypeError);
+  // the snapshot object is its own: any field, a collection too, can be replaced
   s.text = "mutated";
+  s.tools = [{ callId: "z", name: "z", status: "ok", startedSeq: 9 }];
+  assert.deepEqual(s.tools, [{ callId: "z", name: "z", status: "ok", startedSeq: 9 }]);
   assert.deepEqual(f.state().tools, [{ callId: "c", name: "n", status: "running", startedSeq: 1 }]);
   assert.equal(f.state().text, "");
   assert.deepEqual(JSON.parse(JSON.stringify(f.state())), f.state());
+  assert.deepEqual(structuredClone(f.state()), f.state());
+  assert.deepEqual({ ...f.state() }, f.state());
+});
+
+Deno.test("snapshots share structure and never change: each keeps the state of its moment", () => {
+  const f = new ChatStateFolder(C, T);
+  const envs: unknown[] = [];
+  // each snapshot is left unread until the end; the expected JSON comes from a separate fold
+  const snaps: { json: string; state: ReturnType<ChatStateFolder["state"]> }[] = [];
+  const take = () => {
+    const state = f.state();
+    const json = JSON.stringify(foldChatState(envs, { conversationId: C, turnId: T }).state);
+    snaps.push({ json, state });
+  };
+  let seq = 0;
+  const push = (event: Record<string, unknown>) => {
+    const e = env(++seq, event);
+    envs.push(e);
+    assert.ok(f.push(e).ok, JSON.stringify(event));
+    take();
+  };
+  take();
+  for (let i = 0; i < 70; i++) push({ type: "tool_call", callId: `k${i}`, name: "n" });
+  push({ type: "delta", text: "a" });
+  const a = f.state(), b = f.state();
+  assert.equal(a.tools, b.tools, "no change in between: the same frozen array");
+  assert.ok(Object.isFrozen(a.tools) && Object.isFrozen(a.tools[0]));
+  for (let i = 0; i < 70; i += 3) {
+    push({ type: "tool_progress", callId: `k${i}`, progress: 0.5 });
+    push({ type: "tool_result", callId: `k${i}`, name: "n", ok: i % 2 === 0 });
+  }
+  push({ type: "card", card: { correlationId: "q1", prompt: "?", createdAt: 1 } });
+  push({ type: "card", card: { correlationId: "q2", prompt: "?", createdAt: 1 } });
+  push({ type: "card_closed", correlationId: "q1", resolution: "submitted" });
+  push({ type: "delta", text: "b" });
+  // unchanged tool calls are the same objects from one snapshot to the next
+  const last = snaps.at(-1)!.state, before = snaps.at(-2)!.state;
+  assert.equal(last.tools[1], before.tools[1]);
+  assert.equal(last.tools, before.tools);
+  assert.notEqual(last.text, before.text);
+  // every snapshot, read only now, is the state of its moment
+  for (const { json, state } of snaps) assert.equal(JSON.stringify(state), json);
+  assert.deepEqual(last.openCards.map((c) => c.correlationId), ["q2"]);
+  assert.deepEqual(last.closedCards, [{ correlationId: "q1", resolution: "submitted" }]);
+  assert.equal(last.tools.length, 70);
+  assert.equal(last.tools.filter((t) => t.status !== "running").length, 24);
 });
 
 Deno.test("golden: turn_basic folds cleanly", async () => {
