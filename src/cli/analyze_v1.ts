@@ -8,6 +8,7 @@
  */
 import { type ChatFoldRefusal, type ChatFoldRefusalCode, ChatStateFolder } from "../v1/fold.ts";
 import { Sequencer } from "../v1/_ordering.ts";
+import { TURN_END_CARD_RESOLUTION } from "../v1/lifecycle.ts";
 import { DEFAULT_MAX_ENVELOPE_BYTES } from "../v1/parse.ts";
 import type { ChatEventEnvelope, ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/split_turn_text.ts";
@@ -157,20 +158,27 @@ export class LinedFold {
   #problems: InspectProblem[] = [];
   /** Open-card snapshots by correlation id, so a closed card still shows what it asked. */
   readonly #cards = new Map<string, Record<string, unknown>>();
+  /** Cards open and tool calls running, in order: what the end of the turn closes or marks. */
+  readonly #open = new Set<string>();
+  readonly #running = new Set<string>();
   readonly #navigations: InspectNavigation[] = [];
   #finished = false;
   /** Envelopes applied. */
   applied = 0;
 
+  /** Appended to an `unfinished-call` warning (e.g. why a dialect never reports results). */
+  readonly #unfinishedNote: string;
+
   /** A fold of the turn `turnId` of `conversationId`. */
-  constructor(conversationId: string, turnId: string) {
+  constructor(conversationId: string, turnId: string, unfinishedNote = "") {
+    this.#unfinishedNote = unfinishedNote;
     const folder = new ChatStateFolder(conversationId, turnId);
     this.#folder = folder;
     this.#sequencer = new Sequencer<ChatFoldRefusal>({
       apply: (env, index, resync) => {
         const r = resync ? folder.resync(env) : folder.push(env);
         if (!r.ok) return r.error;
-        this.#applied(env, this.#lines[index]);
+        this.#applied(env, index);
         return null;
       },
       invalid: (_value, e) => ({ code: e.code as ChatFoldRefusalCode, message: e.message }),
@@ -200,13 +208,42 @@ export class LinedFold {
     this.#sequencer.offer(value, index);
   }
 
-  #applied(env: ChatEventEnvelope, line: number): void {
+  #applied(env: ChatEventEnvelope, index: number): void {
     this.applied++;
+    const line = this.#lines[index];
     const ev = env.event;
     if (ev.type === "card") {
       this.#cards.set(ev.card.correlationId, ev.card as unknown as Record<string, unknown>);
+      this.#open.add(ev.card.correlationId);
+    } else if (ev.type === "card_closed") this.#open.delete(ev.correlationId);
+    else if (ev.type === "tool_call") this.#running.add(ev.callId);
+    else if (ev.type === "tool_result") this.#running.delete(ev.callId);
+    else if (ev.type === "navigate") this.#navigations.push({ line, href: ev.href });
+    const status = this.#folder.status;
+    if (status !== "completed" && status !== "failed" && status !== "cancelled") return;
+    // The turn ended with cards open or calls running: the fold closed / marked them.
+    const warn = (code: string, message: string) => {
+      const p: InspectProblem = { line, severity: "warning", code, message };
+      if (this.#turns[index] >= 0) p.turn = this.#turns[index];
+      this.#problems.push(p);
+    };
+    const ended = status === "cancelled" ? "was cancelled" : status;
+    for (const id of this.#open) {
+      warn(
+        "card-closed-by-turn",
+        `card ${quoteClipped(id)} was still open when the turn ${ended}: it closes with the ` +
+          `turn (resolution ${TURN_END_CARD_RESOLUTION[status as "failed"]})`,
+      );
     }
-    if (ev.type === "navigate") this.#navigations.push({ line, href: ev.href });
+    for (const callId of this.#running) {
+      warn(
+        "unfinished-call",
+        `tool call ${quoteClipped(callId)} had no result when the turn ${ended}: it is marked ` +
+          `unfinished${this.#unfinishedNote}`,
+      );
+    }
+    this.#open.clear();
+    this.#running.clear();
   }
 
   /**

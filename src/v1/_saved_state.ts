@@ -36,8 +36,8 @@ function readTool(v: unknown, path: string, lastSeq: number, issues: EnvelopeIss
   const callId = check.readWireId(v.callId, `${path}.callId`, issues);
   const name = check.readId(v.name, `${path}.name`, issues);
   const status = v.status, startedSeq = v.startedSeq, finishedSeq = v.finishedSeq;
-  if (status !== "running" && status !== "ok" && status !== "error") {
-    check.issue(issues, `${path}.status`, "must be running, ok or error");
+  if (status !== "running" && status !== "ok" && status !== "error" && status !== "unfinished") {
+    check.issue(issues, `${path}.status`, "must be running, ok, error or unfinished");
   }
   const inTurn = (n: unknown) => check.isIntFrom(n, 1) && n <= lastSeq;
   if (!inTurn(startedSeq)) {
@@ -178,8 +178,19 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   if (status === "awaiting-input" && open === 0) {
     return refuse({ path: "status", message: "is awaiting-input but no card is open" });
   }
-  if ((status === "running" || status === "completed") && open > 0) {
+  const ended = status === "completed" || status === "failed" || status === "cancelled";
+  if ((status === "running" || ended) && open > 0) {
     return refuse({ path: "status", message: `is ${status} but cards are open` });
+  }
+  for (let i = 0; i < f.tools.size; i++) {
+    const t = f.tools.get(i).status;
+    if (ended ? t === "running" : t === "unfinished") {
+      return refuse({
+        path: `tools.${i}.status`,
+        message: `is ${t} but the turn is ${status}` +
+          (ended ? " (a finished turn has no running tool call)" : ""),
+      });
+    }
   }
   if ((status === "completed") !== (f.done !== undefined)) {
     return refuse({

@@ -18,7 +18,7 @@ import type { OpenCardSnapshot } from "../cards/types.ts";
 import { refusal } from "../_internal/refusal.ts";
 import type { ChatFoldRefusal } from "./fold.ts";
 import { handlerOf } from "./_fold_events.ts";
-import { nextTurnStatus } from "./lifecycle.ts";
+import { isTerminalTurnStatus, nextTurnStatus, TURN_END_CARD_RESOLUTION } from "./lifecycle.ts";
 import { positionOf, TurnOrder } from "./_ordering.ts";
 import { PersistentVector, type VectorView } from "./_pvec.ts";
 import type {
@@ -80,6 +80,8 @@ export class TurnFold extends TurnOrder {
   readonly tools: PersistentVector<ToolCallStateV1> = new PersistentVector();
   /** callId → position in {@link tools}. */
   readonly toolIndex: Map<string, number> = new Map();
+  /** callIds of the calls still running, in start order. */
+  readonly running: Set<string> = new Set();
   provenance: Readonly<ProviderProvenance> | undefined;
   /** Open cards in open order; a closed card's slot becomes `undefined` (a hole). */
   readonly openCards: PersistentVector<OpenCardSnapshot | undefined> = new PersistentVector();
@@ -114,11 +116,13 @@ export class TurnFold extends TurnOrder {
   addTool(t: ToolCallStateV1): void {
     this.toolIndex.set(t.callId, this.tools.size);
     this.tools.push(Object.freeze(t));
+    if (t.status === "running") this.running.add(t.callId);
   }
 
   /** Replace the tool call with `t`'s `callId` (called before). */
   setTool(t: ToolCallStateV1): void {
     this.tools.set(this.toolIndex.get(t.callId)!, Object.freeze(t));
+    if (t.status !== "running") this.running.delete(t.callId);
   }
 
   /** Open `card` (its `correlationId` not open and never closed). */
@@ -165,9 +169,24 @@ export class TurnFold extends TurnOrder {
     const refused = h.refuse === null ? null : h.refuse(this, event);
     if (refused !== null) return { ...refused, ...positionOf(env) } as ChatFoldRefusal;
     h.apply(this, event, env.seq);
+    if (next !== this.status && isTerminalTurnStatus(next)) this.#end(next, env.seq);
     this.status = next;
     this.applied(env);
     return null;
+  }
+
+  /**
+   * The turn ends as `status` at `seq`: its open cards (only a failed or
+   * cancelled turn can have some) close with the resolution
+   * `TURN_END_CARD_RESOLUTION` gives, its running tool calls become
+   * `unfinished`.
+   */
+  #end(status: TurnStatus, seq: number): void {
+    const resolution = TURN_END_CARD_RESOLUTION[status as "failed"];
+    for (const id of [...this.openIndex.keys()]) this.closeCard(id, resolution);
+    for (const callId of [...this.running]) {
+      this.setTool({ ...this.tool(callId)!, status: "unfinished", finishedSeq: seq });
+    }
   }
 
   /**

@@ -196,7 +196,7 @@ export class ChatStateFolder {
    * could have produced:
    * - every field has its {@link ChatStateV1} type, with the same
    *   constraints as the events it folds (the envelope parser's own
-   *   validators: non-empty ids, `progress` 0..1, a boolean
+   *   validators: wire ids, `progress` 0..1, a boolean
    *   `error.retryable`, known card resolutions, finite usage…); an optional
    *   field that is present must be valid (never silently dropped);
    * - tool `callId`s are unique, and so are card `correlationId`s across
@@ -205,8 +205,11 @@ export class ChatStateFolder {
    *   is no longer `running`;
    * - `lastEventId` is `null` exactly when `lastSeq` is 0;
    * - the status agrees with the rest: `awaiting-input` has open cards,
-   *   `running` and `completed` have none; `done` is present exactly when
-   *   `completed`, `error` exactly when `failed`.
+   *   `running`, `completed`, `failed` and `cancelled` have none; a
+   *   finished turn (`completed`, `failed`, `cancelled`) has no `running`
+   *   tool call, and only a finished turn has `unfinished` ones;
+   *   `done` is present exactly when `completed`, `error` exactly when
+   *   `failed`.
    *
    * The folder keeps fresh copies of the saved state's structure (opaque
    * data such as tool `input`/`output`, cards and `state.snapshot` is kept
@@ -257,6 +260,11 @@ export class ChatStateFolder {
    *    `done` is a `duplicate` but any new event after `done` is illegal;
    * 5. tool and card identity: `duplicate-call`, `unknown-call`,
    *    `finished-call`, `call-mismatch`, `duplicate-card`, `unknown-card`.
+   *
+   * An event that ends the turn (`done`, `error`, `turn_status: cancelled`)
+   * also marks the tool calls still running `unfinished`, and a failed or
+   * cancelled turn closes the cards still open (resolution `interrupted` /
+   * `cancelled`; see `TURN_TRANSITIONS`).
    */
   push(value: unknown): Result<ChatEventEnvelope, ChatFoldRefusal> {
     return this.#push(value, false);

@@ -321,8 +321,13 @@ export interface ToolCallStateV1 {
   name: string;
   /** Tool input (JSON data). */
   input?: unknown;
-  /** `running` until a `tool_result`; then `ok` or `error` (from `ok: false`). */
-  status: "running" | "ok" | "error";
+  /**
+   * `running` until a `tool_result`; then `ok` or `error` (from `ok: false`).
+   * `unfinished`: the turn ended (completed, failed or cancelled) while the
+   * call still ran: it never got its result (`finishedSeq` is the seq of the
+   * event that ended the turn).
+   */
+  status: "running" | "ok" | "error" | "unfinished";
   /** Last progress fraction (0..1), if any. */
   progress?: number;
   /** Last progress message, if any. */
@@ -335,7 +340,7 @@ export interface ToolCallStateV1 {
   blocks?: GroundedBlock[];
   /** `seq` of the `tool_call` event. */
   startedSeq: number;
-  /** `seq` of the `tool_result` event. */
+  /** `seq` of the `tool_result` event (`unfinished`: of the event that ended the turn). */
   finishedSeq?: number;
 }
 

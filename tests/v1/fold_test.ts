@@ -212,6 +212,90 @@ Deno.test("cards: awaiting-input, unknown-card, duplicate-card, last close → r
   assert.equal(code(resumed.value.push(env(3, card("k1")))), "duplicate-card");
 });
 
+Deno.test("terminal states: cards close with a failed or cancelled turn; calls still running when a turn ends are marked unfinished", () => {
+  const card = (id: string) => ({
+    type: "card",
+    card: { correlationId: id, prompt: "?", createdAt: 1 },
+  });
+  const start = () => {
+    const f = new ChatStateFolder(C, T);
+    for (
+      const e of [
+        { type: "tool_call", callId: "k1", name: "search" },
+        { type: "tool_call", callId: "k2", name: "search" },
+        { type: "tool_result", callId: "k1", name: "search", ok: true },
+        card("q1"),
+        card("q2"),
+        { type: "card_closed", correlationId: "q1", resolution: "submitted" },
+      ]
+    ) assert.equal(code(f.push(env(f.lastSeq + 1, e))), "ok", JSON.stringify(e));
+    return f;
+  };
+  for (
+    const [end, status, resolution] of [
+      [{ type: "turn_status", status: "cancelled", reason: "user" }, "cancelled", "cancelled"],
+      [{ type: "error", message: "boom", retryable: false }, "failed", "interrupted"],
+    ] as const
+  ) {
+    const f = start();
+    assert.equal(f.status, "awaiting-input");
+    assert.equal(code(f.push(env(7, end))), "ok");
+    const s = f.state();
+    assert.equal(s.status, status);
+    // Before: q2 stayed open forever and k2 running; a later card_closed was refused.
+    assert.deepEqual(s.openCards, []);
+    assert.deepEqual(s.closedCards, [
+      { correlationId: "q1", resolution: "submitted" },
+      { correlationId: "q2", resolution },
+    ]);
+    assert.deepEqual(s.tools.map((t) => [t.callId, t.status, t.finishedSeq]), [
+      ["k1", "ok", 3],
+      ["k2", "unfinished", 7],
+    ]);
+    // nothing is left for a later event to close
+    assert.equal(
+      code(f.push(env(8, { type: "card_closed", correlationId: "q2" }))),
+      "illegal-transition",
+    );
+    assert.equal(
+      code(f.push(env(8, { type: "tool_result", callId: "k2", name: "search", ok: true }))),
+      "illegal-transition",
+    );
+    // the state resumes as it is, also through JSON
+    const resumed = ChatStateFolder.from(JSON.parse(JSON.stringify(s)));
+    assert.ok(resumed.ok, JSON.stringify(resumed));
+    assert.deepEqual(resumed.value.state(), s);
+  }
+  // an interrupted turn keeps its cards and running calls (it may resume), until it ends
+  const g = start();
+  assert.equal(code(g.push(env(7, { type: "turn_status", status: "interrupted" }))), "ok");
+  assert.deepEqual(g.state().openCards.map((c) => c.correlationId), ["q2"]);
+  assert.deepEqual(g.state().tools.map((t) => t.status), ["ok", "running"]);
+  assert.equal(code(g.push(env(8, { type: "turn_status", status: "cancelled" }))), "ok");
+  assert.deepEqual(g.state().tools.map((t) => [t.status, t.finishedSeq]), [["ok", 3], [
+    "unfinished",
+    8,
+  ]]);
+  assert.deepEqual(g.state().closedCards.at(-1), { correlationId: "q2", resolution: "cancelled" });
+  // done while a call runs completes the turn and marks the call unfinished (a Scout turn has
+  // no tool result at all: refusing `done` would leave it running forever)
+  const h = new ChatStateFolder(C, T);
+  h.push(env(1, { type: "tool_call", callId: "a", name: "n" }));
+  h.push(env(2, { type: "tool_call", callId: "b", name: "n" }));
+  h.push(env(3, { type: "tool_result", callId: "a", name: "n", ok: true }));
+  assert.equal(code(h.push(env(4, { type: "done" }))), "ok");
+  assert.equal(h.status, "completed");
+  // Before: a completed turn with a running tool call.
+  assert.deepEqual(h.state().tools.map((t) => [t.callId, t.status, t.finishedSeq]), [
+    ["a", "ok", 3],
+    ["b", "unfinished", 4],
+  ]);
+  assert.equal(
+    code(h.push(env(5, { type: "tool_result", callId: "b", name: "n", ok: true }))),
+    "illegal-transition",
+  );
+});
+
 Deno.test("lifecycle: terminal refuses everything; paused accepts only turn_status/error", () => {
   for (
     const terminal of [
@@ -474,6 +558,24 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
     [{ ...s0, openCards: [card("a")] }, "status"],
     [{ ...s0, status: "completed", done: {}, openCards: [card("a")] }, "status"],
     [{ ...s0, status: "awaiting-input" }, "status"],
+    // cards close with the turn and a finished turn has no running tool call
+    [
+      {
+        ...s0,
+        status: "failed",
+        error: { message: "x", retryable: false },
+        openCards: [card("a")],
+      },
+      "status",
+    ],
+    [{ ...s0, status: "cancelled", openCards: [card("a")] }, "status"],
+    [{ ...s0, status: "completed", done: {}, tools: [tool] }, "tools.0.status"],
+    [{ ...s0, status: "cancelled", tools: [tool] }, "tools.0.status"],
+    [{ ...s0, tools: [{ ...tool, status: "unfinished", finishedSeq: 2 }] }, "tools.0.status"],
+    [
+      { ...s0, status: "cancelled", tools: [{ ...tool, status: "unfinished" }] },
+      "tools.0.finishedSeq",
+    ],
   ];
   for (const [bad, path] of cases) {
     const r = ChatStateFolder.from(bad as ChatStateV1);
@@ -497,8 +599,10 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
       ...s0,
       status: "failed",
       error: { message: "x", retryable: true, retryAfterMs: 5 },
-      openCards: [card("a")],
+      closedCards: [{ correlationId: "a", resolution: "interrupted" }],
+      tools: [{ ...tool, status: "unfinished", finishedSeq: 2 }],
     },
+    { ...s0, status: "interrupted", tools: [tool] },
     { ...s0, status: "interrupted", openCards: [card("a")] },
     { ...s0, status: "completed", done: { usage: { costUsd: 0.5 } } },
     { ...s0, tools: [{ ...tool, status: "error", finishedSeq: 2, progress: 1 }] },
