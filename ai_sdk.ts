@@ -38,17 +38,19 @@ export {
   type WithProviderMetadata,
 } from "./src/message/chunks.ts";
 export {
-  type ChunksToV1Options,
-  type ChunksToV1Result,
-  UIMessageChunksToV1,
-  uiMessageChunksToV1,
   type V1EnvelopeRefusal,
-  type V1IdAllocator,
   type V1ToChunksOptions,
   type V1ToChunksResult,
   V1ToUIMessageChunks,
   v1ToUIMessageChunks,
-} from "./src/message/ai_sdk_stream.ts";
+} from "./src/message/v1_to_ui_message_chunks.ts";
+export {
+  type ChunksToV1Options,
+  type ChunksToV1Result,
+  UIMessageChunksToV1,
+  uiMessageChunksToV1,
+  type V1IdAllocator,
+} from "./src/message/ui_message_chunks_to_v1.ts";
 export {
   type FinishReason,
   type FoldOptions,

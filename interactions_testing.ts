@@ -6,25 +6,19 @@
  * exactly-once callback, atomic record + transition writes and concurrent
  * answers; run them with any test runner against the host's own store.
  *
- * Passing it proves the store's logic under concurrency in one process, not
- * durability: a persistent adapter must separately prove that committed
- * records survive a process restart.
+ * A host's own adapter plugs in through a harness factory (one `connect()`
+ * per simulated worker, so a lock held per adapter instance fails). Passing
+ * it proves the fence logic under the interleavings the kit drives, not
+ * durability across a real process restart: a persistent adapter must prove
+ * that separately.
  *
  * @example Run the kit against the reference store with Deno.test
  * ```ts
- * import { FakeClock, MemoryInteractionStore } from "@papercusp/chat-protocol/interactions";
- * import { interactionStoreConformance } from "@papercusp/chat-protocol/interactions/testing";
- * const cases = interactionStoreConformance(() => {
- *   const clock = new FakeClock();
- *   const store = new MemoryInteractionStore({ now: () => clock.now() });
- *   return {
- *     store,
- *     now: () => clock.now(),
- *     advanceClock: (ms: number) => clock.advance(ms),
- *     revoke: (authority) => store.revoke(authority),
- *     transitions: (id) => store.transitions(id),
- *   };
- * });
+ * import {
+ *   interactionStoreConformance,
+ *   memoryInteractionHarness,
+ * } from "@papercusp/chat-protocol/interactions/testing";
+ * const cases = interactionStoreConformance(() => memoryInteractionHarness());
  * for (const c of cases) Deno.test({ name: c.name, ignore: c.skip !== undefined, fn: () => c.run() });
  * ```
  *
@@ -36,5 +30,14 @@ export {
   type InteractionConformanceOptions,
   interactionStoreConformance,
   type InteractionStoreHarness,
+  type InteractionWorker,
   KIT_AUTHORITY,
+  KIT_SYSTEM,
+  KitFailure,
+  type KitRunOptions,
+  memoryInteractionHarness,
+  type MemoryInteractionHarnessOptions,
+  type OptionalInteractionCapability,
+  type SteppingClock,
+  steppingClock,
 } from "./src/interactions/testing.ts";

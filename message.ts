@@ -5,11 +5,15 @@
  * delivery and broker-set provenance.
  *
  * - Parts: {@link UIMessage}, {@link ChatPart} and each part type, the tool
- *   part states ({@link TOOL_PART_STATES}), {@link dataPart}.
+ *   part states ({@link TOOL_PART_STATES}), {@link createDataPart}.
+ * - The seed's zod schemas under their documented names ({@link chatMessage},
+ *   {@link inboundChatMessage}, {@link dataPart}, {@link toolPart}, …); the
+ *   same objects are in `./schemas` under `*Schema` names.
  * - Envelope: {@link parseChatMessage} (broker-owned data),
  *   {@link parseInboundChatMessage} (transport input: refuses, never strips,
- *   a claimed provenance or delivery), {@link markHumanEndorsed} (the only
- *   way an endorsement is minted), {@link toUIMessage} /
+ *   a claimed provenance or delivery), {@link markHumanEndorsed} and its
+ *   checked form {@link endorseAgentMessage} (the only ways an endorsement
+ *   is minted), {@link toUIMessage} /
  *   {@link fromUIMessage}.
  * - Delivery: {@link DeliveryState}, {@link capDeliveryStatus}.
  * - Adapters: messaging ({@link fromMessagingInbound},
@@ -33,60 +37,87 @@
  */
 export {
   type ChatPart,
+  chatPart,
   type Citation,
+  createDataPart,
   DATA_PART_KEY_PATTERN,
   type DataPart,
   dataPart,
-  type DataPartNameRefusal,
+  type DataPartRefusal,
   type DynamicToolPart,
+  dynamicToolPart,
   type FilePart,
+  filePart,
   isDataPartType,
   isToolPart,
   isToolPartType,
   type JsonValue,
   type MessageRole,
+  messageRole,
   type PartStreamState,
   type ProviderMetadata,
+  providerMetadata,
   type ReasoningPart,
+  reasoningPart,
   type SourceDocumentPart,
+  sourceDocumentPart,
   type SourceUrlPart,
+  sourceUrlPart,
   type StepStartPart,
+  stepStartPart,
   type TextPart,
+  textPart,
   TOOL_PART_STATES,
   type ToolApproval,
+  toolApproval,
   toolNameOf,
   type ToolPart,
+  toolPart,
   type ToolPartFields,
   type ToolPartState,
   type UIMessage,
+  uiMessage,
+  type UIMessageLike,
 } from "./src/message/parts.ts";
 export {
   capDeliveryStatus,
   DELIVERY_LADDER,
   type DeliveryState,
+  deliveryState,
   type DeliveryStatus,
+  deliveryStatus,
   TRANSPORT_DELIVERY_CEILING,
 } from "./src/message/delivery.ts";
 export {
   type AddressScheme,
+  addressScheme,
   type ChatEnvelope,
   type ChatMessage,
+  chatMessage,
   type ChatThread,
+  chatThread,
+  endorseAgentMessage,
   type EndorsementRefusal,
   fromUIMessage,
   type InboundChatMessage,
+  inboundChatMessage,
   markHumanEndorsed,
   type MessageIssue,
   type MessageRefusal,
   parseChatMessage,
   parseInboundChatMessage,
   type Participant,
+  participant,
   type ParticipantAddress,
   type ParticipantKind,
+  participantKind,
   type Provenance,
+  provenance,
   type ThreadKind,
+  threadKind,
   toUIMessage,
 } from "./src/message/envelope.ts";
+export { MessageArgumentError, type MessageArgumentErrorCode } from "./src/message/errors.ts";
 export {
   deliveryFromSendResult,
   fromMessagingInbound,
@@ -105,5 +136,6 @@ export {
   type GateContext,
   type GateRefusal,
   type GateSnapshot,
+  parseHitlGate,
   toHitlAnswer,
 } from "./src/message/hitl.ts";

@@ -20,44 +20,48 @@
  *
  * @module
  */
-export type {
-  AbortSeam,
-  AdmitOutcome,
-  AdmitRefusalReason,
-  AdmitRequest,
-  AuthoritySeam,
-  CasOutcome,
-  EffectDraft,
-  EffectOutcome,
-  EffectRecord,
-  EffectState,
-  RecoveryAction,
-  RecoveryError,
-  RecoveryErrorCode,
-  RecoveryStore,
-  TurnDraft,
-  TurnRecord,
+export {
+  type AbortSeam,
+  type ActorKind,
+  type AdmitOutcome,
+  type AdmitRefusalReason,
+  type AdmitRequest,
+  type AuthoritySeam,
+  type CancelDeliverySeam,
+  type CancelNotice,
+  type CancelSubscription,
+  type CasOutcome,
+  type EffectDraft,
+  type EffectOutcome,
+  type EffectRecord,
+  type EffectState,
+  type RecoveryAction,
+  type RecoveryError,
+  type RecoveryErrorCode,
+  type RecoveryStore,
+  type TurnCasOutcome,
+  type TurnDraft,
+  type TurnGuard,
+  type TurnRecord,
 } from "./src/recovery/types.ts";
 export {
-  AckLostError,
-  MemoryRecoveryStore,
-  type MemoryStoreOptions,
-  type StoreEvent,
-  type StoreFault,
-  type StoreOp,
-  StoreUnavailableError,
-} from "./src/recovery/memory_store.ts";
-export {
+  type ActorField,
+  type BackoffOptions,
   type CancelOutcome,
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_CLAIMS,
   type EffectRun,
   MAX_RECOVERY_ID_LENGTH,
   MAX_TURN_EFFECTS,
   type NeedsReconciliationReason,
   type ReconcileOutcome,
+  type ReconcileReason,
   type ResumeOutcome,
   TurnRecovery,
   type TurnRecoveryOptions,
   type TurnSnapshot,
+  type WaitReason,
 } from "./src/recovery/turn_recovery.ts";
 export {
   type CapabilityRefusal,
@@ -77,6 +81,20 @@ export {
   type ReplayWindowSeam,
   validateReplay,
 } from "./src/recovery/replay.ts";
+export { CancelRelay, type CancelRelayOptions } from "./src/recovery/cancel_relay.ts";
+export {
+  AckLostError,
+  ALL_TURNS,
+  MemoryRecoveryDatabase,
+  MemoryRecoveryStore,
+  type MemoryStoreOptions,
+  type StoreEvent,
+  type StoreFault,
+  type StoreOp,
+  StoreUnavailableError,
+} from "./src/recovery/memory_store.ts";
 export { MemoryExecutions } from "./src/recovery/memory_executions.ts";
 export { MemoryRecoveryHost, type RecoverySeams } from "./src/recovery/memory_host.ts";
 export { MemoryReplayWindow } from "./src/recovery/memory_replay_window.ts";
+export { MemoryCancelDelivery } from "./src/recovery/memory_cancel_delivery.ts";
+export type { LockKey, LockMode, LockRequest, LockTable } from "./src/_internal/lock_table.ts";

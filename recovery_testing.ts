@@ -21,11 +21,16 @@
  */
 export {
   type ConformanceCase,
+  type ConformanceCaseContext,
   ConformanceFailure,
   type ConformanceHost,
   type ConformanceOptions,
+  type ConformanceWorker,
+  KitFailure,
+  type KitRunOptions,
   type LosableOp,
   memoryConformanceHost,
+  type MemoryConformanceHostOptions,
   type OptionalConformanceCapability,
   recoveryConformanceCases,
 } from "./src/recovery/testing.ts";

@@ -1,6 +1,7 @@
 /**
  * Open a card, answer it twice from two workers: one wins, the other gets the
- * typed `duplicate` refusal carrying the stored submission.
+ * typed `duplicate` refusal carrying the stored submission. Then a second card
+ * whose user loses access before answering is closed by the host itself.
  *
  * Run: deno run examples/interactions_example.ts
  */
@@ -10,6 +11,7 @@ import {
   InteractionResolver,
   MemoryInteractionStore,
   type SchemaRef,
+  type SystemAuthority,
 } from "../interactions.ts";
 
 // The host's immutable, server-owned answer schemas, looked up by id + revision.
@@ -80,3 +82,28 @@ for (const [name, r] of [["worker A", first], ["worker B", second]] as const) {
 
 const winners = [first, second].filter((r) => r.ok).length;
 console.log(`winners: ${winners}, transitions stored: ${store.transitions(id).length}`);
+
+// A second card. Alice's access is revoked before she answers: she can no longer
+// act on it, but the host's own system identity can close it (cancel or expire).
+const reaper: SystemAuthority = { kind: "system", actorId: "reaper", tenantId: "acme" };
+await store.grantSystem(reaper);
+const again = await workerA.open({
+  card: { prompt: "Roll back v2.3?" },
+  authority: alice,
+  schema: { id: "deploy-approval", revision: 1 },
+});
+if (!again.ok) throw new Error(again.error.message);
+const rollbackId = again.value.record.id;
+await store.revoke({ principalId: "alice" });
+const late = await workerB.answer({
+  id: rollbackId,
+  caller: alice,
+  response: { action: "submit", correlationId: rollbackId, value: { optionId: "approve" } },
+});
+console.log(`after revocation, alice's answer: ${late.ok ? "stored" : late.error.code}`);
+const closed = await workerB.expire(rollbackId, reaper, { reason: "access revoked" });
+console.log(
+  closed.ok
+    ? `host expired it: status ${closed.value.record.status}, transition ${closed.value.transition?.kind}`
+    : `host expire refused: ${closed.error.code}`,
+);

@@ -1,6 +1,7 @@
 /**
  * A turn with two tool effects, a lost acknowledgement, a reconciliation and
- * a cancel, over the in-memory reference host.
+ * a server-side cancel after the user's authority was revoked, over the
+ * in-memory reference host.
  *
  *   deno run examples/recovery_example.ts
  *
@@ -18,7 +19,9 @@ const host = new MemoryRecoveryHost({
       `  abort hook: turn is '${host.store.peekTurn(turnId)?.status}' when aborting (${reason})`,
     ),
 });
-host.grant("alice", "turn-1");
+await host.grant("alice", "turn-1");
+// The host's own service identity: it may cancel and expire turns (never run effects).
+await host.grant("reaper", "*", "system");
 
 const worker = new TurnRecovery({ ...host.seams(), workerId: "worker-a" });
 const begun = await worker.beginTurn({
@@ -77,6 +80,7 @@ console.log(
   `| turn: ${host.store.peekTurn("turn-1")?.status}`,
 );
 
+// The answer says what to do: `action: "reconcile"` (verify now) or `"wait"` (until `retryAt`).
 // The model retries: refused without a redispatch.
 const r2b = await workerB.runEffect({
   turnId: "turn-1",
@@ -98,21 +102,26 @@ console.log(
   rec.ok ? `${rec.value.record.state}, turn ${rec.value.turnStatus}` : rec.error.code,
 );
 
-// The user cancels: the cancel commits first, then the abort hook runs.
+// The user's account is closed: their authority is revoked, so they can no longer cancel…
+await host.revoke("alice", "turn-1");
+const denied = await workerB.cancel({ turnId: "turn-1", principal: "alice" });
+console.log("7. user cancel after revocation:", denied.ok ? "ok" : denied.error.code);
+// …but the host cancels with its own system authority: the cancel commits, then the abort hook runs.
 const c = await workerB.cancel({
   turnId: "turn-1",
-  principal: "alice",
-  reason: "user pressed stop",
+  principal: "reaper",
+  actor: "system",
+  reason: "account closed",
 });
 console.log(
-  "7. cancel:",
+  "8. system cancel:",
   c.ok ? `turn ${c.value.turn.status}, in flight: [${c.value.inFlight}]` : c.error.code,
 );
 console.log(`   execution signal aborted: ${host.executions.signalFor("turn-1").aborted}`);
 
 const snap = await worker.inspect("turn-1");
 if (snap.ok) {
-  console.log("8. final:", snap.value.turn.status);
+  console.log("9. final:", snap.value.turn.status);
   for (const e of snap.value.effects) {
     console.log(
       `   ${e?.effectId}: ${e?.state}${e?.reconciled ? " (reconciled)" : ""} ${

@@ -19,9 +19,17 @@
  *
  * @module
  */
-import ts from "typescript";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import {
+  assertEdgeSafe,
+  checkPackage,
+  compile,
+  exportsFor,
+  logger,
+  run as runIn,
+  smokeTest,
+} from "./_npm_build.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, "npm");
@@ -38,69 +46,20 @@ const ENTRY_POINTS: Record<string, string> = Object.fromEntries(
 );
 const CLI_ENTRY = "src/cli/bin.ts";
 
-function log(msg: string) {
-  console.log(`[build:npm] ${msg}`);
-}
-
-async function run(cmd: string, args: string[], cwd: string): Promise<void> {
-  log(`$ ${cmd} ${args.join(" ")}`);
-  const child = new Deno.Command(cmd, {
-    args,
-    cwd,
-    stdout: "inherit",
-    stderr: "inherit",
-    env: { NO_UPDATE_NOTIFIER: "1", npm_config_fund: "false", npm_config_audit: "false" },
-  });
-  const { code } = await child.output();
-  if (code !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${code}`);
-}
+const log = logger("build:npm");
+const run = (cmd: string, args: string[], cwd: string) => runIn(log, cmd, args, cwd);
 
 // 1. compile
 await Deno.remove(out, { recursive: true }).catch(() => {});
-const roots = [...Object.values(ENTRY_POINTS), CLI_ENTRY].map((f) => join(root, f));
-const options: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
-  moduleResolution: ts.ModuleResolutionKind.Bundler,
-  lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts", "lib.dom.asynciterable.d.ts"],
-  declaration: true,
-  sourceMap: false,
-  strict: true,
-  isolatedModules: true,
-  verbatimModuleSyntax: true,
-  allowImportingTsExtensions: true,
-  rewriteRelativeImportExtensions: true,
-  skipLibCheck: true,
-  outDir: join(out, "esm"),
+const emitted = await compile({
+  root,
   rootDir: root,
-  types: ["node"],
-  typeRoots: [join(root, "node_modules/@types")],
-  noEmitOnError: true,
-};
-const host = ts.createCompilerHost(options);
-const program = ts.createProgram(roots, options, host);
-const emit = program.emit();
-const diagnostics = ts.getPreEmitDiagnostics(program).concat(emit.diagnostics);
-if (diagnostics.length > 0) {
-  const text = ts.formatDiagnosticsWithColorAndContext(diagnostics, host);
-  console.error(text);
-  if (emit.emitSkipped) throw new Error("TypeScript emit failed");
-}
-const emitted: string[] = [];
-for await (const f of walk(join(out, "esm"))) emitted.push(relative(out, f));
+  roots: [...Object.values(ENTRY_POINTS), CLI_ENTRY].map((f) => join(root, f)),
+  out,
+});
 log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules`);
 // Library output must not import node: builtins (only the CLI may).
-for (const f of emitted) {
-  if (!f.endsWith(".js") || f.startsWith(join("esm", "src", "cli"))) continue;
-  const text = await Deno.readTextFile(join(out, f));
-  if (
-    /^\s*(?:import|export|\})[^\n]*\bfrom\s*["']node:|^\s*import\s*["']node:|\bimport\(\s*["']node:/m
-      .test(text)
-  ) {
-    throw new Error(`${f} imports a node: builtin; library code must stay edge-safe`);
-  }
-  if (/["']npm:/.test(text)) throw new Error(`${f} still has an npm: specifier`);
-}
+await assertEdgeSafe(out, emitted, (f) => f.startsWith(join("esm", "src", "cli")));
 
 // bin: add the shebang
 const binPath = join(out, "esm", CLI_ENTRY.replace(/\.ts$/, ".js"));
@@ -109,11 +68,7 @@ await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*
 await Deno.chmod(binPath, 0o755);
 
 // 2. package.json, README, LICENSE
-const exportsMap: Record<string, { types: string; default: string }> = {};
-for (const [key, file] of Object.entries(ENTRY_POINTS)) {
-  const base = "./esm/" + file.replace(/\.ts$/, "");
-  exportsMap[key] = { types: `${base}.d.ts`, default: `${base}.js` };
-}
+const exportsMap = exportsFor(ENTRY_POINTS);
 const pkg = {
   name: denoJson.name,
   version: denoJson.version,
@@ -139,61 +94,17 @@ log(`wrote npm/package.json (${pkg.name}@${pkg.version})`);
 if (skipChecks) Deno.exit(0);
 
 // 3. publint + attw (fetched from the npm registry by npx, pinned)
-await run("npx", ["--yes", "publint@0.3.25", "--strict", "."], out);
-await run("npx", [
-  "--yes",
-  "@arethetypeswrong/cli@0.18.5",
-  "--pack",
-  ".",
-  "--profile",
-  "esm-only",
-], out);
+await checkPackage(log, out);
 
 // 4. Node smoke test: every entry point with import and require(); the bin.
-await Deno.mkdir(join(out, "node_modules"), { recursive: true });
-await Deno.symlink(join(root, "node_modules", "zod"), join(out, "node_modules", "zod"))
-  .catch(() => {});
-const smoke = `
-const entries = ${JSON.stringify(Object.keys(ENTRY_POINTS))};
-const { createRequire } = await import("node:module");
-const require = createRequire(import.meta.url);
-// "sideEffects": false must be true: importing an entry adds no global and
-// changes no built-in prototype (zod, a peer, is loaded first and not judged).
-await import("zod");
-const builtins = [Object, Array, String, Number, Function, Promise, Map, Set, RegExp, Error, JSON, Math];
-const shape = () => JSON.stringify([
-  Object.getOwnPropertyNames(globalThis).sort(),
-  builtins.map((b) => [Object.getOwnPropertyNames(b).sort(), b.prototype ? Object.getOwnPropertyNames(b.prototype).sort() : []]),
-]);
-const before = shape();
-for (const e of entries) {
-  const spec = e === "." ? "${pkg.name}" : "${pkg.name}/" + e.slice(2);
-  const viaImport = await import(spec);
-  const viaRequire = require(spec);
-  const names = Object.keys(viaImport).sort();
-  if (names.length === 0) throw new Error(spec + " exports nothing");
-  if (JSON.stringify(Object.keys(viaRequire).sort()) !== JSON.stringify(names)) {
-    throw new Error(spec + ": require() and import differ");
-  }
-  if (shape() !== before) throw new Error(spec + ": importing it changed a global or a built-in (sideEffects: false is false)");
-  console.log("node " + process.version + ": " + spec + " ok (" + names.length + " runtime exports, import + require, no side effect)");
-}
-`;
-// Resolve the package by its own name from inside npm/ (self-reference).
-await Deno.writeTextFile(join(out, "smoke.mjs"), smoke);
-try {
-  await run("node", ["smoke.mjs"], out);
-} finally {
-  await Deno.remove(join(out, "smoke.mjs"));
-}
-await run("node", [binPath, "--json", join(root, "fixtures", "legacy", "scout_turn.sse")], out);
-await Deno.remove(join(out, "node_modules"), { recursive: true });
+await smokeTest({
+  log,
+  out,
+  name: pkg.name,
+  entries: Object.keys(ENTRY_POINTS),
+  modules: { zod: join(root, "node_modules", "zod") },
+  preload: ["zod"],
+  then: () =>
+    run("node", [binPath, "--json", join(root, "fixtures", "legacy", "scout_turn.sse")], out),
+});
 log("npm package OK");
-
-async function* walk(dir: string): AsyncGenerator<string> {
-  for await (const e of Deno.readDir(dir)) {
-    const p = join(dir, e.name);
-    if (e.isDirectory) yield* walk(p);
-    else yield p;
-  }
-}

@@ -6,13 +6,16 @@
  *
  * @module
  */
-import type {
-  EffectiveStatus,
-  FenceRefusal,
-  InteractionAuthority,
-  InteractionRecordV1,
-  SchemaRef,
-  TransactRequest,
+import {
+  type EffectiveStatus,
+  type FenceRefusal,
+  type InteractionAuthority,
+  type InteractionCaller,
+  type InteractionRecordV1,
+  type SchemaRef,
+  SYSTEM_ACTIONS,
+  type SystemAuthority,
+  type TransactRequest,
 } from "./types.ts";
 
 /** The five authority fields, in a fixed order. */
@@ -27,6 +30,11 @@ export const AUTHORITY_FIELDS: readonly (keyof InteractionAuthority)[] = [
 /** `true` when `a` and `b` are equal on all five authority fields. */
 export function sameAuthority(a: InteractionAuthority, b: InteractionAuthority): boolean {
   return AUTHORITY_FIELDS.every((k) => a[k] === b[k]);
+}
+
+/** `true` when `caller` is the host's {@link SystemAuthority} (not a user). */
+export function isSystemCaller(caller: InteractionCaller): caller is SystemAuthority {
+  return (caller as { kind?: unknown }).kind === "system";
 }
 
 /** `true` when two schema references name the same id and revision. */
@@ -46,14 +54,35 @@ export function effectiveStatus(record: InteractionRecordV1, now: number): Effec
 }
 
 /**
+ * Whether `caller` may perform `action` on `record`, given `authorized`: what
+ * the store read under its fence (for a user caller, the record's bound
+ * authority is still granted; for a system caller, the caller's system grant
+ * for the record's tenant exists). A user must equal the bound authority on
+ * all five fields and may not `expire`; a system caller must act in the
+ * record's tenant and only `cancel` or `expire`.
+ */
+export function callerMayAct(
+  record: InteractionRecordV1,
+  caller: InteractionCaller,
+  action: TransactRequest["action"],
+  authorized: boolean,
+): boolean {
+  if (!authorized) return false;
+  if (isSystemCaller(caller)) {
+    return caller.tenantId === record.authority.tenantId && SYSTEM_ACTIONS.includes(action);
+  }
+  return action !== "expire" && sameAuthority(record.authority, caller);
+}
+
+/**
  * The fence, in contract order. `current` is the row read inside the
- * critical section (`undefined` when absent), `authorized` is whether the
- * store still authorises the record's bound authority (not revoked) and `now`
- * the store's clock (epoch ms). Returns `null` when the callback may run.
+ * critical section (`undefined` when absent), `authorized` is what the store
+ * read under its fence about the caller's grant (see {@link callerMayAct})
+ * and `now` the store's clock (epoch ms). Returns `null` when the callback
+ * may run.
  *
- * Order: `not-found`, `unauthorized` (revoked, or caller ≠ bound authority),
- * `resolved` (submitted/declined), `cancelled`, `expired`, `schema-changed`,
- * `stale-revision`.
+ * Order: `not-found`, `unauthorized`, `resolved` (submitted/declined),
+ * `cancelled`, `expired`, `schema-changed`, `stale-revision`.
  */
 export function evaluateFence(
   current: InteractionRecordV1 | undefined,
@@ -62,8 +91,8 @@ export function evaluateFence(
   now: number,
 ): FenceRefusal | null {
   if (current === undefined) return { code: "not-found", message: "no such interaction" };
-  if (!authorized || !sameAuthority(current.authority, request.caller)) {
-    return { code: "unauthorized", message: "the caller may not answer this interaction" };
+  if (!callerMayAct(current, request.caller, request.action, authorized)) {
+    return { code: "unauthorized", message: "the caller may not act on this interaction" };
   }
   if (current.status === "submitted" || current.status === "declined") {
     return { code: "resolved", message: "the interaction is already resolved", current };

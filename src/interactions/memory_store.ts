@@ -1,28 +1,36 @@
 /**
  * The reference {@link InteractionStore}: an in-memory "fake database" that
- * honours the fence. Rows and outbox entries are stored as JSON text (no
- * object is shared with callers, so every resolver instance that uses the
- * store behaves like a fresh worker talking to one database). `transact`
- * awaits simulated network latency, then runs one synchronous
- * check-and-write critical section, then awaits the acknowledgement, during
- * which faults can be injected.
+ * honours the fence and the locking rules written on `InteractionStore`.
+ *
+ * {@link MemoryInteractionDatabase} is the shared state (rows and outbox as
+ * JSON text, revocations, system grants, the store clock and row locks);
+ * each {@link MemoryInteractionStore} is one adapter instance over it (a
+ * "connection"), so any number of resolver instances behave like workers
+ * talking to one database. `transact` holds the row's lock and the authority
+ * rows (shared) for its whole critical section; `revoke` and system-grant
+ * changes take the authority rows exclusively, so they wait for transactions
+ * that read them. No object is shared with callers.
  *
  * It is for tests, examples and as an executable specification; it is not
  * durable across process restarts.
  *
  * @module
  */
+import { type LockRequest, LockTable } from "../_internal/lock_table.ts";
 import { err, ok, type Result } from "../result.ts";
-import { evaluateFence, nextRecordProblem, sameAuthority } from "./fence.ts";
+import { evaluateFence, isSystemCaller, nextRecordProblem, sameAuthority } from "./fence.ts";
 import type {
   AlreadyExistsRefusal,
   FenceRefusal,
   InteractionAuthority,
+  InteractionCaller,
   InteractionRecordV1,
   InteractionStore,
   StoreRead,
+  SystemAuthority,
   TransactCallback,
   TransactCommit,
+  TransactDecision,
   TransactRequest,
   WorkflowTransition,
 } from "./types.ts";
@@ -56,18 +64,70 @@ export class InjectedFaultError extends Error {
   }
 }
 
+/** The lock every transaction holds shared and every authority change exclusive. */
+const AUTHORITY_ROWS: LockRequest = { key: ["authority"], mode: "shared" };
+
+/**
+ * The shared state of the in-memory reference database. Its clock (epoch ms)
+ * is the store clock every instance uses; it never goes backwards: a reading
+ * earlier than one already used (or not finite) is replaced by the latest
+ * time used, so a card that read as expired stays expired after a step back.
+ */
+export class MemoryInteractionDatabase {
+  /** Rows as JSON text, by interaction id. */
+  readonly rows: Map<string, string> = new Map();
+  /** Outbox entries (workflow transitions) as JSON text, in commit order. */
+  readonly outbox: string[] = [];
+  /** Revocations (each matches every bound authority equal on its fields). */
+  readonly revoked: Partial<InteractionAuthority>[] = [];
+  /** System grants, `actorId \0 tenantId`. */
+  readonly systemGrants: Set<string> = new Set();
+  /** Row locks. */
+  readonly locks: LockTable = new LockTable();
+  readonly #clock: () => number;
+  #last = Number.NEGATIVE_INFINITY;
+
+  /** Build an empty database over `clock` (default `Date.now`). */
+  constructor(clock: () => number = Date.now) {
+    this.#clock = clock;
+  }
+
+  /** Store clock, epoch ms; never earlier than a time it returned before. */
+  now(): number {
+    const t = this.#clock();
+    if (Number.isFinite(t) && t > this.#last) this.#last = t;
+    return this.#last;
+  }
+
+  /** `true` unless a revocation matches `authority`. */
+  isAuthorized(authority: InteractionAuthority): boolean {
+    return !this.revoked.some((m) =>
+      (Object.keys(m) as (keyof InteractionAuthority)[]).every((k) => m[k] === authority[k])
+    );
+  }
+
+  /** Whether `caller` is currently authorised for a record bound to `bound`. */
+  authorizes(bound: InteractionAuthority, caller: InteractionCaller): boolean {
+    if (isSystemCaller(caller)) {
+      return this.systemGrants.has(`${caller.actorId}\u0000${bound.tenantId}`);
+    }
+    return this.isAuthorized(bound);
+  }
+}
+
 /** Options of {@link MemoryInteractionStore}. */
 export interface MemoryInteractionStoreOptions {
+  /** The shared database this instance connects to (default: a new one over `now`). */
+  readonly database?: MemoryInteractionDatabase;
   /**
-   * Store clock, epoch ms (default `Date.now`). Expiry is judged by it. The
-   * store never lets its time go backwards: a reading earlier than one it
-   * already used (or not finite) is replaced by the latest time it used, so
-   * a card that read as expired stays expired after a clock step back.
+   * Store clock of a new database, epoch ms (default `Date.now`); ignored
+   * when `database` is given. Expiry is judged by it.
    */
   readonly now?: () => number;
   /**
-   * Simulated network latency: awaited before the critical section and again
-   * before the acknowledgement (default: one resolved promise). Tests pass a
+   * Simulated network latency: awaited before the critical section, at each
+   * statement inside it (locks held) and before the acknowledgement
+   * (default: one resolved promise before and after). Tests pass a
    * scheduler-controlled pause to explore interleavings.
    */
   readonly pause?: () => Promise<void>;
@@ -88,10 +148,10 @@ export interface MemoryInteractionStoreStats {
 }
 
 /**
- * In-memory reference store honouring the fence; shared by any number of
- * resolver instances (workers). Authority revocation, a clock and faults
- * (lost acknowledgement after commit, failed commit, failed read) are
- * injectable.
+ * One adapter instance of the reference store over a (shared)
+ * {@link MemoryInteractionDatabase}. Authority revocation, system grants, a
+ * clock and faults (lost acknowledgement after commit, failed commit, failed
+ * read; per instance) are injectable.
  *
  * @example
  * ```ts
@@ -102,14 +162,11 @@ export interface MemoryInteractionStoreStats {
  * ```
  */
 export class MemoryInteractionStore implements InteractionStore {
-  #rows = new Map<string, string>();
-  #outbox: string[] = [];
-  #revoked: Partial<InteractionAuthority>[] = [];
-  #clock: () => number;
-  #last = Number.NEGATIVE_INFINITY;
-  #pause: () => Promise<void>;
+  /** The shared database. */
+  readonly database: MemoryInteractionDatabase;
+  readonly #pause: (() => Promise<void>) | undefined;
   #faults = { lostAcks: 0, failedCommits: 0, failedReads: 0 };
-  /** Traffic counters. */
+  /** Traffic counters of this instance. */
   readonly stats: MemoryInteractionStoreStats = {
     reads: 0,
     transacts: 0,
@@ -118,33 +175,59 @@ export class MemoryInteractionStore implements InteractionStore {
     creates: 0,
   };
 
-  /** Build an empty store. */
+  /** Connect an instance (to `options.database`, or to a new database). */
   constructor(options: MemoryInteractionStoreOptions = {}) {
-    this.#clock = options.now ?? Date.now;
-    this.#pause = options.pause ?? (() => Promise.resolve());
+    this.database = options.database ?? new MemoryInteractionDatabase(options.now);
+    this.#pause = options.pause;
   }
 
-  /** Store clock, epoch ms; never earlier than a time it returned before. */
+  /** Store clock, epoch ms (the database's); never earlier than a time it returned before. */
   now(): number {
-    const t = this.#clock();
-    if (Number.isFinite(t) && t > this.#last) this.#last = t;
-    return this.#last;
+    return this.database.now();
   }
 
   /**
    * Revoke every bound authority matching all given fields (e.g.
-   * `{ principalId: "u1" }` or `{ tenantId: "t1" }`). Takes effect for the
-   * next fence or read, in every worker.
+   * `{ principalId: "u1" }` or `{ tenantId: "t1" }`). Waits for transactions
+   * that read the authority rows, then takes effect for every later fence or
+   * read, in every worker; applied at once when none holds them.
    */
-  revoke(match: Partial<InteractionAuthority>): void {
-    this.#revoked.push({ ...match });
+  revoke(match: Partial<InteractionAuthority>): Promise<void> {
+    const copy = { ...match };
+    return this.#authorityChange(() => void this.database.revoked.push(copy));
+  }
+
+  /** Grant the host identity `actorId` system authority (cancel, expire) in `tenantId`. */
+  grantSystem(actor: Pick<SystemAuthority, "actorId" | "tenantId">): Promise<void> {
+    const key = `${actor.actorId}\u0000${actor.tenantId}`;
+    return this.#authorityChange(() => void this.database.systemGrants.add(key));
+  }
+
+  /** Withdraw a system grant (waits like {@link MemoryInteractionStore.revoke}). */
+  revokeSystem(actor: Pick<SystemAuthority, "actorId" | "tenantId">): Promise<void> {
+    const key = `${actor.actorId}\u0000${actor.tenantId}`;
+    return this.#authorityChange(() => void this.database.systemGrants.delete(key));
+  }
+
+  #authorityChange(apply: () => void): Promise<void> {
+    const lock = this.lockTable().acquire([{ key: AUTHORITY_ROWS.key, mode: "exclusive" }]);
+    const run = (release: () => void) => {
+      try {
+        apply();
+      } finally {
+        release();
+      }
+    };
+    if (typeof lock === "function") {
+      run(lock);
+      return Promise.resolve();
+    }
+    return lock.then(run);
   }
 
   /** `true` unless a revocation matches `authority`. */
   isAuthorized(authority: InteractionAuthority): boolean {
-    return !this.#revoked.some((m) =>
-      (Object.keys(m) as (keyof InteractionAuthority)[]).every((k) => m[k] === authority[k])
-    );
+    return this.database.isAuthorized(authority);
   }
 
   /**
@@ -165,14 +248,29 @@ export class MemoryInteractionStore implements InteractionStore {
 
   /** The stored record (a fresh copy), bypassing authority. For tests and operators. */
   peek(id: string): InteractionRecordV1 | undefined {
-    const row = this.#rows.get(id);
+    const row = this.database.rows.get(id);
     return row === undefined ? undefined : JSON.parse(row);
   }
 
   /** Stored workflow transitions (fresh copies), optionally for one interaction. */
   transitions(interactionId?: string): WorkflowTransition[] {
-    const all: WorkflowTransition[] = this.#outbox.map((t) => JSON.parse(t));
+    const all: WorkflowTransition[] = this.database.outbox.map((t) => JSON.parse(t));
     return interactionId === undefined ? all : all.filter((t) => t.interactionId === interactionId);
+  }
+
+  /** The lock table this instance takes row locks in (the database's). */
+  protected lockTable(): LockTable {
+    return this.database.locks;
+  }
+
+  /** One simulated round trip (default: one resolved promise). */
+  protected pause(): Promise<void> {
+    return this.#pause ? this.#pause() : Promise.resolve();
+  }
+
+  /** A statement inside a critical section (a round trip only when a pause is configured). */
+  protected step(): Promise<void> | undefined {
+    return this.#pause?.();
   }
 
   /** Insert iff absent. */
@@ -180,93 +278,145 @@ export class MemoryInteractionStore implements InteractionStore {
     record: InteractionRecordV1,
   ): Promise<Result<InteractionRecordV1, AlreadyExistsRefusal>> {
     this.stats.creates++;
-    await this.#pause();
-    if (this.#rows.has(record.id)) {
+    await this.pause();
+    const text = JSON.stringify(record);
+    if (this.database.rows.has(record.id)) {
       return err({ code: "already-exists", message: `interaction ${record.id} already exists` });
     }
-    const text = JSON.stringify(record);
-    this.#rows.set(record.id, text);
-    await this.#pause();
+    this.commitRow(record.id, text, null);
+    await this.pause();
     return ok(JSON.parse(text));
   }
 
   /** Read with the authority recheck. Never writes. */
-  async read(id: string, caller: InteractionAuthority): Promise<StoreRead> {
+  async read(id: string, caller: InteractionCaller): Promise<StoreRead> {
     this.stats.reads++;
-    await this.#pause();
+    await this.pause();
     if (this.#faults.failedReads > 0) {
       this.#faults.failedReads--;
       throw new InjectedFaultError("failed-read");
     }
-    const row = this.#rows.get(id);
-    if (row === undefined) return { ok: false, code: "not-found" };
-    const record: InteractionRecordV1 = JSON.parse(row);
-    if (!this.isAuthorized(record.authority) || !sameAuthority(record.authority, caller)) {
-      return { ok: false, code: "unauthorized" };
-    }
+    const record = this.readRow(id);
+    if (record === undefined) return { ok: false, code: "not-found" };
+    const allowed = isSystemCaller(caller)
+      ? this.database.authorizes(record.authority, caller) &&
+        caller.tenantId === record.authority.tenantId
+      : this.database.authorizes(record.authority, caller) &&
+        sameAuthority(record.authority, caller);
+    if (!allowed) return { ok: false, code: "unauthorized" };
     return { ok: true, record, now: this.now() };
   }
 
+  /** The committed row `id`, parsed (a fresh copy), or `undefined`. */
+  protected readRow(id: string): InteractionRecordV1 | undefined {
+    const row = this.database.rows.get(id);
+    return row === undefined ? undefined : JSON.parse(row);
+  }
+
+  /** Commit a row and (with it, atomically) its transition. */
+  protected commitRow(id: string, text: string, transitionText: string | null): void {
+    this.database.rows.set(id, text);
+    if (transitionText !== null) this.database.outbox.push(transitionText);
+  }
+
   /**
-   * The fenced transaction: latency, then ONE synchronous critical section
-   * (read current row, {@link evaluateFence}, callback once, validate and
-   * write `next` + transition), then latency and the acknowledgement.
-   * Throws (rejects) a `TypeError` when the callback is asynchronous or
-   * returns an invalid `next` record; nothing is written then.
+   * The fenced transaction: latency, then ONE critical section holding the
+   * row lock and the authority rows (read current row, {@link evaluateFence},
+   * callback once and awaited, validate and write `next` + transition
+   * together), then latency and the acknowledgement. Rejects with a
+   * `TypeError` when the callback returns an invalid `next` record or a
+   * decision that cannot be serialized; nothing is written then.
    */
   async transact<T>(
     request: TransactRequest,
     fn: TransactCallback<T>,
   ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
     this.stats.transacts++;
-    await this.#pause();
+    await this.pause();
     if (this.#faults.failedCommits > 0) {
       this.#faults.failedCommits--;
       throw new InjectedFaultError("failed-commit");
     }
-    // ---- critical section: no await until the write is done ----
-    const row = this.#rows.get(request.id);
-    const current: InteractionRecordV1 | undefined = row === undefined
-      ? undefined
-      : JSON.parse(row);
+    const lock = this.lockTable().acquire(this.transactLocks(request));
+    const release = typeof lock === "function" ? lock : await lock;
+    let outcome: Result<TransactCommit<T>, FenceRefusal>;
+    try {
+      outcome = await this.transactLocked(request, fn);
+    } finally {
+      release();
+    }
+    return this.#ack(outcome);
+  }
+
+  /** The locks a transaction holds: its row (exclusive), then the authority rows (shared). */
+  protected transactLocks(request: TransactRequest): LockRequest[] {
+    return [{ key: ["row", request.id], mode: "exclusive" }, AUTHORITY_ROWS];
+  }
+
+  /** Whether `caller` is authorised for a record bound to `bound`, read under the fence. */
+  protected fenceAuthorized(bound: InteractionAuthority, caller: InteractionCaller): boolean {
+    return this.database.authorizes(bound, caller);
+  }
+
+  /** The time the fence judges expiry by, given the store clock reading `now` (the same). */
+  protected fenceNow(now: number): number {
+    return now;
+  }
+
+  /** The critical section of {@link MemoryInteractionStore.transact}, locks held. */
+  protected async transactLocked<T>(
+    request: TransactRequest,
+    fn: TransactCallback<T>,
+  ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
+    await this.step();
+    const current = this.readRow(request.id);
     const now = this.now();
-    const authorized = current !== undefined && this.isAuthorized(current.authority);
-    const refusal = evaluateFence(current, request, authorized, now);
-    if (refusal !== null) return this.#ack(err(refusal));
+    const authorized = current !== undefined &&
+      this.fenceAuthorized(current.authority, request.caller);
+    const refusal = evaluateFence(current, request, authorized, this.fenceNow(now));
+    if (refusal !== null) return err(refusal);
     const cur = current as InteractionRecordV1;
     this.stats.callbacks++;
-    const decision = fn(JSON.parse(row as string), { authority: cur.authority, now });
-    if (typeof (decision as unknown as { then?: unknown })?.then === "function") {
-      throw new TypeError("transact callbacks must be synchronous");
-    }
-    let commit: TransactCommit<T>;
+    const decision: TransactDecision<T> = await fn(this.readRow(request.id)!, {
+      authority: cur.authority,
+      now,
+    });
     if (decision.kind === "read") {
-      commit = { result: decision.result, record: cur, transition: null };
-    } else {
-      const problem = nextRecordProblem(cur, decision.next);
-      if (problem !== null) throw new TypeError(`invalid next record: ${problem}`);
-      if (decision.transition !== null && decision.transition.interactionId !== cur.id) {
-        throw new TypeError("the transition belongs to another interaction");
-      }
-      const text = JSON.stringify(decision.next);
-      const transitionText = decision.transition === null
-        ? null
-        : JSON.stringify(decision.transition);
-      this.#rows.set(cur.id, text);
-      if (transitionText !== null) this.#outbox.push(transitionText);
-      this.stats.writes++;
-      commit = {
-        result: decision.result,
-        record: JSON.parse(text),
-        transition: transitionText === null ? null : JSON.parse(transitionText),
-      };
+      return ok({ result: decision.result, record: cur, transition: null });
     }
-    // ---- end of critical section ----
-    return this.#ack(ok(commit));
+    const problem = nextRecordProblem(cur, decision.next);
+    if (problem !== null) throw new TypeError(`invalid next record: ${problem}`);
+    if (decision.transition !== null && decision.transition.interactionId !== cur.id) {
+      throw new TypeError("the transition belongs to another interaction");
+    }
+    const written = await this.commitDecision(cur.id, decision);
+    this.stats.writes++;
+    return ok({ result: decision.result, ...written });
+  }
+
+  /**
+   * Write a `write` decision: serialize the record AND its transition
+   * before writing either (a throw while reading them writes nothing), then
+   * commit both in one step.
+   */
+  protected async commitDecision<T>(
+    id: string,
+    decision: TransactDecision<T> & { readonly kind: "write" },
+  ): Promise<{ record: InteractionRecordV1; transition: WorkflowTransition | null }> {
+    const text = JSON.stringify(decision.next);
+    const transitionText = decision.transition === null
+      ? null
+      : JSON.stringify(decision.transition);
+    await this.step();
+    this.commitRow(id, text, transitionText);
+    return {
+      record: JSON.parse(text),
+      transition: transitionText === null ? null : JSON.parse(transitionText),
+    };
   }
 
   async #ack<R>(outcome: R): Promise<R> {
-    await this.#pause();
+    await this.pause();
     if (this.#faults.lostAcks > 0) {
       this.#faults.lostAcks--;
       throw new InjectedFaultError("lost-ack");

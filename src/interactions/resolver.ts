@@ -4,48 +4,79 @@
  * validators outside the transaction, and commits them through the store's
  * fenced `transact`, returning typed refusals for duplicate, late, stale,
  * unauthorised and invalid answers. MCP elicitation results resolve through
- * the same path.
+ * the same path; the host's own system identity may cancel and expire.
+ *
+ * The work lives in private collaborators: `_input.ts` (untrusted input),
+ * `_answer_value.ts` (what may be stored), `_commit.ts` (the fenced commit
+ * and its lost-ack rule), `_store_answers.ts` (checking what a store
+ * returns) and `_outcomes.ts` (answers and refusals).
  *
  * @module
  */
 import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
 import { err, ok, type Result } from "../result.ts";
-import { isRecord, utf8ByteLength } from "../_internal/guards.ts";
-import { AUTHORITY_FIELDS, effectiveStatus, sameAuthority, sameSchema } from "./fence.ts";
+import { isRecord } from "../_internal/guards.ts";
+import { effectiveStatus, isSystemCaller } from "./fence.ts";
 import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
-import { standardValidate, type ValidationIssue } from "./standard_schema.ts";
+import { standardValidate } from "./standard_schema.ts";
+import { answerCopy } from "./_answer_value.ts";
+import { commit, type Intent } from "./_commit.ts";
+import {
+  type CheckedCall,
+  copyAuthority,
+  copyCaller,
+  copyPatch,
+  DEFAULT_MAX_ANSWER_BYTES,
+  invalidAnswer,
+  invalidRequest,
+  isPlainObject,
+  jsonCopy,
+  MAX_ANSWER_DEPTH,
+  MAX_ID_LENGTH,
+  MAX_METADATA_VALUE_LENGTH,
+  mergeMetadata,
+  readingInput,
+  responseIntent,
+  validAuthority,
+  validCaller,
+  validId,
+  validSchemaRef,
+  validSystemCaller,
+} from "./_input.ts";
+import {
+  notFound,
+  snapshotOf,
+  stateRefusal,
+  unauthorized,
+  unavailable,
+  unknownSchema,
+} from "./_outcomes.ts";
+import { checkedRead, looksLikeRecord } from "./_store_answers.ts";
 import type {
   EffectiveStatus,
-  FenceRefusal,
   InteractionAuthority,
+  InteractionCaller,
   InteractionRecordV1,
   InteractionRefusal,
   InteractionStore,
-  NeedsReconciliationRefusal,
   NotFoundRefusal,
   SchemaLookup,
   SchemaRef,
   StoredSubmission,
   StoreRead,
   SubmissionSource,
-  TransactDecision,
+  SystemAuthority,
   UnauthorizedRefusal,
   WorkflowTransition,
 } from "./types.ts";
 
-/** Longest accepted id (interaction, submission, schema) in characters. */
-export const MAX_ID_LENGTH = 200;
-/** Most metadata keys on one record. */
-export const MAX_METADATA_KEYS = 64;
-/**
- * Longest metadata value and server cancel reason, in UTF-16 code units
- * (metadata keys are bounded by {@link MAX_ID_LENGTH}).
- */
-export const MAX_METADATA_VALUE_LENGTH = 1000;
-/** Default bound on a validated answer, in UTF-8 bytes of its JSON text. */
-export const DEFAULT_MAX_ANSWER_BYTES = 65_536;
-/** Deepest nesting of arrays and objects accepted in a validated answer. */
-export const MAX_ANSWER_DEPTH = 64;
+export {
+  DEFAULT_MAX_ANSWER_BYTES,
+  MAX_ANSWER_DEPTH,
+  MAX_ID_LENGTH,
+  MAX_METADATA_KEYS,
+  MAX_METADATA_VALUE_LENGTH,
+} from "./_input.ts";
 
 /** Options of {@link InteractionResolver}. */
 export interface InteractionResolverOptions {
@@ -141,364 +172,6 @@ export interface InteractionView {
   readonly openCard: OpenCardSnapshot | null;
   /** Store clock at the read, epoch ms. */
   readonly now: number;
-}
-
-type Intent =
-  | {
-    readonly kind: "resolve";
-    readonly action: "submit" | "decline" | "cancel";
-    readonly value?: unknown;
-    readonly reason?: string;
-    readonly source: SubmissionSource;
-    readonly submissionId: string;
-  }
-  | { readonly kind: "schema"; readonly schema: SchemaRef }
-  | { readonly kind: "metadata"; readonly patch: Readonly<Record<string, string | null>> };
-
-/** A non-array object whose prototype is `Object.prototype` or `null` (not a class instance). */
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-function validId(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
-}
-
-function validSchemaRef(v: unknown): v is SchemaRef {
-  return isPlainObject(v) && validId(v.id) && Number.isSafeInteger(v.revision) &&
-    (v.revision as number) >= 1;
-}
-
-function validAuthority(v: unknown): v is InteractionAuthority {
-  return isPlainObject(v) &&
-    AUTHORITY_FIELDS.every((k) => validId((v as Record<string, unknown>)[k]));
-}
-
-function copyAuthority(a: InteractionAuthority): InteractionAuthority {
-  return {
-    conversationId: a.conversationId,
-    principalId: a.principalId,
-    tenantId: a.tenantId,
-    customerId: a.customerId,
-    publicOwnerId: a.publicOwnerId,
-  };
-}
-
-const STATUSES: readonly string[] = ["pending", "submitted", "declined", "cancelled"];
-const FENCE_CODES: readonly string[] = [
-  "not-found",
-  "unauthorized",
-  "resolved",
-  "cancelled",
-  "expired",
-  "schema-changed",
-  "stale-revision",
-];
-
-/**
- * Does a store-returned value look like the version-1 record `id`? A store
- * that breaks its contract (returns garbage) must not crash the resolver or
- * make it report a fabricated state.
- */
-function looksLikeRecord(v: unknown, id: string): v is InteractionRecordV1 {
-  if (!isRecord(v) || v.v !== 1 || v.id !== id) return false;
-  if (!Number.isSafeInteger(v.revision) || (v.revision as number) < 1) return false;
-  if (typeof v.status !== "string" || !STATUSES.includes(v.status)) return false;
-  if (!validAuthority(v.authority) || !validSchemaRef(v.schema)) return false;
-  if (!isRecord(v.card) || !isRecord(v.metadata) || typeof v.createdAt !== "number") return false;
-  if (v.expiresAt !== null && typeof v.expiresAt !== "number") return false;
-  const s = v.submission;
-  if (v.status === "pending") return s === undefined;
-  return isRecord(s) && typeof s.submissionId === "string";
-}
-
-/** A well-formed `StoreRead` for `id` and `caller`, or `null` (a contract breach). */
-function checkedRead(r: unknown, id: string, caller: InteractionAuthority): StoreRead | null {
-  if (!isRecord(r)) return null;
-  if (r.ok === false) {
-    return r.code === "not-found" || r.code === "unauthorized" ? { ok: false, code: r.code } : null;
-  }
-  if (r.ok !== true || typeof r.now !== "number" || !Number.isFinite(r.now)) return null;
-  if (!looksLikeRecord(r.record, id)) return null;
-  // Defence in depth: a record bound to another authority is never shown.
-  if (!sameAuthority(r.record.authority, caller)) return { ok: false, code: "unauthorized" };
-  return { ok: true, record: r.record, now: r.now };
-}
-
-/**
- * A well-formed fence refusal whose typed refusal can be built without
- * inventing anything, or `null`.
- */
-function checkedFence(o: unknown, id: string): FenceRefusal | null {
-  if (!isRecord(o) || o.ok !== false || !isRecord(o.error)) return null;
-  const e = o.error;
-  if (typeof e.code !== "string" || !FENCE_CODES.includes(e.code)) return null;
-  if (e.code === "not-found" || e.code === "unauthorized") {
-    return { code: e.code, message: String(e.message ?? "") };
-  }
-  const current = e.current;
-  if (!looksLikeRecord(current, id)) return null;
-  const fits = e.code === "resolved"
-    ? current.status === "submitted" || current.status === "declined"
-    : e.code === "cancelled"
-    ? current.status === "cancelled"
-    : e.code === "expired"
-    ? current.status === "pending" && typeof current.expiresAt === "number"
-    : current.status === "pending";
-  return fits ? { code: e.code as FenceStateCode, message: "", current } : null;
-}
-
-type FenceStateCode = "resolved" | "cancelled" | "expired" | "schema-changed" | "stale-revision";
-
-/** Order-insensitive equality of two metadata maps (a database may reorder keys). */
-function sameMetadata(a: Readonly<Record<string, string>>, b: unknown): boolean {
-  if (!isRecord(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && b[k] === a[k]);
-}
-
-/** Checked, copied `id` and `caller` of a call, and its submission id (`""` when not resolving). */
-interface CheckedCall {
-  readonly id: string;
-  readonly caller: InteractionAuthority;
-  readonly submissionId: string;
-}
-
-/**
- * Runs `f`, which reads untrusted input: a throwing getter or proxy trap is
- * refused `invalid-request` instead of escaping.
- */
-function readingInput<T>(f: () => Result<T, InteractionRefusal>): Result<T, InteractionRefusal> {
-  try {
-    return f();
-  } catch {
-    return invalidRequest("the input could not be read (a getter or proxy trap threw)");
-  }
-}
-
-/** What an untrusted `CardResponse` asks for, or its `invalid-answer` refusal. */
-function responseIntent(
-  r: unknown,
-  id: string,
-): Result<{ action: "submit" | "decline" | "cancel"; value: unknown }, InteractionRefusal> {
-  if (!isPlainObject(r)) return invalidAnswer([{ message: "the response must be an object" }]);
-  if (r.correlationId !== id) {
-    return invalidAnswer([{ message: "correlationId does not match", path: ["correlationId"] }]);
-  }
-  const action = r.action;
-  if (action === "submit") {
-    const value = r.value;
-    return isPlainObject(value)
-      ? ok({ action, value })
-      : invalidAnswer([{ message: "value must be an object", path: ["value"] }]);
-  }
-  if (action === "decline" || action === "cancel") return ok({ action, value: undefined });
-  return invalidAnswer([{ message: "action must be submit, decline or cancel", path: ["action"] }]);
-}
-
-/** A fresh copy of a metadata patch (own keys, each value read once), or `null` if malformed. */
-function copyPatch(patch: Record<string, unknown>): Record<string, string | null> | null {
-  const out: Record<string, string | null> = {};
-  for (const key of Object.keys(patch)) {
-    const v = patch[key];
-    if (v !== null && typeof v !== "string") return null;
-    Object.defineProperty(out, key, {
-      value: v,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
-}
-
-/**
- * `base` with `patch` applied (string sets, `null` deletes), or `null` when
- * a key is empty or longer than {@link MAX_ID_LENGTH}, a value is longer than
- * {@link MAX_METADATA_VALUE_LENGTH}, or the result has more than
- * {@link MAX_METADATA_KEYS} keys.
- */
-function mergeMetadata(
-  base: Readonly<Record<string, string>>,
-  patch: Readonly<Record<string, string | null>>,
-): Record<string, string> | null {
-  const out = new Map<string, string>(Object.entries(base));
-  for (const key of Object.keys(patch)) {
-    const v = patch[key];
-    if (key.length === 0 || key.length > MAX_ID_LENGTH) return null;
-    if (v === null) out.delete(key);
-    else if (typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH) out.set(key, v);
-    else return null;
-  }
-  if (out.size > MAX_METADATA_KEYS) return null;
-  return Object.fromEntries(out);
-}
-
-function invalidRequest(message: string): { ok: false; error: InteractionRefusal } {
-  return err({ code: "invalid-request", message });
-}
-
-function invalidAnswer(issues: ValidationIssue[]): { ok: false; error: InteractionRefusal } {
-  return err({ code: "invalid-answer", message: "the answer is not acceptable", issues });
-}
-
-/** JSON copy bounded by `max` characters; `null` when not JSON-safe or too big. */
-function jsonCopy(value: unknown, max: number): unknown | null {
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    return null;
-  }
-  if (text === undefined || text.length > max) return null;
-  return JSON.parse(text);
-}
-
-/**
- * Why a validated answer cannot be stored as it is, or `null`. Only JSON
- * data is stored, never a lossy conversion of something else: `null`,
- * booleans, strings, finite numbers, arrays without holes or `undefined`,
- * and plain objects (an `undefined` property counts as absent). `NaN`,
- * `Infinity`, `Date`, `Map`, class instances, functions and the like are
- * refused, as is nesting deeper than {@link MAX_ANSWER_DEPTH}. The walk
- * stops once it has seen more than `budget` characters' worth of data.
- */
-function answerProblem(value: unknown, budget: number): string | null {
-  let left = budget;
-  const walk = (v: unknown, depth: number): string | null => {
-    if (--left < 0) return "too large";
-    if (v === null || typeof v === "boolean") return null;
-    if (typeof v === "string") {
-      left -= v.length;
-      return left < 0 ? "too large" : null;
-    }
-    if (typeof v === "number") return Number.isFinite(v) ? null : "a non-finite number";
-    if (typeof v !== "object") return `a ${typeof v}`;
-    if (depth >= MAX_ANSWER_DEPTH) return `nested deeper than ${MAX_ANSWER_DEPTH}`;
-    if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
-        if (!Object.hasOwn(v, i) || v[i] === undefined) return "an array with holes or undefined";
-        const p = walk(v[i], depth + 1);
-        if (p !== null) return p;
-      }
-      return null;
-    }
-    if (!isPlainObject(v)) return "an object that is not plain data";
-    for (const k of Object.keys(v)) {
-      left -= k.length;
-      const x = v[k];
-      if (x === undefined) continue;
-      const p = walk(x, depth + 1);
-      if (p !== null) return p;
-    }
-    return null;
-  };
-  try {
-    return walk(value, 0);
-  } catch {
-    return "unreadable";
-  }
-}
-
-/** A fresh JSON copy of a validated answer, or the reason it cannot be stored. */
-function answerCopy(
-  value: unknown,
-  maxBytes: number,
-): { ok: true; value: unknown } | { ok: false; why: string } {
-  const problem = answerProblem(value, maxBytes);
-  if (problem !== null) return { ok: false, why: problem };
-  let text: string | undefined;
-  try {
-    text = JSON.stringify(value);
-  } catch {
-    return { ok: false, why: "unreadable" };
-  }
-  if (text === undefined) return { ok: false, why: "undefined" };
-  // UTF-8 never takes fewer bytes than UTF-16 units: skip the count when already too long.
-  if (text.length > maxBytes || utf8ByteLength(text) > maxBytes) {
-    return { ok: false, why: "too large" };
-  }
-  return { ok: true, value: JSON.parse(text) };
-}
-
-function snapshotOf(record: InteractionRecordV1): OpenCardSnapshot {
-  const { timeoutMs: _drop, ...card } = record.card;
-  return { ...card, correlationId: record.id, createdAt: record.createdAt };
-}
-
-function transitionFor(record: InteractionRecordV1): WorkflowTransition | null {
-  const s = record.submission;
-  if (record.status === "pending" || s === undefined) return null;
-  const kind = record.status === "submitted"
-    ? "answered"
-    : record.status === "declined"
-    ? "declined"
-    : "cancelled";
-  return {
-    id: `${record.id}@${record.revision}`,
-    interactionId: record.id,
-    kind,
-    revision: record.revision,
-    submissionId: s.submissionId,
-    at: s.at,
-  };
-}
-
-function fenceToRefusal(
-  f: FenceRefusal,
-  expectedRevision: number,
-  expectedSchema: SchemaRef,
-): InteractionRefusal {
-  switch (f.code) {
-    case "not-found":
-      return { code: "not-found", message: "no such interaction" };
-    case "unauthorized":
-      return { code: "unauthorized", message: "the caller may not act on this interaction" };
-    case "resolved":
-    case "cancelled":
-      return stateRefusal(f.current, Number.NEGATIVE_INFINITY) ??
-        { code: "cancelled", message: "the interaction no longer accepts answers" };
-    case "expired":
-      return {
-        code: "expired",
-        message: "the interaction expired",
-        expiresAt: f.current.expiresAt as number,
-      };
-    case "schema-changed":
-      return {
-        code: "schema-changed",
-        message: "the answer schema changed after validation",
-        expected: expectedSchema,
-        current: f.current.schema,
-      };
-    case "stale-revision":
-      return {
-        code: "stale-revision",
-        message: "the interaction changed after validation",
-        expected: expectedRevision,
-        current: f.current.revision,
-      };
-  }
-}
-
-/** The refusal for a record that no longer accepts answers at `now`, or `null`. */
-function stateRefusal(record: InteractionRecordV1, now: number): InteractionRefusal | null {
-  const s = record.submission;
-  if ((record.status === "submitted" || record.status === "declined") && s !== undefined) {
-    return { code: "duplicate", message: "the interaction was already answered", submission: s };
-  }
-  if (record.status === "cancelled") {
-    return s === undefined
-      ? { code: "cancelled", message: "the interaction was cancelled" }
-      : { code: "cancelled", message: "the interaction was cancelled", submission: s };
-  }
-  if (record.expiresAt !== null && now >= record.expiresAt) {
-    return { code: "expired", message: "the interaction expired", expiresAt: record.expiresAt };
-  }
-  return null;
 }
 
 /**
@@ -648,18 +321,48 @@ export class InteractionResolver {
 
   /**
    * Cancel a pending card from the server side (run cancelled, workspace
-   * switched). Stores a `cancel` submission (source `server`) and a
-   * `cancelled` transition. `reason` is at most
-   * {@link MAX_METADATA_VALUE_LENGTH} UTF-16 code units. Same refusals as
-   * `answer` (no validation ones).
+   * switched). `caller` is the bound user's authority, or the host's own
+   * {@link SystemAuthority} (e.g. after the user's authority was revoked,
+   * which is exactly when a server needs to cancel); the store checks either
+   * under the same fence. Stores a `cancel` submission (source `server`,
+   * `actorId` for a system caller) and a `cancelled` transition. `reason` is
+   * at most {@link MAX_METADATA_VALUE_LENGTH} UTF-16 code units. Same
+   * refusals as `answer` (no validation ones).
    */
   cancel(
     id: string,
-    caller: InteractionAuthority,
+    caller: InteractionCaller,
     options: { readonly reason?: string; readonly submissionId?: string } = {},
   ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    return this.#serverResolve("cancel", id, caller, options);
+  }
+
+  /**
+   * Expire a pending card now (a host deadline, a job that closes stale
+   * cards). A SYSTEM action: `caller` must be the host's
+   * {@link SystemAuthority} for the record's tenant, checked by the store
+   * under the same fence as any answer. Stores status `expired`
+   * (`expiresAt` = the store clock), an `expire` submission (source
+   * `server`) and an `expired` transition; later answers get `expired`.
+   * Refuses `invalid-request` (not a system caller, or a bad reason), and as
+   * `cancel` does.
+   */
+  expire(
+    id: string,
+    caller: SystemAuthority,
+    options: { readonly reason?: string; readonly submissionId?: string } = {},
+  ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
+    return this.#serverResolve("expire", id, caller, options);
+  }
+
+  #serverResolve(
+    action: "cancel" | "expire",
+    id: string,
+    caller: InteractionCaller,
+    options: { readonly reason?: string; readonly submissionId?: string },
+  ): Promise<Result<AnswerOutcome, InteractionRefusal>> {
     const checked = readingInput(() => {
-      if (!isPlainObject(options)) return invalidRequest("cancel options must be an object");
+      if (!isPlainObject(options)) return invalidRequest(`${action} options must be an object`);
       const reason = options.reason;
       if (
         reason !== undefined &&
@@ -669,12 +372,19 @@ export class InteractionResolver {
           `reason must be a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`,
         );
       }
-      const call = this.#checkCall({ id, caller, submissionId: options.submissionId }, true);
+      if (action === "expire" && !validSystemCaller(caller)) {
+        return invalidRequest('expire is a system action: caller must be { kind: "system", … }');
+      }
+      const call = this.#checkCall(
+        { id, caller, submissionId: options.submissionId },
+        true,
+        true,
+      );
       return call.ok ? ok({ call: call.value, reason }) : call;
     });
     if (!checked.ok) return Promise.resolve(checked);
     const { call, reason } = checked.value;
-    return this.#resolve(call, "cancel", undefined, "server", reason);
+    return this.#resolve(call, action, undefined, "server", reason);
   }
 
   /**
@@ -737,9 +447,9 @@ export class InteractionResolver {
    */
   async read(
     id: string,
-    caller: InteractionAuthority,
+    caller: InteractionCaller,
   ): Promise<Result<InteractionView, NotFoundRefusal | UnauthorizedRefusal | InteractionRefusal>> {
-    const call = readingInput(() => this.#checkCall({ id, caller }));
+    const call = readingInput(() => this.#checkCall({ id, caller }, false, true));
     if (!call.ok) return call;
     const r = await this.#readOrRefuse(call.value.id, call.value.caller);
     if (!r.ok) return r;
@@ -796,26 +506,38 @@ export class InteractionResolver {
 
   /**
    * Check id and caller and copy them (a getter is read once); with
-   * `resolving`, also check or mint the submission id.
+   * `resolving`, also check or mint the submission id. A system caller is
+   * accepted only where `allowSystem` says so (cancel, expire, read).
    */
   #checkCall(
     input: { id: unknown; caller: unknown; submissionId?: unknown },
     resolving = false,
+    allowSystem = false,
   ): Result<CheckedCall, InteractionRefusal> {
     if (!isRecord(input)) return invalidRequest("the input must be an object");
     const id = input.id;
     if (!validId(id)) return invalidRequest(`id must be 1..${MAX_ID_LENGTH} characters`);
     const caller = input.caller;
-    if (!validAuthority(caller)) return invalidRequest("caller needs five non-empty string fields");
+    if (!(allowSystem ? validCaller(caller) : validAuthority(caller))) {
+      return invalidRequest(
+        allowSystem
+          ? 'caller needs five non-empty string fields, or { kind: "system", actorId, tenantId }'
+          : "caller needs five non-empty string fields (a system caller may not do this)",
+      );
+    }
     const submissionId = resolving ? input.submissionId ?? this.#newId() : "";
     if (resolving && !validId(submissionId)) {
       return invalidRequest(`submissionId must be 1..${MAX_ID_LENGTH} characters`);
     }
-    return ok({ id, caller: copyAuthority(caller), submissionId: submissionId as string });
+    return ok({
+      id,
+      caller: copyCaller(caller as InteractionCaller),
+      submissionId: submissionId as string,
+    });
   }
 
   /** The store's read, or `null` when it threw or answered outside its contract. */
-  async #safeRead(id: string, caller: InteractionAuthority): Promise<StoreRead | null> {
+  async #safeRead(id: string, caller: InteractionCaller): Promise<StoreRead | null> {
     try {
       return checkedRead(await this.#store.read(id, caller), id, caller);
     } catch {
@@ -826,7 +548,7 @@ export class InteractionResolver {
   /** The store's read, or `store-unavailable` / `not-found` / `unauthorized`. */
   async #readOrRefuse(
     id: string,
-    caller: InteractionAuthority,
+    caller: InteractionCaller,
   ): Promise<Result<{ record: InteractionRecordV1; now: number }, InteractionRefusal>> {
     const r = await this.#safeRead(id, caller);
     if (r === null) return err(unavailable());
@@ -837,7 +559,7 @@ export class InteractionResolver {
   /** The record as read before a change, refused when it no longer accepts one. */
   async #preRead(
     id: string,
-    caller: InteractionAuthority,
+    caller: InteractionCaller,
   ): Promise<Result<InteractionRecordV1, InteractionRefusal>> {
     const r = await this.#readOrRefuse(id, caller);
     if (!r.ok) return r;
@@ -847,7 +569,7 @@ export class InteractionResolver {
 
   async #resolve(
     input: CheckedCall,
-    action: "submit" | "decline" | "cancel",
+    action: StoredSubmission["action"],
     rawValue: unknown,
     source: SubmissionSource,
     reason?: string,
@@ -881,159 +603,27 @@ export class InteractionResolver {
       reason,
       source,
       submissionId: input.submissionId,
+      ...(isSystemCaller(input.caller) ? { actorId: input.caller.actorId } : {}),
     });
     if (!outcome.ok) return outcome;
     const submission = outcome.value.record.submission as StoredSubmission;
     return ok({ ...outcome.value, submission });
   }
 
-  /** Build the next record for `intent` on top of `current`. */
-  #next(current: InteractionRecordV1, intent: Intent, now: number): InteractionRecordV1 {
-    const revision = current.revision + 1;
-    if (intent.kind === "schema") return { ...current, revision, schema: intent.schema };
-    if (intent.kind === "metadata") {
-      return {
-        ...current,
-        revision,
-        metadata: mergeMetadata(current.metadata, intent.patch) ?? current.metadata,
-      };
-    }
-    const submission: StoredSubmission = {
-      submissionId: intent.submissionId,
-      action: intent.action,
-      ...(intent.action === "submit" ? { value: intent.value } : {}),
-      principalId: current.authority.principalId,
-      at: now,
-      source: intent.source,
-      ...(intent.reason !== undefined ? { reason: intent.reason } : {}),
-    };
-    const status = intent.action === "submit"
-      ? "submitted"
-      : intent.action === "decline"
-      ? "declined"
-      : "cancelled";
-    return { ...current, revision, status, submission };
-  }
-
-  /** Does `record` show that `intent` (on top of revision `from`) is stored? */
-  #stored(record: InteractionRecordV1, intent: Intent, from: InteractionRecordV1): boolean {
-    if (intent.kind === "resolve") {
-      return record.submission?.submissionId === intent.submissionId;
-    }
-    // Non-resolving changes carry no id: recognise them only as the very next revision.
-    if (record.revision !== from.revision + 1) return false;
-    if (intent.kind === "schema") return sameSchema(record.schema, intent.schema);
-    const want = mergeMetadata(from.metadata, intent.patch);
-    return want !== null && sameMetadata(want, record.metadata);
-  }
-
-  async #commit(
+  /** Commit `intent` through the store (see `_commit.ts`). */
+  #commit(
     id: string,
-    caller: InteractionAuthority,
+    caller: InteractionCaller,
     validatedAgainst: InteractionRecordV1,
     intent: Intent,
   ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
-    const expectedRevision = validatedAgainst.revision;
-    const expectedSchema = validatedAgainst.schema;
-    type R = InteractionRefusal | null;
-    // What the one callback invocation decided. The store must call back
-    // exactly once; a second invocation is refused a write (never a second
-    // advance) and, like no invocation at all, makes the outcome uncertain.
-    let calls = 0;
-    let decided: TransactDecision<R> | undefined;
-    const decide = (
-      current: InteractionRecordV1,
-      ctx: { now: number },
-    ): TransactDecision<R> => {
-      if (++calls > 1) return { kind: "read", result: null };
-      decided = this.#decide(current, ctx, intent, expectedRevision, expectedSchema);
-      return decided;
-    };
-    let outcome: unknown;
-    try {
-      outcome = await this.#store.transact(
-        { id, caller, expectedRevision, expectedSchema },
-        decide,
-      );
-    } catch {
-      return this.#reconcile(id, caller, validatedAgainst, intent);
-    }
-    if (calls === 0) {
-      const fence = checkedFence(outcome, id);
-      if (fence !== null) return err(fenceToRefusal(fence, expectedRevision, expectedSchema));
-    }
-    // Anything but "called back once, then acknowledged": the store broke its
-    // contract and this worker cannot know what was stored. One read decides.
-    if (calls !== 1 || decided === undefined || !isRecord(outcome) || outcome.ok !== true) {
-      return this.#reconcile(id, caller, validatedAgainst, intent);
-    }
-    if (decided.kind === "read") return err(decided.result as InteractionRefusal);
-    return ok({ outcome: "committed", record: decided.next, transition: decided.transition });
+    return commit(
+      this.#store,
+      (i, c) => this.#safeRead(i, c),
+      id,
+      caller,
+      validatedAgainst,
+      intent,
+    );
   }
-
-  /** The callback's decision for `intent` on the fenced `current` record. */
-  #decide(
-    current: InteractionRecordV1,
-    ctx: { now: number },
-    intent: Intent,
-    expectedRevision: number,
-    expectedSchema: SchemaRef,
-  ): TransactDecision<InteractionRefusal | null> {
-    // Defence in depth: the store fenced all of this already.
-    const late = stateRefusal(current, ctx.now);
-    if (late !== null) return { kind: "read", result: late };
-    const moved = !sameSchema(current.schema, expectedSchema)
-      ? "schema-changed"
-      : current.revision !== expectedRevision
-      ? "stale-revision"
-      : null;
-    if (moved !== null) {
-      const result = fenceToRefusal(
-        { code: moved, message: "", current },
-        expectedRevision,
-        expectedSchema,
-      );
-      return { kind: "read", result };
-    }
-    const next = this.#next(current, intent, ctx.now);
-    return { kind: "write", next, transition: transitionFor(next), result: null };
-  }
-
-  /** Uncertain acknowledgement: exactly one read, never a retried write. */
-  async #reconcile(
-    id: string,
-    caller: InteractionAuthority,
-    from: InteractionRecordV1,
-    intent: Intent,
-  ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
-    const submissionId = intent.kind === "resolve" ? intent.submissionId : `${id}@${from.revision}`;
-    const r = await this.#safeRead(id, caller);
-    const observed = r !== null && r.ok ? r.record : undefined;
-    if (observed !== undefined && this.#stored(observed, intent, from)) {
-      return ok({ outcome: "recovered", record: observed, transition: transitionFor(observed) });
-    }
-    const refusal: NeedsReconciliationRefusal = {
-      code: "needs-reconciliation",
-      message: "the store's acknowledgement was lost and the outcome is unknown",
-      submissionId,
-      ...(observed !== undefined ? { observed } : {}),
-    };
-    return err(refusal);
-  }
-}
-
-function unavailable(): InteractionRefusal {
-  return {
-    code: "store-unavailable",
-    message: "the store failed; nothing was changed by this call",
-  };
-}
-function unknownSchema(schema: SchemaRef): InteractionRefusal {
-  return { code: "unknown-schema", message: "no validator for this schema", schema };
-}
-function notFound(): NotFoundRefusal {
-  return { code: "not-found", message: "no such interaction" };
-}
-function unauthorized(): UnauthorizedRefusal {
-  return { code: "unauthorized", message: "the caller may not act on this interaction" };
 }

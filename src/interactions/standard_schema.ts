@@ -1,121 +1,115 @@
 /**
- * The Standard Schema interface (vendored) and a {@link standardValidate}
- * helper that runs any Standard Schema validator (zod 4, valibot, arktype, ...)
- * and normalises its sync or async result into a {@link Result}.
+ * The Standard Schema contract, version 1 (https://standardschema.dev, the
+ * `@standard-schema/spec` package, 1.1.0), declared here so this package
+ * needs no validator dependency, and {@link standardValidate}, which runs any
+ * conforming validator (zod 4, valibot, ArkType, …) and turns its sync or
+ * async answer into a {@link Result}.
  *
- * The `StandardTypedV1` and `StandardSchemaV1` types below are copied from the
- * Standard Schema specification, `@standard-schema/spec` 1.1.0
- * (https://github.com/standard-schema/standard-schema, https://standardschema.dev),
- * `dist/index.d.ts`, MIT License, Copyright (c) 2024 Colin McDonnell. They
- * are vendored so that this package has no validator dependency. The
- * declarations are the published ones member for member (`Props` and `Types`
- * extend the `StandardTypedV1` ones, `InferInput` / `InferOutput` accept any
- * `StandardTypedV1`); only the `export` keywords and the JSDoc on the
- * namespaces and on `Options` are ours. `StandardJSONSchemaV1` from the same
- * file is not vendored. Any conforming schema (for example a zod 4 schema, as
- * it is) is assignable to them.
+ * The declarations below are written for this package from the published
+ * shape of the contract; `tests/interactions/standard_schema_test.ts` proves
+ * them type-identical to `@standard-schema/spec` 1.1.0 member by member, so a
+ * zod 4 schema is accepted as it is. The JSON Schema extension of the same
+ * package is not declared.
  *
  * @module
  */
+import { clipText, describeThrown } from "../_internal/describe.ts";
 import { err, ok, type Result } from "../result.ts";
 
 /**
- * The Standard Typed interface. This is a base type extended by other specs.
- * (Vendored from `@standard-schema/spec` 1.1.0, MIT, Copyright (c) 2024 Colin
- * McDonnell.)
+ * Anything that carries static input and output types under the `~standard`
+ * key: the common base of the Standard Schema family.
  */
 export interface StandardTypedV1<Input = unknown, Output = Input> {
-  /** The Standard properties. */
+  /** What the object declares about itself. */
   readonly "~standard": StandardTypedV1.Props<Input, Output>;
 }
 
-/** Types belonging to {@link StandardTypedV1} (vendored, see the module docs). */
+/** Member types of {@link StandardTypedV1}. */
 export declare namespace StandardTypedV1 {
-  /** The Standard Typed properties interface. */
+  /** The declaration under `~standard`. */
   export interface Props<Input = unknown, Output = Input> {
-    /** The version number of the standard. */
+    /** Contract version; always `1`. */
     readonly version: 1;
-    /** The vendor name of the schema library. */
+    /** Name of the library that made the object, e.g. `"zod"`. */
     readonly vendor: string;
-    /** Inferred types associated with the schema. */
+    /** Phantom carrier of the static types (never read at run time). */
     readonly types?: Types<Input, Output> | undefined;
   }
-  /** The Standard Typed types interface. */
+  /** The static input and output types, as properties. */
   export interface Types<Input = unknown, Output = Input> {
-    /** The input type of the schema. */
+    /** The type the object accepts. */
     readonly input: Input;
-    /** The output type of the schema. */
+    /** The type it produces. */
     readonly output: Output;
   }
-  /** Infers the input type of a Standard Typed. */
+  /** The input type declared by `Schema`. */
   export type InferInput<Schema extends StandardTypedV1> = NonNullable<
     Schema["~standard"]["types"]
   >["input"];
-  /** Infers the output type of a Standard Typed. */
+  /** The output type declared by `Schema`. */
   export type InferOutput<Schema extends StandardTypedV1> = NonNullable<
     Schema["~standard"]["types"]
   >["output"];
 }
 
 /**
- * The Standard Schema interface (vendored from `@standard-schema/spec` 1.1.0,
- * MIT, Copyright (c) 2024 Colin McDonnell). A schema exposes a `~standard`
- * property with `version: 1`, a `vendor` name and a `validate` function that
- * returns its result synchronously or as a Promise.
+ * A validator: a {@link StandardTypedV1} whose `~standard` also has a
+ * `validate` function, answering synchronously or with a promise.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  /** The Standard Schema properties. */
+  /** What the validator declares about itself, and its `validate` function. */
   readonly "~standard": StandardSchemaV1.Props<Input, Output>;
 }
 
-/** Types belonging to {@link StandardSchemaV1} (vendored, see the module docs). */
+/** Member types of {@link StandardSchemaV1}. */
 export declare namespace StandardSchemaV1 {
-  /** The Standard Schema properties interface. */
+  /** The declaration under `~standard`: version, vendor, types and `validate`. */
   export interface Props<Input = unknown, Output = Input>
     extends StandardTypedV1.Props<Input, Output> {
-    /** Validates unknown input values. */
+    /** Check `value`; the answer is a {@link Result} or a promise of one. */
     readonly validate: (
       value: unknown,
       options?: StandardSchemaV1.Options | undefined,
     ) => Result<Output> | Promise<Result<Output>>;
   }
-  /** The result interface of the validate function. */
+  /** What `validate` answers: the output, or the issues. */
   export type Result<Output> = SuccessResult<Output> | FailureResult;
-  /** The result interface if validation succeeds. */
+  /** A value that passed. */
   export interface SuccessResult<Output> {
-    /** The typed output value. */
+    /** The validator's output (possibly transformed from the input). */
     readonly value: Output;
-    /** A falsy value for `issues` indicates success. */
+    /** Absent (or `undefined`) on success: the discriminant. */
     readonly issues?: undefined;
   }
-  /** Options passed to `validate`. */
+  /** Options a caller may pass to `validate`. */
   export interface Options {
-    /** Explicit support for additional vendor-specific parameters, if needed. */
+    /** Settings meant for one library only, passed through untouched. */
     readonly libraryOptions?: Record<string, unknown> | undefined;
   }
-  /** The result interface if validation fails. */
+  /** A value that failed. */
   export interface FailureResult {
-    /** The issues of failed validation. */
+    /** Why it failed (at least one entry). */
     readonly issues: ReadonlyArray<Issue>;
   }
-  /** The issue interface of the failure output. */
+  /** One reason a value failed. */
   export interface Issue {
-    /** The error message of the issue. */
+    /** Human-readable text. */
     readonly message: string;
-    /** The path of the issue, if any. */
+    /** Where in the value, root first: plain keys or `{ key }` segments. */
     readonly path?: ReadonlyArray<PropertyKey | PathSegment> | undefined;
   }
-  /** The path segment interface of the issue. */
+  /** A path step written as an object. */
   export interface PathSegment {
-    /** The key representing a path segment. */
+    /** The property key of this step. */
     readonly key: PropertyKey;
   }
-  /** The Standard types interface. */
+  /** The static types, as in {@link StandardTypedV1.Types}. */
   export interface Types<Input = unknown, Output = Input>
     extends StandardTypedV1.Types<Input, Output> {}
-  /** Infers the input type of a Standard. */
+  /** The input type declared by `Schema`. */
   export type InferInput<Schema extends StandardTypedV1> = StandardTypedV1.InferInput<Schema>;
-  /** Infers the output type of a Standard. */
+  /** The output type declared by `Schema`. */
   export type InferOutput<Schema extends StandardTypedV1> = StandardTypedV1.InferOutput<Schema>;
 }
 
@@ -171,15 +165,11 @@ export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
   }
 }
 
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : text.slice(0, max);
-}
-
 /** A path key as a string or an integer index; never throws (odd keys become `"?"`). */
 function copyKey(k: unknown): string | number {
   if (typeof k === "number") return Number.isSafeInteger(k) && k >= 0 ? k : String(k);
-  if (typeof k === "string") return cut(k, MAX_ISSUE_MESSAGE_LENGTH);
-  if (typeof k === "symbol") return cut(k.description ?? "", MAX_ISSUE_MESSAGE_LENGTH);
+  if (typeof k === "string") return clipText(k, MAX_ISSUE_MESSAGE_LENGTH);
+  if (typeof k === "symbol") return clipText(k.description ?? "", MAX_ISSUE_MESSAGE_LENGTH);
   return "?";
 }
 
@@ -190,7 +180,7 @@ function copyIssues(issues: readonly unknown[]): ValidationIssue[] {
     const raw = issues[i];
     const r = isObjectLike(raw) ? raw : {};
     const message = typeof r.message === "string"
-      ? cut(r.message, MAX_ISSUE_MESSAGE_LENGTH)
+      ? clipText(r.message, MAX_ISSUE_MESSAGE_LENGTH)
       : "invalid value";
     const rawPath = Array.isArray(r.path) ? r.path : undefined;
     if (rawPath === undefined || rawPath.length === 0) {
@@ -250,21 +240,15 @@ export async function standardValidate<S extends StandardSchemaV1>(
   try {
     result = await schema["~standard"].validate(value);
   } catch (e) {
-    return refuse([{ message: `the validator threw: ${describeError(e)}` }]);
+    return refuse([{
+      message: `the validator threw: ${describeThrown(e, MAX_ISSUE_MESSAGE_LENGTH)}`,
+    }]);
   }
   try {
     return normalise(result);
   } catch {
     // A throwing getter or proxy trap in the result: malformed, not a crash.
     return refuse([{ message: "the validator returned a malformed result" }]);
-  }
-}
-
-function describeError(e: unknown): string {
-  try {
-    return cut(e instanceof Error ? String(e.message) : String(e), MAX_ISSUE_MESSAGE_LENGTH);
-  } catch {
-    return "(unprintable error)";
   }
 }
 

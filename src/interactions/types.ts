@@ -30,6 +30,31 @@ export interface InteractionAuthority {
 }
 
 /**
+ * The host itself acting on an interaction (a server-side cancel after the
+ * user's authority was revoked, an expiry job): a service identity, never a
+ * user. The store checks its own system grant for the identity and the
+ * record's tenant, under the same fence as a user's answer; it may only
+ * cancel and expire (see {@link SYSTEM_ACTIONS}), never answer.
+ */
+export interface SystemAuthority {
+  /** Discriminant: a system actor. */
+  readonly kind: "system";
+  /** The host service identity, e.g. `"billing-reaper"`. */
+  readonly actorId: string;
+  /** The tenant it acts in: must equal the record's bound `tenantId`. */
+  readonly tenantId: string;
+}
+
+/** Who calls: the bound user (an {@link InteractionAuthority}) or the host ({@link SystemAuthority}). */
+export type InteractionCaller = InteractionAuthority | SystemAuthority;
+
+/** What a fenced transaction does, so the store can check the caller may do it. */
+export type TransactAction = "answer" | "cancel" | "expire" | "change-schema" | "update-metadata";
+
+/** The actions a {@link SystemAuthority} may perform. */
+export const SYSTEM_ACTIONS: readonly TransactAction[] = ["cancel", "expire"];
+
+/**
  * Identifies an immutable, server-owned answer schema: the host looks the
  * validator up by `id` and `revision` and never changes a published revision.
  */
@@ -40,18 +65,22 @@ export interface SchemaRef {
   readonly revision: number;
 }
 
-/** Lifecycle of a stored record. `pending` is the only non-terminal status. */
-export type InteractionStatus = "pending" | "submitted" | "declined" | "cancelled";
+/**
+ * Lifecycle of a stored record. `pending` is the only non-terminal status.
+ * `expired` is stored only by a host's explicit expire; a pending record
+ * whose `expiresAt` passed also reads as expired without being written.
+ */
+export type InteractionStatus = "pending" | "submitted" | "declined" | "cancelled" | "expired";
 
 /**
  * Lifecycle as a reader sees it: a `pending` record whose `expiresAt` has
  * passed by the store's clock reads as `expired` (it is never answered).
  */
-export type EffectiveStatus = InteractionStatus | "expired";
+export type EffectiveStatus = InteractionStatus;
 
 /**
  * Where an answer came from: a rendered card (`answer`), an MCP elicitation
- * (`resolveElicitation`), or the server itself (`cancel`).
+ * (`resolveElicitation`), or the server itself (`cancel`, `expire`).
  */
 export type SubmissionSource = "card" | "elicitation" | "server";
 
@@ -59,17 +88,19 @@ export type SubmissionSource = "card" | "elicitation" | "server";
 export interface StoredSubmission {
   /** Idempotency id of the submission (caller-chosen or a random UUID). */
   readonly submissionId: string;
-  /** `submit` (an accepted answer), `decline` or `cancel`. */
-  readonly action: "submit" | "decline" | "cancel";
+  /** `submit` (an accepted answer), `decline`, `cancel`, or `expire` (a host's expiry). */
+  readonly action: "submit" | "decline" | "cancel" | "expire";
   /** The validated schema *output*, as JSON data (never a lossy conversion); only for `submit`. */
   readonly value?: unknown;
-  /** Bound principal that answered (from the bound authority, never from the body). */
+  /** The record's bound principal (from the bound authority, never from the body). */
   readonly principalId: string;
+  /** The host service identity, when a {@link SystemAuthority} acted (absent for the user). */
+  readonly actorId?: string;
   /** Epoch milliseconds (store clock) when it committed. */
   readonly at: number;
   /** Where it came from. */
   readonly source: SubmissionSource;
-  /** Reason given to a server `cancel`, at most 1000 UTF-16 code units (absent otherwise). */
+  /** Reason given to a server `cancel` or `expire`, at most 1000 UTF-16 code units (absent otherwise). */
   readonly reason?: string;
 }
 
@@ -115,7 +146,7 @@ export interface WorkflowTransition {
   /** The interaction. */
   readonly interactionId: string;
   /** What happened. */
-  readonly kind: "answered" | "declined" | "cancelled";
+  readonly kind: "answered" | "declined" | "cancelled" | "expired";
   /** Revision of the record this transition committed with. */
   readonly revision: number;
   /** The submission that caused it. */
@@ -141,7 +172,7 @@ export interface DuplicateRefusal extends Refusal<"duplicate"> {
   /** The submission that won. */
   readonly submission: StoredSubmission;
 }
-/** The card expired (store clock ≥ `expiresAt`). */
+/** The card expired (store clock ≥ `expiresAt`, or a host's expire). */
 export interface ExpiredRefusal extends Refusal<"expired"> {
   /** Epoch ms it expired at. */
   readonly expiresAt: number;
@@ -231,8 +262,10 @@ export type InteractionRefusalCode = InteractionRefusal["code"];
 export interface TransactRequest {
   /** Interaction id. */
   readonly id: string;
-  /** The caller's authority, from the host's authenticated session. */
-  readonly caller: InteractionAuthority;
+  /** The caller's authority, from the host's authenticated session (or the host's system identity). */
+  readonly caller: InteractionCaller;
+  /** What the transaction does (a system caller may only `cancel` and `expire`). */
+  readonly action: TransactAction;
   /** The record revision the caller validated against. */
   readonly expectedRevision: number;
   /** The schema the caller validated against. */
@@ -250,7 +283,8 @@ export interface TransactContext {
 /**
  * The callback's decision. `read`: nothing is written and no workflow effect
  * happens. `write`: the store persists `next` (whose `revision` must be the
- * current one + 1) and `transition` (if not `null`) atomically.
+ * current one + 1) and `transition` (if not `null`) atomically: both or
+ * neither, also when reading them throws (serialize both before writing).
  */
 export type TransactDecision<T> =
   | { readonly kind: "read"; readonly result: T }
@@ -261,18 +295,25 @@ export type TransactDecision<T> =
     readonly result: T;
   };
 
-/** The synchronous callback {@link InteractionStore.transact} invokes exactly once. */
+/**
+ * The callback {@link InteractionStore.transact} invokes exactly once, inside
+ * its critical section. The resolver's callbacks decide synchronously; a
+ * callback may also return a promise (the conformance kit does, to hold a
+ * transaction open on purpose), which the store awaits while holding its locks.
+ */
 export type TransactCallback<T> = (
   current: InteractionRecordV1,
   context: TransactContext,
-) => TransactDecision<T>;
+) => TransactDecision<T> | PromiseLike<TransactDecision<T>>;
 
 /**
  * Why the fence refused, checked in this order: `not-found`, `unauthorized`
- * (caller ≠ bound authority, or authority revoked), `resolved` (submitted or
- * declined), `cancelled`, `expired` (store clock ≥ `expiresAt`),
- * `schema-changed`, `stale-revision`. All but the first two carry the current
- * record.
+ * (a user caller ≠ bound authority or revoked; a system caller without a
+ * current system grant for the record's tenant, or asking for an action
+ * other than cancel/expire), `resolved` (submitted or declined),
+ * `cancelled`, `expired` (stored expired, or store clock ≥ `expiresAt`),
+ * `schema-changed`, `stale-revision`. All but the first two carry the
+ * current record (conflicts carry the current record).
  */
 export type FenceRefusal =
   | Refusal<"not-found">
@@ -308,35 +349,54 @@ export type StoreRead =
 
 /**
  * The host's durable store. Implement it over your database (a row per
- * interaction plus an outbox for transitions) and prove it with the
- * conformance kit (`interactionStoreConformance`).
+ * interaction plus an outbox table for transitions) and prove it with the
+ * conformance kit (`./interactions/testing`).
  *
  * Contract:
  * - `create` inserts a new record iff the id is absent (no overwrite).
- * - `read` returns the record only if `caller` equals the bound authority and
- *   that authority is still authorised; it never writes.
- * - `transact` runs ONE critical section (a database transaction with the
- *   row locked, `SELECT ... FOR UPDATE` / a conditional update, or an
- *   equivalent): check every {@link FenceRefusal} condition against the
- *   *current* row and the store's clock, then call `fn` exactly once,
- *   synchronously, then persist `next` + `transition` atomically. Not a read
- *   followed by an unconditional update; not an in-process lock that only one
- *   worker sees. The fence refusing means `fn` is not called and nothing is
+ * - `read` returns the record only if the caller is still authorised for it
+ *   (a user caller equal to the bound authority and not revoked; a system
+ *   caller with a current system grant for the record's tenant); it never
+ *   writes.
+ * - `transact` runs ONE critical section, then answers. Check every
+ *   {@link FenceRefusal} condition (use `evaluateFence`) against the
+ *   *current* row and the store's clock, call `fn` exactly once (awaiting it
+ *   if it returns a promise), then persist `next` + `transition`
+ *   atomically. The fence refusing means `fn` is not called and nothing is
  *   written.
- * - The store clock (`TransactContext.now`, `StoreRead.now`) never goes
- *   backwards: expiry is not stored but judged against it, so a clock that
- *   steps back would re-open a card that already read as expired. Use one
- *   clock for every worker (the database's, not each process's own) and
- *   clamp it (keep the latest time used, as the reference store does).
- *   The kit checks this with the optional `rewindClock` hook.
  * - A lost acknowledgement is reported by rejecting (throwing); the resolver
  *   then reads exactly once and never retries the write.
+ *
+ * ## What to lock, and why (the rules; the README adds a worked SQL sketch)
+ *
+ * 1. **The interaction row, for the whole transaction.** `SELECT … FOR
+ *    UPDATE` the row, check, call back, write, COMMIT. A read followed by an
+ *    unconditional update, SERIALIZABLE with blind retries, or a lock only
+ *    one adapter instance sees (an in-process mutex) lets two answers win.
+ * 2. **Authority rows are read under the fence.** Read the user's grant (or
+ *    the system grant) inside the transaction with `FOR SHARE`; a revocation
+ *    is an ordinary write to those rows, so it waits for an answer that was
+ *    authorised and is refused by the next fence. Checking authority before
+ *    the transaction, or reading the grant unlocked, lets a revocation commit
+ *    between check and write.
+ * 3. **Record and transition in one transaction.** The outbox row is
+ *    inserted in the same transaction as the record update (serialize both
+ *    before writing), never in a second step a crash can separate.
+ * 4. **Conflicts carry the current record.** State refusals (`resolved`,
+ *    `cancelled`, `expired`, `schema-changed`, `stale-revision`) carry the
+ *    row as the fence saw it, so the resolver answers without another read.
+ * 5. **One clock, never stepping back.** Expiry is judged by the store clock
+ *    (`TransactContext.now`, `StoreRead.now`): use one clock for every worker
+ *    (the database's `now()`, not each process's) and clamp it (keep the
+ *    latest time used), so a card that read as expired stays expired.
+ * 6. **Acknowledged means durable.** Resolve only after COMMIT; a fresh
+ *    adapter instance must then read the write.
  */
 export interface InteractionStore {
   /** Insert `record` iff no record with its id exists. */
   create(record: InteractionRecordV1): Promise<Result<InteractionRecordV1, AlreadyExistsRefusal>>;
   /** Read the record for `caller` (authority rechecked). */
-  read(id: string, caller: InteractionAuthority): Promise<StoreRead>;
+  read(id: string, caller: InteractionCaller): Promise<StoreRead>;
   /** Fence, call `fn` once, persist its decision atomically. */
   transact<T>(
     request: TransactRequest,

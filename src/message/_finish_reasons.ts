@@ -1,5 +1,5 @@
 /**
- * Internal: the AI SDK `FinishReason` values (`ai@7`, `finish` chunk's
+ * The AI SDK `FinishReason` values (`ai@7`, `finish` chunk's
  * `finishReason`), shared by the chunk checker and the v1 → chunks adapter.
  *
  * @module

@@ -69,7 +69,9 @@ function stringify(v: unknown): string {
  * `REASONING_START` + `REASONING_MESSAGE_START` / `_CONTENT` (ends likewise);
  * `tool_call` → `TOOL_CALL_START` + `TOOL_CALL_ARGS` (the JSON input) +
  * `TOOL_CALL_END`; `tool_result` → `TOOL_CALL_RESULT` (content = JSON output,
- * or `{ok:false, summary}` for failures); `state` → `STATE_SNAPSHOT`;
+ * or `{ok:false, summary}` for failures; an input or output JSON cannot
+ * carry, such as a `BigInt`, a cycle or a getter that throws, is sent as
+ * `null`); `state` → `STATE_SNAPSHOT`;
  * `tool_progress`, `card`, `card_closed`, `session`, `provenance`,
  * `navigate` and non-terminal `turn_status` → `CUSTOM` named after the v1
  * event type; `done` → `RUN_FINISHED` (result `{stopReason, usage}`);

@@ -10,8 +10,11 @@
  * @module
  */
 import type { Citation, ProviderMetadata } from "./parts.ts";
-import { isRecord } from "../_internal/guards.ts";
-import { FINISH_REASONS } from "./_finish_reasons.ts";
+import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
+import { readOptions } from "../_internal/fields.ts";
+import { limitOption } from "./_limits.ts";
+
+export { UNSUPPORTED_CHUNK_TYPES } from "./_chunk_reader.ts";
 
 /** The optional `providerMetadata` field many chunks carry. */
 export type WithProviderMetadata = {
@@ -129,146 +132,23 @@ export type UIMessageChunk =
 /** The `type` strings of {@link UIMessageChunk} (data chunks as `data-*`). */
 export type UIMessageChunkType = UIMessageChunk["type"];
 
-type Kind = "string" | "boolean" | "any" | "object" | "array" | "number";
-type Spec = { req: Record<string, Kind>; opt: Record<string, Kind> };
-
-const PMO = { providerMetadata: "object" } as const;
-const TOOL_OPT = {
-  providerExecuted: "boolean",
-  providerMetadata: "object",
-  toolMetadata: "object",
-  dynamic: "boolean",
-  title: "string",
-} as const;
-
-const SPECS: Record<string, Spec> = {
-  "start": { req: {}, opt: { messageId: "string", messageMetadata: "any" } },
-  "finish": { req: {}, opt: { finishReason: "string", messageMetadata: "any" } },
-  "abort": { req: {}, opt: { reason: "string" } },
-  "message-metadata": { req: { messageMetadata: "any" }, opt: {} },
-  "error": { req: { errorText: "string" }, opt: {} },
-  "start-step": { req: {}, opt: {} },
-  "finish-step": { req: {}, opt: {} },
-  "reset-step": { req: {}, opt: {} },
-  "text-start": { req: { id: "string" }, opt: PMO },
-  "text-delta": { req: { id: "string", delta: "string" }, opt: PMO },
-  "text-end": { req: { id: "string" }, opt: { ...PMO, citations: "array" } },
-  "reasoning-start": { req: { id: "string" }, opt: PMO },
-  "reasoning-delta": { req: { id: "string", delta: "string" }, opt: PMO },
-  "reasoning-end": { req: { id: "string" }, opt: PMO },
-  "tool-input-start": {
-    req: { toolCallId: "string", toolName: "string" },
-    opt: { ...TOOL_OPT, inputEncoding: "string" },
-  },
-  "tool-input-delta": { req: { toolCallId: "string", inputTextDelta: "string" }, opt: {} },
-  "tool-input-available": {
-    req: { toolCallId: "string", toolName: "string", input: "any" },
-    opt: TOOL_OPT,
-  },
-  "tool-input-error": {
-    req: { toolCallId: "string", toolName: "string", input: "any", errorText: "string" },
-    opt: TOOL_OPT,
-  },
-  "tool-approval-request": {
-    req: { approvalId: "string", toolCallId: "string" },
-    opt: {
-      approvalDescriptor: "any",
-      inputSchemaInput: "any",
-      reason: "string",
-      isAutomatic: "boolean",
-      signature: "string",
-    },
-  },
-  "tool-approval-response": {
-    req: { approvalId: "string", approved: "boolean" },
-    opt: { reason: "string", providerExecuted: "boolean", providerMetadata: "object" },
-  },
-  "tool-output-available": {
-    req: { toolCallId: "string", output: "any" },
-    opt: { ...TOOL_OPT, preliminary: "boolean" },
-  },
-  "tool-output-error": { req: { toolCallId: "string", errorText: "string" }, opt: TOOL_OPT },
-  "tool-output-denied": { req: { toolCallId: "string" }, opt: {} },
-  "source-url": { req: { sourceId: "string", url: "string" }, opt: { ...PMO, title: "string" } },
-  "source-document": {
-    req: { sourceId: "string", mediaType: "string", title: "string" },
-    opt: { ...PMO, filename: "string" },
-  },
-  "file": { req: { url: "string", mediaType: "string" }, opt: PMO },
-};
-const DATA_SPEC: Spec = { req: { data: "any" }, opt: { id: "string", transient: "boolean" } };
-
-/** `ai@7` chunk types this document does not carry (no part type for them). */
-export const UNSUPPORTED_CHUNK_TYPES: readonly string[] = [
-  "custom",
-  "reasoning-file",
-  "steering-message",
-];
-
-function kindOk(v: unknown, k: Kind): boolean {
-  switch (k) {
-    case "string":
-      return typeof v === "string";
-    case "boolean":
-      return typeof v === "boolean";
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "array":
-      return Array.isArray(v);
-    case "object":
-      return isRecord(v);
-    default:
-      return true;
-  }
-}
-
 /**
  * Check one untrusted value against the chunk shapes. Returns `null` when it
- * is a valid {@link UIMessageChunk}, otherwise a one-line reason. Only own
- * properties count (an inherited `type` is no `type`). O(number of fields).
+ * is a valid {@link UIMessageChunk}, otherwise a one-line reason (not stable:
+ * do not match on it). Only own properties count (an inherited `type` is no
+ * `type`); each is read once, and a value whose getters or proxy traps
+ * throw is refused, never thrown. O(number of fields).
+ *
+ * @example
+ * ```ts
+ * import { checkUIMessageChunk } from "@papercusp/chat-protocol/ai-sdk";
+ * checkUIMessageChunk({ type: "text-delta", id: "t1" }); // "text-delta chunk lacks delta"
+ * ```
  */
 export function checkUIMessageChunk(value: unknown): string | null {
-  if (!isRecord(value)) {
-    return "chunk is not an object";
-  }
-  const o = value as Record<string, unknown>;
-  if (!Object.hasOwn(o, "type") || typeof o.type !== "string") return "chunk has no string type";
-  const type = o.type;
-  let spec: Spec | undefined;
-  if (Object.hasOwn(SPECS, type)) spec = SPECS[type];
-  else if (type.startsWith("data-") && type.length > 5) spec = DATA_SPEC;
-  if (spec === undefined) {
-    return UNSUPPORTED_CHUNK_TYPES.includes(type)
-      ? `chunk type ${type} has no part in this document`
-      : `unknown chunk type ${JSON.stringify(type.slice(0, 64))}`;
-  }
-  for (const f in spec.req) {
-    // as in the AI SDK, a required key must be present (its value may be anything for `any`)
-    if (!Object.hasOwn(o, f)) return `${type} chunk lacks ${f}`;
-    if (!kindOk(o[f], spec.req[f])) return `${type} chunk has a bad ${f}`;
-  }
-  for (const f in spec.opt) {
-    if (Object.hasOwn(o, f) && o[f] !== undefined && !kindOk(o[f], spec.opt[f])) {
-      return `${type} chunk has a bad ${f}`;
-    }
-  }
-  if (Object.hasOwn(o, "providerMetadata") && o.providerMetadata !== undefined) {
-    const pm = o.providerMetadata as Record<string, unknown>;
-    for (const k of Object.keys(pm)) {
-      if (!kindOk(pm[k], "object")) return `${type} chunk has a bad providerMetadata entry`;
-    }
-  }
-  if (
-    type === "finish" && o.finishReason !== undefined &&
-    !FINISH_REASONS.has(o.finishReason as string)
-  ) {
-    return "finish chunk has an unknown finishReason";
-  }
-  if (
-    type === "tool-input-start" && o.inputEncoding !== undefined &&
-    o.inputEncoding !== "json" && o.inputEncoding !== "text"
-  ) return "tool-input-start chunk has a bad inputEncoding";
-  return null;
+  const slot: ChunkProblemSlot = { problem: null };
+  readChunk(value, slot);
+  return slot.problem === null ? null : slot.problem.message;
 }
 
 /**
@@ -284,7 +164,9 @@ export function checkUIMessageChunk(value: unknown): string | null {
  * ```
  */
 export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
-  return checkUIMessageChunk(value) === null;
+  const slot: ChunkProblemSlot = { problem: null };
+  readChunk(value, slot);
+  return slot.problem === null;
 }
 
 /** A problem found while reading a capture or folding a stream. */
@@ -292,17 +174,34 @@ export interface ChunkIssue {
   /** 0-based index of the offending chunk (or SSE event) in its stream; -1 for a fold's `options.message`. */
   index: number;
   /**
-   * Stable machine-readable reason. `invalid-event-id` comes only from
-   * {@link UIMessageChunksToV1}: the host's `nextEventId()` returned a
-   * non-string, an empty string or an id it had already returned, or threw
-   * (or its `conversationId` / `turnId` or `now()` clock was unusable).
+   * Stable machine-readable reason:
+   * - `invalid-json`: an SSE event's data is not JSON;
+   * - `invalid-chunk`: not a chunk (not an object, no string `type`, an
+   *   unknown type, a required field missing, of the wrong kind or
+   *   unreadable): skipped;
+   * - `invalid-field`: an optional field is of the wrong kind, unknown
+   *   (`finishReason`, `inputEncoding`), a `providerMetadata` entry that is
+   *   not an object, or unreadable: the chunk is applied without it (as the
+   *   AI SDK's fold applies it);
+   * - `unsupported-chunk`: an `ai@7` kind without a part in this document
+   *   (or, converting to v1, without a v1 event): skipped;
+   * - `orphan-chunk`: refers to a part or tool call that does not exist;
+   * - `limit`: a configured bound was reached;
+   * - `invalid-option`: an option is not usable (e.g. `maxParts: NaN`): its
+   *   default applies; index -1;
+   * - `invalid-event-id`: only from {@link UIMessageChunksToV1}: the host's
+   *   `nextEventId()` returned a non-string, an empty string or an id it had
+   *   already returned, or threw (or its `conversationId` / `turnId` or
+   *   `now()` clock was unusable).
    */
   code:
     | "invalid-json"
     | "invalid-chunk"
+    | "invalid-field"
     | "unsupported-chunk"
     | "orphan-chunk"
     | "limit"
+    | "invalid-option"
     | "invalid-event-id";
   /** One human-readable sentence; not stable, do not match on it. */
   message: string;
@@ -324,15 +223,22 @@ export interface AiSdkStreamSummary {
 
 /** Limits for {@link detectAiSdkStream}. */
 export interface DetectOptions {
-  /** Refuse bodies longer than this many UTF-16 code units (default 64 MiB). */
+  /**
+   * Refuse bodies longer than this many UTF-16 code units (default 64 Mi =
+   * 67 108 864). A value that is not a non-negative number (`NaN`, a
+   * string, a getter that throws) is not used: the default applies and an
+   * `invalid-option` issue (index -1) says so.
+   */
   maxChars?: number;
 }
+
+const DEFAULT_DETECT_MAX_CHARS = 64 * 1024 * 1024;
 
 /**
  * Recognise an AI SDK UI message stream capture (the SSE body that
  * `toUIMessageStreamResponse()` serves) and summarise it. Returns `null` when
  * `text` is not one: no `data:` events, or fewer than half of them are valid
- * chunks (or `[DONE]`). Never throws.
+ * chunks (or `[DONE]`), or longer than `options.maxChars`. Never throws.
  *
  * @example
  * ```ts
@@ -346,9 +252,20 @@ export function detectAiSdkStream(
   options: DetectOptions = {},
 ): AiSdkStreamSummary | null {
   if (typeof text !== "string") return null;
-  if (text.length > (options.maxChars ?? 64 * 1024 * 1024)) return null;
-  const chunks: UIMessageChunk[] = [];
   const issues: ChunkIssue[] = [];
+  const read = readOptions(options, ["maxChars"] as const);
+  let maxChars = read === null ? null : limitOption(read.maxChars, DEFAULT_DETECT_MAX_CHARS);
+  if (maxChars === null) {
+    maxChars = DEFAULT_DETECT_MAX_CHARS;
+    issues.push({
+      index: -1,
+      code: "invalid-option",
+      message: `options.maxChars is not a non-negative number; the default ${maxChars} applies`,
+    });
+  }
+  if (text.length > maxChars) return null;
+  const chunks: UIMessageChunk[] = [];
+  const slot: ChunkProblemSlot = { problem: null };
   const counts: Record<string, number> = Object.create(null);
   let done = false;
   let events = 0;
@@ -377,9 +294,9 @@ export function detectAiSdkStream(
       issues.push({ index, code: "invalid-json", message: "data is not JSON" });
       continue;
     }
-    const why = checkUIMessageChunk(value);
-    if (why !== null) {
-      issues.push({ index, code: "invalid-chunk", message: why });
+    readChunk(value, slot);
+    if (slot.problem !== null) {
+      issues.push({ index, code: slot.problem.code, message: slot.problem.message });
       continue;
     }
     good++;

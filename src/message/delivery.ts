@@ -18,7 +18,7 @@ export type DeliveryStatus =
   | "undeliverable";
 
 /** {@link DeliveryStatus}. */
-export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = z.enum([
+export const deliveryStatus: z.ZodType<DeliveryStatus> = z.enum([
   "pending",
   "accepted",
   "delivered",
@@ -74,9 +74,15 @@ export interface DeliveryState {
 }
 
 /** {@link DeliveryState}: `at` must be an ISO-8601 date-time (UTC `Z` or an offset), like `createdAt`. */
-export const DeliveryStateSchema: z.ZodType<DeliveryState> = z.object({
+export const deliveryState: z.ZodType<DeliveryState> = z.object({
   participantId: z.string().min(1),
-  status: DeliveryStatusSchema,
+  status: deliveryStatus,
   at: z.iso.datetime({ offset: true }),
   reason: z.string().optional(),
 });
+
+// The same schemas under the `*Schema` names every schema has in `./schemas`.
+/** The same schema as {@link deliveryStatus}, under the `*Schema` name every schema has in `./schemas`. */
+export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = deliveryStatus;
+/** The same schema as {@link deliveryState}, under the `*Schema` name every schema has in `./schemas`. */
+export const DeliveryStateSchema: z.ZodType<DeliveryState> = deliveryState;

@@ -2,12 +2,17 @@
  * The `ChatMessage` envelope around a {@link UIMessage}: thread, author,
  * creation time, reply link, broker-set provenance and per-recipient delivery.
  *
+ * The zod schemas carry the titan seed's names ({@link chatMessage},
+ * {@link inboundChatMessage}, {@link provenance}, {@link participant}, …);
+ * the Result-returning readers for untrusted input are
+ * {@link parseChatMessage} and {@link parseInboundChatMessage}.
+ *
  * Provenance is never taken from a transport: {@link parseInboundChatMessage}
- * refuses a payload that claims `provenance` or `delivery`, and
- * {@link markHumanEndorsed} is the only function here that mints an
- * endorsement. {@link parseChatMessage} keeps a stored endorsement as
- * written, so it is for messages the broker stored itself, never for
- * transport input. Unlike
+ * (and the {@link inboundChatMessage} schema) refuses a payload that claims
+ * `provenance` or `delivery`, and {@link markHumanEndorsed} (with its checked
+ * form {@link endorseAgentMessage}) is the only way an endorsement is minted.
+ * {@link parseChatMessage} keeps a stored endorsement as written, so it is
+ * for messages the broker stored itself, never for transport input. Unlike
  * the titan original, re-parsing an endorsed message keeps the endorsement,
  * and an endorsement without `attestedBy` is refused (strict provenance
  * objects, endorsed variant first).
@@ -16,20 +21,17 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
-import { isRecord, own } from "../_internal/guards.ts";
-import {
-  type ChatPart,
-  ChatPartSchema,
-  type MessageRole,
-  MessageRoleSchema,
-  type UIMessage,
-} from "./parts.ts";
-import { type DeliveryState, DeliveryStateSchema } from "./delivery.ts";
+import { isRecord } from "../_internal/guards.ts";
+import { readArgument } from "./_read_argument.ts";
+import { describeValue } from "../_internal/describe.ts";
+import { MessageArgumentError } from "./errors.ts";
+import { type ChatPart, chatPart, type MessageRole, messageRole, type UIMessage } from "./parts.ts";
+import { type DeliveryState, deliveryState } from "./delivery.ts";
 
 /** What kind of thread a message lives in. */
 export type ThreadKind = "coach" | "agent-run" | "bus" | "device" | "harness";
 /** {@link ThreadKind}. */
-export const ThreadKindSchema: z.ZodType<ThreadKind> = z.enum([
+export const threadKind: z.ZodType<ThreadKind> = z.enum([
   "coach",
   "agent-run",
   "bus",
@@ -40,7 +42,7 @@ export const ThreadKindSchema: z.ZodType<ThreadKind> = z.enum([
 /** Participant kinds beyond the three roles. */
 export type ParticipantKind = "human" | "agent" | "device" | "service";
 /** {@link ParticipantKind}. */
-export const ParticipantKindSchema: z.ZodType<ParticipantKind> = z.enum([
+export const participantKind: z.ZodType<ParticipantKind> = z.enum([
   "human",
   "agent",
   "device",
@@ -50,7 +52,7 @@ export const ParticipantKindSchema: z.ZodType<ParticipantKind> = z.enum([
 /** Address schemes a participant can be reached on. */
 export type AddressScheme = "telegram" | "imessage" | "agent-chat" | "mcp";
 /** {@link AddressScheme}. */
-export const AddressSchemeSchema: z.ZodType<AddressScheme> = z.enum([
+export const addressScheme: z.ZodType<AddressScheme> = z.enum([
   "telegram",
   "imessage",
   "agent-chat",
@@ -81,12 +83,12 @@ export interface Participant {
   address?: ParticipantAddress;
 }
 /** {@link Participant}. */
-export const ParticipantSchema: z.ZodType<Participant> = z.object({
+export const participant: z.ZodType<Participant> = z.object({
   id: z.string().min(1),
-  role: MessageRoleSchema,
+  role: messageRole,
   displayName: z.string(),
-  kind: ParticipantKindSchema,
-  address: z.object({ scheme: AddressSchemeSchema, value: z.string().min(1) }).optional(),
+  kind: participantKind,
+  address: z.object({ scheme: addressScheme, value: z.string().min(1) }).optional(),
 });
 
 /** A thread. `createdAt` is ISO-8601 (UTC, with offset). */
@@ -106,11 +108,11 @@ export interface ChatThread {
 const isoDateTime = z.iso.datetime({ offset: true });
 
 /** {@link ChatThread}. */
-export const ChatThreadSchema: z.ZodType<ChatThread> = z.object({
+export const chatThread: z.ZodType<ChatThread> = z.object({
   id: z.string().min(1),
-  kind: ThreadKindSchema,
+  kind: threadKind,
   title: z.string().optional(),
-  participants: z.array(ParticipantSchema),
+  participants: z.array(participant),
   createdAt: isoDateTime,
 });
 
@@ -128,7 +130,7 @@ export type Provenance =
  * survives a re-parse, and `endorsedBy` without a non-empty `attestedBy` is
  * refused rather than downgraded.
  */
-export const ProvenanceSchema: z.ZodType<Provenance> = z.union([
+export const provenance: z.ZodType<Provenance> = z.union([
   z.strictObject({
     authored: z.literal("agent"),
     endorsedBy: z.literal("human"),
@@ -170,18 +172,18 @@ const bodyShape = {
   id: z.string().min(1),
   threadId: z.string().min(1),
   authorId: z.string().min(1),
-  role: MessageRoleSchema,
+  role: messageRole,
   createdAt: isoDateTime,
-  parts: z.array(ChatPartSchema),
+  parts: z.array(chatPart),
   metadata: z.record(z.string(), z.unknown()).optional(),
   inReplyTo: z.string().min(1).optional(),
 };
 
 /** {@link ChatMessage} (unknown keys stripped). */
-export const ChatMessageSchema: z.ZodType<ChatMessage> = z.object({
+export const chatMessage: z.ZodType<ChatMessage> = z.object({
   ...bodyShape,
-  provenance: ProvenanceSchema.optional(),
-  delivery: z.array(DeliveryStateSchema).optional(),
+  provenance: provenance.optional(),
+  delivery: z.array(deliveryState).optional(),
 });
 
 /** The message body a transport may hand in. */
@@ -191,7 +193,7 @@ export type InboundChatMessage = Omit<ChatMessage, "provenance" | "delivery">;
  * {@link InboundChatMessage}: a strict object; any other key, including
  * `provenance` or `delivery` (even with value `undefined`), fails.
  */
-export const InboundChatMessageSchema: z.ZodType<InboundChatMessage> = z.strictObject(bodyShape);
+export const inboundChatMessage: z.ZodType<InboundChatMessage> = z.strictObject(bodyShape);
 
 /** One problem found while parsing, with its path. */
 export interface MessageIssue {
@@ -237,7 +239,7 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  */
 export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRefusal> {
   try {
-    const r = ChatMessageSchema.safeParse(value);
+    const r = chatMessage.safeParse(value);
     if (r.success) return ok(r.data);
     return err({
       code: "invalid-message",
@@ -302,7 +304,7 @@ function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal
       });
     }
   }
-  const r = InboundChatMessageSchema.safeParse(value);
+  const r = inboundChatMessage.safeParse(value);
   if (r.success) return ok(r.data);
   return err({
     code: "invalid-message",
@@ -311,7 +313,7 @@ function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal
   });
 }
 
-/** Refusal of {@link markHumanEndorsed}. */
+/** Refusal of {@link endorseAgentMessage}. */
 export interface EndorsementRefusal {
   /**
    * Stable machine-readable reason:
@@ -328,49 +330,104 @@ export interface EndorsementRefusal {
   readonly message: string;
 }
 
+/** The endorsed provenance, always a fresh object. */
+function endorsed(attestedBy: string): Provenance {
+  return { authored: "agent", endorsedBy: "human", attestedBy };
+}
+
 /**
- * Mint a human endorsement ("agent authored, endorsed by a human"): returns
- * a shallow copy of `message` with provenance
- * `{authored:'agent', endorsedBy:'human', attestedBy}`. The only way an
- * endorsement is created. Does not mutate `message`. Never throws.
+ * Mint a human endorsement, as the titan seed documents it: returns a
+ * shallow copy of `message` with provenance
+ * `{authored:'agent', endorsedBy:'human', attestedBy}`, replacing any
+ * provenance it had. Does not mutate `message`. The only function that
+ * mints an endorsement (the other is {@link endorseAgentMessage}, its
+ * checked form); call it broker-side only, never on a transport's say-so.
+ * The result survives {@link chatMessage} (the provenance union is strict,
+ * endorsed variant first: the seed's schema erased the endorsement).
  *
- * Only a message whose own `provenance` is exactly `{authored:'agent'}` can
- * be endorsed; `role` is not consulted (it is a rendering hint). Refuses:
- * an empty or non-string `attestedBy` (`missing-attestation`); a message
- * with no provenance, human provenance or anything else that is not plain
- * agent provenance (`not-agent-authored`); a message already endorsed by a
- * different attester (`already-endorsed`); a message that is an array or
- * cannot be copied (`not-agent-authored`). Re-endorsing by the same
- * attester is idempotent: it succeeds with an equal copy. The returned
- * provenance is always a fresh object built here, never the input's.
- *
- * Departs from the titan original, which accepted an empty `attestedBy`,
- * endorsed any message and overwrote an earlier endorsement.
+ * Throws {@link MessageArgumentError} (and nothing else) for a programmer's
+ * mistake: `invalid-attestation` when `attestedBy` is not a non-empty string
+ * (an endorsement names its attester), `invalid-argument` when `message` is
+ * not an object or cannot be copied. For a message or attester that comes
+ * from outside the broker, use {@link endorseAgentMessage}.
  *
  * @example
  * ```ts
- * import { type ChatMessage, markHumanEndorsed } from "@papercusp/chat-protocol/message";
- * declare const agentMessage: ChatMessage; // provenance: { authored: "agent" }
- * const r = markHumanEndorsed(agentMessage, "user:alice");
- * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
+ * import { chatMessage, markHumanEndorsed } from "@papercusp/chat-protocol/message";
+ * const m = markHumanEndorsed({
+ *   id: "m1", threadId: "t1", authorId: "agent:coach", role: "assistant",
+ *   createdAt: "2026-01-01T00:00:00.000Z", parts: [{ type: "text", text: "Done." }],
+ * }, "user:alice");
+ * chatMessage.parse(m).provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
  * ```
  */
-export function markHumanEndorsed(
+export function markHumanEndorsed(message: ChatMessage, attestedBy: string): ChatMessage {
+  if (typeof attestedBy !== "string" || attestedBy.length === 0) {
+    throw new MessageArgumentError(
+      "invalid-attestation",
+      `attestedBy must be a non-empty string, got ${describeValue(attestedBy)}`,
+    );
+  }
+  const copy = copyMessage(message);
+  if (copy === null) {
+    throw new MessageArgumentError(
+      "invalid-argument",
+      "the message is not an object that can be copied",
+    );
+  }
+  copy.provenance = endorsed(attestedBy);
+  return copy as unknown as ChatMessage;
+}
+
+/** A shallow copy of `message`'s own enumerable fields; `null` when it is not a readable record. */
+function copyMessage(message: unknown): Record<string, unknown> | null {
+  try {
+    return isRecord(message) ? { ...message } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The checked form of {@link markHumanEndorsed}, for a message or attester
+ * that may be untrusted: endorses only a message whose own `provenance` is
+ * exactly `{authored:'agent'}` (`role` is not consulted: it is a rendering
+ * hint), never overwrites an earlier attester, and returns a {@link Result}
+ * instead of throwing. Refuses: an empty or non-string `attestedBy`
+ * (`missing-attestation`); a message with no provenance, human provenance
+ * or anything else that is not plain agent provenance, or a message that is
+ * an array or cannot be copied (`not-agent-authored`); a message already
+ * endorsed by a different attester (`already-endorsed`). Re-endorsing by the
+ * same attester succeeds with an equal copy. The returned provenance is
+ * always a fresh object built here, never the input's. Never throws.
+ *
+ * @example
+ * ```ts
+ * import { type ChatMessage, endorseAgentMessage } from "@papercusp/chat-protocol/message";
+ * declare const agentMessage: ChatMessage; // provenance: { authored: "agent" }
+ * const r = endorseAgentMessage(agentMessage, "user:alice");
+ * if (r.ok) r.value.provenance; // { authored: "agent", endorsedBy: "human", attestedBy: "user:alice" }
+ * else console.error(r.error.code); // "missing-attestation" | "not-agent-authored" | "already-endorsed"
+ * ```
+ */
+export function endorseAgentMessage(
   message: ChatMessage,
   attestedBy: string,
 ): Result<ChatMessage, EndorsementRefusal> {
   if (typeof attestedBy !== "string" || attestedBy.length === 0) {
     return err({ code: "missing-attestation", message: "attestedBy must be a non-empty string" });
   }
-  let p: unknown;
-  try {
-    p = isRecord(message) ? own(message, "provenance") : undefined;
-    const r = ProvenanceSchema.safeParse(p);
-    p = r.success ? r.data : undefined;
-  } catch {
-    p = undefined;
+  // one copy, read once: what is checked is what is returned
+  const copy = copyMessage(message);
+  let prov: Provenance | undefined;
+  if (copy !== null && Object.hasOwn(copy, "provenance")) {
+    try {
+      const r = provenance.safeParse(copy.provenance);
+      prov = r.success ? r.data : undefined;
+    } catch {
+      prov = undefined;
+    }
   }
-  const prov = p as Provenance | undefined;
   if (prov !== undefined && "endorsedBy" in prov) {
     if (prov.attestedBy !== attestedBy) {
       return err({
@@ -381,22 +438,13 @@ export function markHumanEndorsed(
   } else if (prov?.authored !== "agent") {
     return err({
       code: "not-agent-authored",
-      message: "only a message with agent provenance can be endorsed by a human",
+      message: copy === null
+        ? "the message is not an object that can be copied"
+        : "only a message with agent provenance can be endorsed by a human",
     });
   }
-  try {
-    // always a fresh provenance object: the one read above may be a getter
-    // or proxy that answers differently on a second read
-    return ok({
-      ...message,
-      provenance: { authored: "agent", endorsedBy: "human", attestedBy },
-    });
-  } catch {
-    return err({
-      code: "not-agent-authored",
-      message: "the message could not be copied: reading it threw",
-    });
-  }
+  copy!.provenance = endorsed(attestedBy);
+  return ok(copy as unknown as ChatMessage);
 }
 
 /** The envelope fields of a {@link ChatMessage} (everything a `UIMessage` lacks). */
@@ -404,7 +452,9 @@ export type ChatEnvelope = Omit<ChatMessage, "id" | "role" | "parts" | "metadata
 
 /**
  * Drop the envelope: `{id, role, parts, metadata?}` (new object, same parts
- * array). `metadata` is copied only when present.
+ * array). `metadata` is copied only when present. Each field is read once;
+ * throws {@link MessageArgumentError} (`invalid-argument`) when `message`
+ * is not an object that can be read.
  *
  * @example
  * ```ts
@@ -417,8 +467,9 @@ export type ChatEnvelope = Omit<ChatMessage, "id" | "role" | "parts" | "metadata
  * ```
  */
 export function toUIMessage(message: ChatMessage): UIMessage {
-  const ui: UIMessage = { id: message.id, role: message.role, parts: message.parts };
-  if (message.metadata !== undefined) ui.metadata = message.metadata;
+  const m = readArgument(message, ["id", "role", "parts", "metadata"] as const, "the message");
+  const ui = { id: m.id, role: m.role, parts: m.parts } as UIMessage;
+  if (m.metadata !== undefined) ui.metadata = m.metadata;
   return ui;
 }
 
@@ -428,23 +479,55 @@ export function toUIMessage(message: ChatMessage): UIMessage {
  * `provenance` on `ui` is ignored. The `envelope` is trusted and copied as
  * given (its `provenance` and `delivery` included, not validated): build it
  * from broker state, never from what a transport sent, and mint endorsements
- * only with {@link markHumanEndorsed}.
+ * only with {@link markHumanEndorsed}. Each field is read once; throws
+ * {@link MessageArgumentError} (`invalid-argument`) when `ui` or `envelope`
+ * is not an object that can be read.
  */
 export function fromUIMessage(ui: UIMessage, envelope: ChatEnvelope): ChatMessage {
-  const m: ChatMessage = {
-    threadId: envelope.threadId,
-    authorId: envelope.authorId,
-    createdAt: envelope.createdAt,
-    id: ui.id,
-    role: ui.role,
-    parts: ui.parts,
-  };
-  if (envelope.inReplyTo !== undefined) m.inReplyTo = envelope.inReplyTo;
-  if (envelope.provenance !== undefined) m.provenance = envelope.provenance;
-  if (envelope.delivery !== undefined) m.delivery = envelope.delivery;
-  const md = ui.metadata;
-  if (isRecord(md)) {
-    m.metadata = md;
-  }
+  const u = readArgument(ui, ["id", "role", "parts", "metadata"] as const, "the UI message");
+  const e = readArgument(
+    envelope,
+    ["threadId", "authorId", "createdAt", "inReplyTo", "provenance", "delivery"] as const,
+    "the envelope",
+  );
+  const m = {
+    threadId: e.threadId,
+    authorId: e.authorId,
+    createdAt: e.createdAt,
+    id: u.id,
+    role: u.role,
+    parts: u.parts,
+  } as ChatMessage;
+  if (e.inReplyTo !== undefined) m.inReplyTo = e.inReplyTo as string;
+  if (e.provenance !== undefined) m.provenance = e.provenance as Provenance;
+  if (e.delivery !== undefined) m.delivery = e.delivery as DeliveryState[];
+  if (isPlainRecord(u.metadata)) m.metadata = u.metadata;
   return m;
 }
+
+/** A non-array object (`false` for a revoked proxy). */
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  try {
+    return isRecord(v);
+  } catch {
+    return false;
+  }
+}
+
+// The same schemas under the `*Schema` names every schema has in `./schemas`.
+/** The same schema as {@link threadKind}, under the `*Schema` name every schema has in `./schemas`. */
+export const ThreadKindSchema: z.ZodType<ThreadKind> = threadKind;
+/** The same schema as {@link participantKind}, under the `*Schema` name every schema has in `./schemas`. */
+export const ParticipantKindSchema: z.ZodType<ParticipantKind> = participantKind;
+/** The same schema as {@link addressScheme}, under the `*Schema` name every schema has in `./schemas`. */
+export const AddressSchemeSchema: z.ZodType<AddressScheme> = addressScheme;
+/** The same schema as {@link participant}, under the `*Schema` name every schema has in `./schemas`. */
+export const ParticipantSchema: z.ZodType<Participant> = participant;
+/** The same schema as {@link chatThread}, under the `*Schema` name every schema has in `./schemas`. */
+export const ChatThreadSchema: z.ZodType<ChatThread> = chatThread;
+/** The same schema as {@link provenance}, under the `*Schema` name every schema has in `./schemas`. */
+export const ProvenanceSchema: z.ZodType<Provenance> = provenance;
+/** The same schema as {@link chatMessage}, under the `*Schema` name every schema has in `./schemas`. */
+export const ChatMessageSchema: z.ZodType<ChatMessage> = chatMessage;
+/** The same schema as {@link inboundChatMessage}, under the `*Schema` name every schema has in `./schemas`. */
+export const InboundChatMessageSchema: z.ZodType<InboundChatMessage> = inboundChatMessage;

@@ -11,6 +11,10 @@
  * - reports a bad, unknown or orphan chunk as a {@link ChunkIssue} with its
  *   0-based index and keeps folding the rest (the AI SDK stops at the first
  *   failure);
+ * - applies a chunk with a bad optional field (an unknown `finishReason` or
+ *   `inputEncoding`, a `providerMetadata` entry that is not an object, …)
+ *   without that field and reports it as `invalid-field` (the AI SDK's fold
+ *   applies such a chunk as it is; its chunk schema refuses it);
  * - with `replay: true`, treats the stream as a replay of the persisted
  *   message from its start: parts the replay regenerates replace their
  *   persisted slots, so text is never duplicated;
@@ -18,49 +22,60 @@
  *   (never adopts the previous turn's parts);
  * - resolves a tool call id reused in a later step to the current step's part
  *   (or the latest one), never overwriting the earlier step's part; approval
- *   responses resolve to the latest part carrying that approval id;
- * - bounds what it buffers: `maxParts` parts, `maxChars` appended UTF-16 code units
- *   and `maxIssues` reported issues.
+ *   responses resolve to the latest part carrying that approval id (one call
+ *   id used by a static and a dynamic tool in one step makes one part of
+ *   each kind, as in the AI SDK);
+ * - bounds what it buffers: `maxParts` parts, `maxChars` appended UTF-16
+ *   code units and `maxIssues` reported issues (a limit that is not a number
+ *   ≥ 0 keeps its default and is reported as `invalid-option`, never lifts
+ *   the bound).
  *
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
  * `steering-message`) are reported as `unsupported-chunk` and skipped; a
  * `data-*` part keeps only `type`, `id` and `data`. A data chunk whose name
  * is not an identifier (`data-gate-ref`) is folded as the AI SDK folds it,
- * but such a part fails `ChatPartSchema` (see `DATA_PART_KEY_PATTERN`):
- * validate the folded message before storing it as a `ChatMessage`. Message metadata merges
- * deeply like the AI SDK's when both sides are plain objects; otherwise the
- * newer value replaces the older (the AI SDK spreads e.g. a string into an
- * object of characters). Nested values (`input`,
- * `output`, `data`, metadata objects) are shared with the input chunks, not
- * copied: treat both as immutable.
+ * but such a part fails the `dataPart` schema (see `DATA_PART_KEY_PATTERN`):
+ * validate the folded message before storing it as a `ChatMessage`. Message
+ * metadata merges deeply like the AI SDK's when both sides are plain
+ * objects; otherwise the newer value replaces the older (the AI SDK spreads
+ * e.g. a string into an object of characters). Partial tool inputs read as
+ * the AI SDK shows them (one documented divergence: a JSON key holding an
+ * escaped quote, which the AI SDK's reader loses track of).
+ *
+ * Each chunk is read once, field by field, into a fresh copy before it is
+ * applied, so a hostile chunk (throwing or value-changing getters, proxies)
+ * is refused or applied as read, never thrown on. Metadata records are
+ * copied; other nested values (`input`, `output`, `data`) are shared with the
+ * input chunks, not copied: treat both as immutable.
  *
  * @module
  */
-import { parsePartialJson } from "./_partial_json.ts";
 import { isIterable, isRecord, own } from "../_internal/guards.ts";
-import { describeThrown, EnvelopeStream } from "./_v1_intake.ts";
-import { checkUIMessageChunk, type ChunkIssue, type UIMessageChunk } from "./chunks.ts";
-import type {
-  ChatPart,
-  DataPart,
-  DynamicToolPart,
-  ReasoningPart,
-  TextPart,
-  ToolPart,
-  ToolPartFields,
-  UIMessage,
-} from "./parts.ts";
-import type { ChatEventEnvelope } from "../v1/types.ts";
-import { V1ToUIMessageChunks } from "./ai_sdk_stream.ts";
+import { describeThrown } from "../_internal/describe.ts";
+import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
+import { type DataChunk, DataParts } from "./_data_parts.ts";
+import type { FoldContext } from "./_fold_context.ts";
+import { readFoldOptions } from "./_fold_options.ts";
+import { IssueLog } from "./_issue_log.ts";
+import { MessageMetadata } from "./_message_metadata.ts";
+import { PartList } from "./_part_list.ts";
+import { readPersistedMessage } from "./_persisted_message.ts";
+import { TextParts } from "./_text_parts.ts";
+import { ToolParts } from "./_tool_parts.ts";
+import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
+import type { ChatPart, UIMessage } from "./parts.ts";
+import { V1ToUIMessageChunks } from "./v1_to_ui_message_chunks.ts";
+import { EnvelopeStream } from "./_v1_intake.ts";
 
-/** Options of {@link foldUIMessage}. */
+/** Options of {@link foldUIMessage}. Each is read once; none makes the fold throw. */
 export interface FoldOptions {
   /**
-   * The persisted (last assistant) message to continue from. Never mutated.
-   * A non-assistant message only lends its id, as in the AI SDK. It is
-   * checked lightly: a value that is not a message (no string `id` / `role`,
-   * no `parts` array) is ignored and a part without a string `type` is
-   * dropped, each reported as an `invalid-chunk` issue with index -1.
+   * The persisted (last assistant) message to continue from. Never mutated
+   * (its parts and metadata are copied once). A non-assistant message only
+   * lends its id, as in the AI SDK. It is checked lightly: a value that is
+   * not a message (no string `id` / `role`, no `parts` array) or cannot be
+   * read is ignored and a part without a string `type` is dropped, each
+   * reported as an `invalid-chunk` issue with index -1.
    */
   message?: UIMessage;
   /**
@@ -92,9 +107,9 @@ export interface FoldResult {
   issues: ChunkIssue[];
   /** Issues beyond `maxIssues`, counted but not kept. */
   droppedIssues: number;
-  /** `errorText` of every `error` chunk, in order. */
+  /** `errorText` of every `error` chunk, in order (at most `maxIssues`). */
   errors: string[];
-  /** The last `finishReason` seen, if any. */
+  /** The last known `finishReason` seen, if any. */
   finishReason?: FinishReason;
   /** True when an `abort` chunk was seen. */
   aborted: boolean;
@@ -102,54 +117,31 @@ export interface FoldResult {
   count: number;
 }
 
-type AnyTool = ToolPart | DynamicToolPart;
-type Mutable = Record<string, unknown>;
+type Chunk<T extends UIMessageChunk["type"]> = Extract<UIMessageChunk, { type: T }>;
 
-interface PartialCall {
-  text: string;
-  inputEncoding?: "json" | "text";
-  toolName: string;
-  dynamic?: boolean;
-  title?: string;
-  toolMetadata?: Record<string, unknown>;
+/** The part a `file` / `source-url` / `source-document` chunk makes. */
+function referencePart(
+  c: Chunk<"file"> | Chunk<"source-url"> | Chunk<"source-document">,
+): ChatPart {
+  const part: Record<string, unknown> = c.type === "file"
+    ? { type: "file", mediaType: c.mediaType, url: c.url }
+    : c.type === "source-url"
+    ? { type: "source-url", sourceId: c.sourceId, url: c.url, title: c.title }
+    : {
+      type: "source-document",
+      sourceId: c.sourceId,
+      mediaType: c.mediaType,
+      title: c.title,
+      filename: c.filename,
+    };
+  part.providerMetadata = c.providerMetadata;
+  for (const k of Object.keys(part)) if (part[k] === undefined) delete part[k];
+  return part as unknown as ChatPart;
 }
 
-interface ToolUpdate {
-  toolCallId: string;
-  toolName: string;
-  state: ToolPartFields["state"];
-  input?: unknown;
-  output?: unknown;
-  errorText?: string;
-  rawInput?: unknown;
-  inputEncoding?: "json" | "text";
-  preliminary?: boolean;
-  title?: string;
-  toolMetadata?: Record<string, unknown>;
-  providerExecuted?: boolean;
-  providerMetadata?: unknown;
-}
-
-function set(obj: Mutable, key: string, value: unknown): void {
-  if (value === undefined) delete obj[key];
-  else obj[key] = value;
-}
-
-/** A record whose fields metadata merging descends into (not an array, Date or RegExp). */
-function isMergeableRecord(v: unknown): v is Record<string, unknown> {
-  return isRecord(v) && !(v instanceof Date) && !(v instanceof RegExp);
-}
-
-function define(o: Record<string, unknown>, k: string, v: unknown): void {
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-}
-
-function isTool(p: ChatPart): p is AnyTool {
-  return p.type === "dynamic-tool" || p.type.startsWith("tool-");
-}
-
-function isV1Envelope(v: unknown): v is ChatEventEnvelope {
-  return isRecord(v) && own(v, "schemaVersion") === 1 && Object.hasOwn(v, "event");
+/** `true` for an index a caller may report issues at (-1 or a safe non-negative integer). */
+function isIndex(v: unknown): v is number {
+  return typeof v === "number" && Number.isSafeInteger(v) && v >= -1;
 }
 
 /**
@@ -168,181 +160,59 @@ function isV1Envelope(v: unknown): v is ChatEventEnvelope {
  */
 export class UIMessageFold {
   #id = "";
-  #metadata: unknown = undefined;
-  #parts: ChatPart[] = [];
-  #activeText = new Map<string, TextPart>();
-  #activeReasoning = new Map<string, ReasoningPart>();
-  #partials = new Map<string, PartialCall>();
-  /** Tool parts whose input still streams: materialised lazily (linear). */
-  #streaming = new Map<AnyTool, PartialCall>();
-  #stepTools = new Map<string, AnyTool>();
-  #toolsById = new Map<string, AnyTool[]>();
-  #approvals = new Map<string, AnyTool[]>();
-  #dataParts = new Map<string, DataPart>();
-  /** Metadata objects this fold created (merged into in place; others are copied once). */
-  #owned = new WeakSet<object>();
-  #replayCursor = -1;
-  #replayEnd = 0;
-  #chars = 0;
   #index = 0;
-  #sourceIndex: number | undefined;
-  #issues: ChunkIssue[] = [];
-  #droppedIssues = 0;
-  #errors: string[] = [];
+  #at = 0;
+  readonly #issues: IssueLog;
+  readonly #maxChars: number;
+  #chars = 0;
+  readonly #metadata = new MessageMetadata();
+  readonly #parts: PartList;
+  readonly #text: TextParts;
+  readonly #tools: ToolParts;
+  readonly #data: DataParts;
+  readonly #errors: string[] = [];
+  readonly #maxErrors: number;
   #finishReason: FinishReason | undefined;
   #aborted = false;
-  readonly #maxParts: number;
-  readonly #maxChars: number;
-  readonly #maxIssues: number;
+  readonly #read: ChunkProblemSlot = { problem: null };
 
-  /** Create an adapter (see the class documentation for the mapping). */
+  /** Start a fold (see {@link FoldOptions}). Never throws, whatever `options` is. */
   constructor(options: FoldOptions = {}) {
-    this.#maxParts = options.maxParts ?? 100_000;
-    this.#maxChars = options.maxChars ?? 64 * 1024 * 1024;
-    this.#maxIssues = options.maxIssues ?? 1_000;
-    const m = options.message;
-    if (m === undefined || m === null) return;
-    // the persisted message usually comes from storage: check it (issues at index -1)
-    this.#sourceIndex = -1;
-    try {
-      this.#adopt(m, options.replay === true);
-    } catch {
-      this.#reset("");
-      this.#issue("invalid-chunk", "options.message could not be read; ignored");
-    }
-    this.#sourceIndex = undefined;
-  }
-
-  #adopt(m: UIMessage, replay: boolean): void {
-    if (typeof m !== "object" || typeof m.id !== "string" || typeof m.role !== "string") {
-      return this.#issue("invalid-chunk", "options.message is not a UIMessage; ignored");
-    }
-    if (m.role !== "assistant") {
-      this.#id = m.id;
-      return;
-    }
-    if (!Array.isArray(m.parts)) {
-      return this.#issue("invalid-chunk", "options.message has no parts array; ignored");
-    }
-    this.#id = m.id;
-    this.#metadata = m.metadata;
-    // copy-on-entry: parts are shallow-copied once, so the input is never mutated
-    const parts: ChatPart[] = [];
-    for (let i = 0; i < m.parts.length; i++) {
-      const p: unknown = m.parts[i];
-      if (p === null || typeof p !== "object" || typeof (p as ChatPart).type !== "string") {
-        this.#issue("invalid-chunk", `options.message part ${i} has no string type; dropped`);
-      } else parts.push({ ...p } as ChatPart);
-    }
-    this.#parts = parts;
-    if (replay) {
-      this.#replayCursor = 0;
-      this.#replayEnd = this.#parts.length;
-    } else {
-      this.#indexPersisted();
-    }
-  }
-
-  #indexPersisted(): void {
-    const parts = this.#parts;
-    let lastStep = -1;
-    for (let i = 0; i < parts.length; i++) {
-      const p = parts[i];
-      if (p.type === "step-start") lastStep = i;
-      if (isTool(p)) {
-        this.#registerTool(p);
-        if (p.approval !== undefined) this.#registerApproval(p.approval.id, p);
-      } else if (p.type.startsWith("data-")) {
-        const d = p as DataPart;
-        if (d.id !== undefined) {
-          const key = `${d.type}\u0000${d.id}`;
-          if (!this.#dataParts.has(key)) this.#dataParts.set(key, d);
-        }
+    const settings = readFoldOptions(options);
+    this.#issues = new IssueLog(settings.maxIssues);
+    this.#maxErrors = settings.maxIssues;
+    this.#maxChars = settings.maxChars;
+    this.#parts = new PartList(settings.maxParts, (m) => this.#issue("limit", m));
+    const ctx: FoldContext = {
+      parts: this.#parts,
+      spend: (n) => this.#spend(n),
+      orphan: (m) => this.#issue("orphan-chunk", m),
+    };
+    this.#text = new TextParts(ctx);
+    this.#tools = new ToolParts(ctx);
+    this.#data = new DataParts(this.#parts);
+    this.#at = -1; // problems with the options are reported at index -1
+    for (const p of settings.problems) this.#issue("invalid-option", p);
+    const persisted = readPersistedMessage(settings.message);
+    for (const p of persisted.problems) this.#issue("invalid-chunk", p);
+    this.#id = persisted.id;
+    if (persisted.assistant) {
+      if (!this.#metadata.reset(persisted.metadata)) {
+        this.#issue("invalid-chunk", "options.message metadata could not be read; ignored");
+      }
+      this.#parts.reset(persisted.parts, settings.replay);
+      if (!settings.replay) {
+        this.#tools.adopt(persisted.parts);
+        this.#data.adopt(persisted.parts);
       }
     }
-    for (let i = lastStep + 1; i < parts.length; i++) {
-      const p = parts[i];
-      if (!isTool(p)) continue;
-      if (!this.#stepTools.has(p.toolCallId)) this.#stepTools.set(p.toolCallId, p);
-      if (p.state === "input-streaming") {
-        this.#partials.set(p.toolCallId, {
-          text: typeof p.rawInput === "string" ? p.rawInput : "",
-          inputEncoding: p.inputEncoding,
-          toolName: p.type === "dynamic-tool" ? p.toolName : p.type.slice(5),
-          dynamic: p.type === "dynamic-tool",
-          title: p.title,
-          toolMetadata: p.toolMetadata,
-        });
-      }
-    }
-  }
-
-  /**
-   * Deep merge of message metadata, as the AI SDK's `mergeObjects` (prototype
-   * keys skipped), in amortised linear time: objects this fold created are
-   * merged into in place, objects shared with the input are copied once.
-   */
-  #merge(base: unknown, over: unknown): unknown {
-    // as the AI SDK's updateMessageMetadata: a null / undefined update is no update
-    if (over === undefined || over === null) return base;
-    if (base === undefined) return over;
-    if (!isMergeableRecord(base) || !isMergeableRecord(over)) return over;
-    let out = base;
-    if (!this.#owned.has(base)) {
-      out = {};
-      for (const k of Object.keys(base)) define(out, k, base[k]);
-      this.#owned.add(out);
-    }
-    for (const k of Object.keys(over)) {
-      if (k === "__proto__" || k === "constructor" || k === "prototype") continue;
-      const v = over[k];
-      if (v === undefined) continue;
-      const b = Object.hasOwn(out, k) ? out[k] : undefined;
-      define(out, k, isMergeableRecord(v) && isMergeableRecord(b) ? this.#merge(b, v) : v);
-    }
-    return out;
   }
 
   #issue(code: ChunkIssue["code"], message: string): void {
-    if (this.#issues.length < this.#maxIssues) {
-      this.#issues.push({ index: this.#sourceIndex ?? this.#index, code, message });
-    } else this.#droppedIssues++;
+    this.#issues.add(this.#at, code, message);
   }
 
-  #registerTool(p: AnyTool): void {
-    const list = this.#toolsById.get(p.toolCallId);
-    if (list === undefined) this.#toolsById.set(p.toolCallId, [p]);
-    else list.push(p);
-  }
-  #registerApproval(id: string, p: AnyTool): void {
-    const list = this.#approvals.get(id);
-    if (list === undefined) this.#approvals.set(id, [p]);
-    else if (list[list.length - 1] !== p) list.push(p);
-  }
-
-  /** Append (or, while replaying, re-place) a new part. False when refused. */
-  #place(part: ChatPart): boolean {
-    if (this.#replayCursor >= 0 && this.#replayCursor < this.#replayEnd) {
-      const old = this.#parts[this.#replayCursor];
-      const same = old.type === part.type &&
-        (!isTool(part) || (isTool(old) && old.toolCallId === part.toolCallId));
-      if (same) {
-        this.#parts[this.#replayCursor++] = part;
-        return true;
-      }
-      // the replay diverges from what was persisted: the stale tail is superseded
-      this.#parts.length = this.#replayCursor;
-      this.#replayEnd = this.#replayCursor;
-    }
-    if (this.#parts.length >= this.#maxParts) {
-      this.#issue("limit", `message already holds ${this.#maxParts} parts`);
-      return false;
-    }
-    this.#parts.push(part);
-    return true;
-  }
-
-  #charsOk(n: number): boolean {
+  #spend(n: number): boolean {
     if (this.#chars + n > this.#maxChars) {
       this.#issue("limit", `more than ${this.#maxChars} characters appended`);
       return false;
@@ -351,409 +221,108 @@ export class UIMessageFold {
     return true;
   }
 
-  #findTool(toolCallId: string): AnyTool | undefined {
-    const inStep = this.#stepTools.get(toolCallId);
-    if (inStep !== undefined) return inStep;
-    const list = this.#toolsById.get(toolCallId);
-    return list === undefined ? undefined : list[list.length - 1];
-  }
-
-  /** Write the lazily parsed partial input of a streaming tool part. */
-  #materialise(part: AnyTool): void {
-    const pc = this.#streaming.get(part);
-    if (pc === undefined) return;
-    this.#streaming.delete(part);
-    const m = part as unknown as Mutable;
-    set(m, "input", pc.inputEncoding === "text" ? pc.text : parsePartialJson(pc.text));
-    set(m, "rawInput", pc.text);
-  }
-
-  #updateTool(o: ToolUpdate, dynamic: boolean, existing?: AnyTool): void {
-    let part = existing;
-    if (part === undefined) {
-      const cand = this.#stepTools.get(o.toolCallId);
-      if (cand !== undefined && (cand.type === "dynamic-tool") === dynamic) part = cand;
-    }
-    const resultState = o.state === "output-available" || o.state === "output-error";
-    if (part !== undefined) {
-      // every update sets `input` / `rawInput` itself (callers that reuse the
-      // part's input materialise it first), so a pending partial parse is dropped
-      this.#streaming.delete(part);
-      const m = part as unknown as Mutable;
-      m.state = o.state;
-      if (dynamic) m.toolName = o.toolName;
-      else m.type = `tool-${o.toolName}`;
-      set(m, "input", o.input);
-      set(m, "output", o.output);
-      set(m, "errorText", o.errorText);
-      set(m, "rawInput", o.rawInput);
-      set(m, "inputEncoding", o.inputEncoding);
-      set(m, "preliminary", o.preliminary);
-      if (o.title !== undefined) m.title = o.title;
-      if (o.toolMetadata !== undefined) m.toolMetadata = o.toolMetadata;
-      set(m, "providerExecuted", o.providerExecuted ?? m.providerExecuted);
-      if (o.providerMetadata != null) {
-        m[resultState ? "resultProviderMetadata" : "callProviderMetadata"] = o.providerMetadata;
-      }
-      return;
-    }
-    const m: Mutable = dynamic
-      ? { type: "dynamic-tool", toolName: o.toolName, toolCallId: o.toolCallId, state: o.state }
-      : { type: `tool-${o.toolName}`, toolCallId: o.toolCallId, state: o.state };
-    set(m, "title", o.title);
-    set(m, "toolMetadata", o.toolMetadata);
-    set(m, "input", o.input);
-    set(m, "inputEncoding", o.inputEncoding);
-    set(m, "output", o.output);
-    if (!dynamic) set(m, "rawInput", o.rawInput);
-    set(m, "errorText", o.errorText);
-    set(m, "providerExecuted", o.providerExecuted);
-    set(m, "preliminary", o.preliminary);
-    if (o.providerMetadata != null) {
-      m[resultState ? "resultProviderMetadata" : "callProviderMetadata"] = o.providerMetadata;
-    }
-    const created = m as unknown as AnyTool;
-    if (!this.#place(created)) return;
-    this.#registerTool(created);
-    if (!this.#stepTools.has(o.toolCallId)) this.#stepTools.set(o.toolCallId, created);
-  }
-
   #reset(id: string): void {
     this.#id = id;
-    this.#metadata = undefined;
-    this.#parts = [];
-    this.#activeText.clear();
-    this.#activeReasoning.clear();
-    this.#partials.clear();
-    this.#streaming.clear();
-    this.#stepTools.clear();
-    this.#toolsById.clear();
-    this.#approvals.clear();
-    this.#dataParts.clear();
-    this.#replayCursor = -1;
-    this.#replayEnd = 0;
-  }
-
-  #resetStep(): void {
-    this.#activeText.clear();
-    this.#activeReasoning.clear();
-    this.#partials.clear();
-    this.#stepTools.clear();
-    const parts = this.#parts;
-    let cut = parts.length;
-    while (cut > 0 && parts[cut - 1].type !== "step-start") cut--;
-    for (let i = parts.length - 1; i >= cut; i--) {
-      const p = parts[i];
-      if (isTool(p)) {
-        this.#streaming.delete(p);
-        const list = this.#toolsById.get(p.toolCallId);
-        if (list !== undefined && list[list.length - 1] === p) list.pop();
-        if (p.approval !== undefined) {
-          const al = this.#approvals.get(p.approval.id);
-          if (al !== undefined && al[al.length - 1] === p) al.pop();
-        }
-      } else if (p.type.startsWith("data-")) {
-        const d = p as DataPart;
-        const key = `${d.type}\u0000${d.id}`;
-        if (this.#dataParts.get(key) === d) this.#dataParts.delete(key);
-      }
-    }
-    parts.length = cut;
-    if (this.#replayEnd > cut) this.#replayEnd = cut;
-    if (this.#replayCursor > cut) this.#replayCursor = cut;
+    this.#metadata.reset();
+    this.#parts.reset();
+    this.#text.clear();
+    this.#tools.clear();
+    this.#data.clear();
   }
 
   /**
    * Apply one chunk. A value that is not a valid chunk, or a chunk that
    * refers to a part that does not exist, is reported as an issue and
-   * skipped. Never throws. `sourceIndex` overrides the index reported in
-   * issues (default: the count of chunks pushed before this one).
+   * skipped (a chunk with a bad optional field is applied without it). Never
+   * throws. `sourceIndex` overrides the index reported in issues (default:
+   * the count of chunks pushed before this one; ignored unless it is -1 or a
+   * non-negative safe integer).
    */
   push(value: unknown, sourceIndex?: number): void {
-    this.#sourceIndex = sourceIndex;
-    try {
-      const why = checkUIMessageChunk(value);
-      if (why !== null) {
-        const unsupported = why.endsWith("has no part in this document");
-        this.#issue(unsupported ? "unsupported-chunk" : "invalid-chunk", why);
-      } else this.#apply(value as UIMessageChunk);
-    } catch (e) {
-      // defensive: a getter or proxy in untrusted input
-      this.#issue("invalid-chunk", `chunk could not be read: ${String(e).slice(0, 200)}`);
+    this.#at = isIndex(sourceIndex) ? sourceIndex : this.#index;
+    const chunk = readChunk(value, this.#read);
+    const problem = this.#read.problem;
+    if (problem !== null) this.#issue(problem.code, problem.message);
+    if (chunk !== null) {
+      try {
+        this.#apply(chunk);
+      } catch (e) {
+        // defensive: e.g. a string past the engine's maximum length (maxChars: Infinity)
+        this.#issue("invalid-chunk", `chunk could not be applied: ${describeThrown(e, 200)}`);
+      }
     }
     this.#index++;
   }
 
+  #mergeMetadata(c: Chunk<"start" | "finish" | "message-metadata">): void {
+    if (this.#metadata.merge(c.messageMetadata)) return;
+    this.#issue(
+      c.type === "message-metadata" ? "invalid-chunk" : "invalid-field",
+      `${c.type} chunk's messageMetadata could not be read; ignored`,
+    );
+  }
+
   #apply(c: UIMessageChunk): void {
     switch (c.type) {
-      case "text-start": {
-        const part: TextPart = { type: "text", text: "", state: "streaming" };
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
-        if (!this.#place(part)) return;
-        this.#activeText.set(c.id, part);
-        return;
-      }
+      case "text-start":
+      case "reasoning-start":
+        return this.#text.start(c);
       case "text-delta":
-      case "reasoning-delta": {
-        const kind = c.type === "text-delta" ? "text" : "reasoning";
-        const part = (kind === "text" ? this.#activeText : this.#activeReasoning).get(c.id);
-        if (part === undefined) {
-          return this.#issue("orphan-chunk", `${c.type} for unknown ${kind} part ${c.id}`);
-        }
-        if (!this.#charsOk(c.delta.length)) return;
-        part.text += c.delta;
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
+      case "reasoning-delta":
+        return this.#text.delta(c);
+      case "text-end":
+      case "reasoning-end":
+        return this.#text.end(c);
+      case "file":
+      case "source-url":
+      case "source-document":
+        this.#parts.place(referencePart(c));
         return;
-      }
-      case "text-end": {
-        const part = this.#activeText.get(c.id);
-        if (part === undefined) {
-          return this.#issue("orphan-chunk", `text-end for unknown text part ${c.id}`);
-        }
-        part.state = "done";
-        if (c.citations != null) part.citations = c.citations;
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
-        this.#activeText.delete(c.id);
-        return;
-      }
-      case "reasoning-start": {
-        const part: ReasoningPart = { type: "reasoning", id: c.id, text: "", state: "streaming" };
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
-        if (!this.#place(part)) return;
-        this.#activeReasoning.set(c.id, part);
-        return;
-      }
-      case "reasoning-end": {
-        const part = this.#activeReasoning.get(c.id);
-        if (part === undefined) {
-          return this.#issue("orphan-chunk", `reasoning-end for unknown reasoning part ${c.id}`);
-        }
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
-        part.state = "done";
-        this.#activeReasoning.delete(c.id);
-        return;
-      }
-      case "file": {
-        const part: Mutable = { type: "file", mediaType: c.mediaType, url: c.url };
-        if (c.providerMetadata != null) part.providerMetadata = c.providerMetadata;
-        this.#place(part as unknown as ChatPart);
-        return;
-      }
-      case "source-url": {
-        const part: Mutable = { type: "source-url", sourceId: c.sourceId, url: c.url };
-        set(part, "title", c.title);
-        set(part, "providerMetadata", c.providerMetadata);
-        this.#place(part as unknown as ChatPart);
-        return;
-      }
-      case "source-document": {
-        const part: Mutable = {
-          type: "source-document",
-          sourceId: c.sourceId,
-          mediaType: c.mediaType,
-          title: c.title,
-        };
-        set(part, "filename", c.filename);
-        set(part, "providerMetadata", c.providerMetadata);
-        this.#place(part as unknown as ChatPart);
-        return;
-      }
-      case "tool-input-start": {
-        const pc: PartialCall = {
-          text: "",
-          inputEncoding: c.inputEncoding,
-          toolName: c.toolName,
-          dynamic: c.dynamic,
-          title: c.title,
-          toolMetadata: c.toolMetadata,
-        };
-        this.#partials.set(c.toolCallId, pc);
-        this.#updateTool({
-          toolCallId: c.toolCallId,
-          toolName: c.toolName,
-          state: "input-streaming",
-          inputEncoding: c.inputEncoding,
-          providerExecuted: c.providerExecuted,
-          title: c.title,
-          toolMetadata: c.toolMetadata,
-          providerMetadata: c.providerMetadata,
-        }, c.dynamic === true);
-        return;
-      }
-      case "tool-input-delta": {
-        const pc = this.#partials.get(c.toolCallId);
-        if (pc === undefined) {
-          return this.#issue(
-            "orphan-chunk",
-            `tool-input-delta for unknown tool call ${c.toolCallId}`,
-          );
-        }
-        if (!this.#charsOk(c.inputTextDelta.length)) return;
-        pc.text += c.inputTextDelta;
-        this.#updateTool(
-          {
-            toolCallId: c.toolCallId,
-            toolName: pc.toolName,
-            state: "input-streaming",
-            inputEncoding: pc.inputEncoding,
-            title: pc.title,
-            toolMetadata: pc.toolMetadata,
-          },
-          pc.dynamic === true,
-        );
-        const part = this.#stepTools.get(c.toolCallId);
-        if (part !== undefined && part.state === "input-streaming") this.#streaming.set(part, pc);
-        return;
-      }
+      case "tool-input-start":
+        return this.#tools.inputStart(c);
+      case "tool-input-delta":
+        return this.#tools.inputDelta(c);
       case "tool-input-available":
-        this.#updateTool({
-          toolCallId: c.toolCallId,
-          toolName: c.toolName,
-          state: "input-available",
-          input: c.input,
-          providerExecuted: c.providerExecuted,
-          providerMetadata: c.providerMetadata,
-          title: c.title,
-          toolMetadata: c.toolMetadata,
-        }, c.dynamic === true);
-        return;
-      case "tool-input-error": {
-        const existing = this.#stepTools.get(c.toolCallId);
-        const dynamic = existing !== undefined
-          ? existing.type === "dynamic-tool"
-          : c.dynamic === true;
-        this.#updateTool({
-          toolCallId: c.toolCallId,
-          toolName: c.toolName,
-          state: "output-error",
-          input: c.input,
-          errorText: c.errorText,
-          providerExecuted: c.providerExecuted,
-          providerMetadata: c.providerMetadata,
-          toolMetadata: c.toolMetadata,
-        }, dynamic);
-        return;
-      }
-      case "tool-approval-request": {
-        const part = this.#findTool(c.toolCallId);
-        if (part === undefined) {
-          return this.#issue(
-            "orphan-chunk",
-            `tool-approval-request for unknown tool call ${c.toolCallId}`,
-          );
-        }
-        const approval: Mutable = { id: c.approvalId };
-        if (c.approvalDescriptor != null) approval.descriptor = c.approvalDescriptor;
-        if (Object.hasOwn(c, "inputSchemaInput")) approval.inputSchemaInput = c.inputSchemaInput;
-        if (c.reason != null) approval.requestReason = c.reason;
-        if (c.isAutomatic === true) approval.isAutomatic = true;
-        if (c.signature != null) approval.signature = c.signature;
-        part.state = "approval-requested";
-        part.approval = approval as unknown as ToolPartFields["approval"];
-        this.#registerApproval(c.approvalId, part);
-        return;
-      }
-      case "tool-approval-response": {
-        const list = this.#approvals.get(c.approvalId);
-        const part = list === undefined ? undefined : list[list.length - 1];
-        if (part === undefined) {
-          return this.#issue(
-            "orphan-chunk",
-            `tool-approval-response for unknown approval ${c.approvalId}`,
-          );
-        }
-        const approval: Mutable = { ...(part.approval ?? { id: c.approvalId }) };
-        approval.id = c.approvalId;
-        approval.approved = c.approved;
-        if (c.reason != null) approval.reason = c.reason;
-        part.state = "approval-responded";
-        part.approval = approval as unknown as ToolPartFields["approval"];
-        if (c.providerExecuted != null) part.providerExecuted = c.providerExecuted;
-        if (c.providerMetadata != null) part.callProviderMetadata = c.providerMetadata;
-        return;
-      }
-      case "tool-output-denied": {
-        const part = this.#findTool(c.toolCallId);
-        if (part === undefined) {
-          return this.#issue(
-            "orphan-chunk",
-            `tool-output-denied for unknown tool call ${c.toolCallId}`,
-          );
-        }
-        part.state = "output-denied";
-        return;
-      }
+        return this.#tools.inputAvailable(c);
+      case "tool-input-error":
+        return this.#tools.inputError(c);
+      case "tool-approval-request":
+        return this.#tools.approvalRequest(c);
+      case "tool-approval-response":
+        return this.#tools.approvalResponse(c);
+      case "tool-output-denied":
+        return this.#tools.outputDenied(c);
       case "tool-output-available":
-      case "tool-output-error": {
-        const part = this.#findTool(c.toolCallId);
-        if (part === undefined) {
-          return this.#issue("orphan-chunk", `${c.type} for unknown tool call ${c.toolCallId}`);
-        }
-        this.#materialise(part);
-        const dynamic = part.type === "dynamic-tool";
-        const ok = c.type === "tool-output-available";
-        this.#updateTool(
-          {
-            toolCallId: c.toolCallId,
-            toolName: dynamic ? (part as DynamicToolPart).toolName : part.type.slice(5),
-            state: ok ? "output-available" : "output-error",
-            input: part.input,
-            output: ok ? c.output : undefined,
-            errorText: ok ? undefined : c.errorText,
-            rawInput: !ok && !dynamic ? part.rawInput : undefined,
-            preliminary: ok ? c.preliminary : undefined,
-            providerExecuted: c.providerExecuted,
-            providerMetadata: c.providerMetadata,
-            title: part.title,
-            toolMetadata: c.toolMetadata ?? part.toolMetadata,
-          },
-          dynamic,
-          part,
-        );
-        return;
-      }
+      case "tool-output-error":
+        return this.#tools.output(c);
       case "start-step":
-        if (this.#place({ type: "step-start" })) this.#stepTools = new Map();
+        if (this.#parts.place({ type: "step-start" })) this.#tools.newStep();
         return;
       case "finish-step":
         return;
-      case "reset-step":
-        this.#resetStep();
+      case "reset-step": {
+        const removed = this.#parts.cutStep();
+        this.#text.clear();
+        this.#tools.resetStep(removed);
+        this.#data.forget(removed);
         return;
+      }
       case "start":
         if (c.messageId !== undefined && c.messageId !== this.#id) this.#reset(c.messageId);
-        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
-        return;
+        return this.#mergeMetadata(c);
       case "finish":
-        if (c.finishReason != null) this.#finishReason = c.finishReason;
-        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
-        return;
+        if (c.finishReason !== undefined) this.#finishReason = c.finishReason;
+        return this.#mergeMetadata(c);
       case "message-metadata":
-        this.#metadata = this.#merge(this.#metadata, c.messageMetadata);
-        return;
+        return this.#mergeMetadata(c);
       case "error":
-        if (this.#errors.length < this.#maxIssues) this.#errors.push(c.errorText);
+        if (this.#errors.length < this.#maxErrors) this.#errors.push(c.errorText);
         return;
       case "abort":
         this.#aborted = true;
         return;
-      default: {
-        // data-* (validated by checkUIMessageChunk)
-        const d = c as { type: `data-${string}`; id?: string; data: unknown; transient?: boolean };
-        if (d.transient === true) return;
-        if (d.id !== undefined) {
-          const key = `${d.type}\u0000${d.id}`;
-          const existing = this.#dataParts.get(key);
-          if (existing !== undefined) {
-            existing.data = d.data;
-            return;
-          }
-          const part: DataPart = { type: d.type, id: d.id, data: d.data };
-          if (this.#place(part)) this.#dataParts.set(key, part);
-          return;
-        }
-        this.#place({ type: d.type, data: d.data });
-      }
+      default:
+        return this.#data.apply(c as DataChunk);
     }
   }
 
@@ -763,23 +332,40 @@ export class UIMessageFold {
    * later chunks keep updating them, so copy a result you keep while pushing.
    */
   result(): FoldResult {
-    for (const part of [...this.#streaming.keys()]) {
-      const pc = this.#streaming.get(part)!;
-      this.#materialise(part);
-      this.#streaming.set(part, pc); // keep streaming: later deltas still apply
-    }
-    const message: UIMessage = { id: this.#id, role: "assistant", parts: this.#parts.slice() };
-    if (this.#metadata !== undefined) message.metadata = this.#metadata;
+    this.#tools.materialiseAll();
+    const message: UIMessage = {
+      id: this.#id,
+      role: "assistant",
+      parts: this.#parts.parts.slice(),
+    };
+    if (this.#metadata.value !== undefined) message.metadata = this.#metadata.value;
     const r: FoldResult = {
       message,
-      issues: this.#issues.slice(),
-      droppedIssues: this.#droppedIssues,
+      issues: this.#issues.issues.slice(),
+      droppedIssues: this.#issues.dropped,
       errors: this.#errors.slice(),
       aborted: this.#aborted,
       count: this.#index,
     };
     if (this.#finishReason !== undefined) r.finishReason = this.#finishReason;
     return r;
+  }
+}
+
+/** The (empty) result of `fold` for an input that cannot be read, with an issue at index -1. */
+function refusedInput(fold: UIMessageFold, message: string): FoldResult {
+  const r = fold.result();
+  r.issues.push({ index: -1, code: "invalid-chunk", message });
+  r.issues.sort((a, b) => a.index - b.index);
+  return r;
+}
+
+/** `true` when `v` looks like a v1 envelope (never throws: a hostile value is no envelope). */
+function isV1Envelope(v: unknown): boolean {
+  try {
+    return isRecord(v) && own(v, "schemaVersion") === 1 && Object.hasOwn(v, "event");
+  } catch {
+    return false;
   }
 }
 
@@ -807,61 +393,59 @@ export class UIMessageFold {
  * ```
  */
 export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {}): FoldResult {
-  const fold = new UIMessageFold(options ?? {});
-  let v1: EnvelopeStream<UIMessageChunk> | undefined;
-  let first = true;
-  let envelopes = 0;
-  let chunks = 0;
-  const refused: ChunkIssue[] = [];
+  const fold = new UIMessageFold(options);
   if (!isIterable(input)) {
     // Untyped callers (JSON from storage) may pass anything: refuse, never throw.
     const r = fold.result();
-    r.issues = [{
+    r.issues.push({
       index: -1,
       code: "invalid-chunk",
       message: "input is not an iterable of chunks",
-    }];
+    });
+    r.issues.sort((a, b) => a.index - b.index);
     return r;
   }
+  let v1: EnvelopeStream<UIMessageChunk> | undefined;
+  let first = true;
+  let read = 0;
+  const refused: ChunkIssue[] = [];
   // a throwing iterator (a generator over a broken source, a revoked proxy)
   // ends the input: what was read so far is folded and the throw is an issue
   let readFailure: string | undefined;
   try {
     for (const item of input) {
+      const index = read++;
       if (first) {
         first = false;
         if (isV1Envelope(item)) {
-          v1 = new EnvelopeStream(new V1ToUIMessageChunks(), (items, index) => {
-            for (const chunk of items) fold.push(chunk, index);
+          v1 = new EnvelopeStream(new V1ToUIMessageChunks(), (items, at) => {
+            for (const chunk of items) fold.push(chunk, at);
           });
         }
       }
       if (v1 === undefined) {
-        chunks++;
         fold.push(item);
         continue;
       }
-      v1.offer(item, envelopes++);
+      v1.offer(item, index);
     }
   } catch (e) {
-    readFailure = `reading the input threw: ${describeThrown(e)}; the rest of it is not folded`;
+    readFailure = `reading the input threw: ${
+      describeThrown(e, 200)
+    }; the rest of it is not folded`;
   }
   if (v1 !== undefined) {
-    for (const r of v1.end(envelopes)) {
+    for (const r of v1.end(read)) {
       refused.push({ index: r.index, code: "invalid-chunk", message: r.error.message });
     }
   }
   const r = fold.result();
   if (v1 !== undefined) {
-    r.count = envelopes;
+    r.count = read;
     r.issues = [...refused, ...r.issues].sort((a, b) => a.index - b.index);
   }
   if (readFailure !== undefined) {
-    r.issues.push({
-      index: v1 === undefined ? chunks : envelopes,
-      code: "invalid-chunk",
-      message: readFailure,
-    });
+    r.issues.push({ index: read, code: "invalid-chunk", message: readFailure });
   }
   return r;
 }
@@ -881,11 +465,28 @@ export function foldUIMessageChunks(chunks: readonly unknown[]): FoldResult {
   return foldUIMessage(chunks);
 }
 
+/** The async iterator of `source`, or `undefined` when it has none (never throws). */
+function asyncIteratorOf(source: unknown): AsyncIterator<unknown> | undefined {
+  try {
+    if (source === null || (typeof source !== "object" && typeof source !== "function")) {
+      return undefined;
+    }
+    const f = (source as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator];
+    if (typeof f !== "function") return undefined;
+    const it = f.call(source);
+    return it !== null && typeof it === "object" && typeof it.next === "function" ? it : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Fold an async source (a `ReadableStream` or any async iterable) of chunks.
- * Same semantics as {@link foldUIMessage} for chunk streams. Never rejects
- * for bad chunks (they become issues); rejects only if the source itself
- * errors.
+ * Same semantics as {@link foldUIMessage} for chunk streams. Never rejects:
+ * bad chunks become issues; a `source` that is not async iterable is an
+ * `invalid-chunk` issue at index -1; a source that errors (a stream error, a
+ * throwing iterator) ends the input there, and the error is an
+ * `invalid-chunk` issue at the index of the chunk that could not be read.
  *
  * @example
  * ```ts
@@ -898,6 +499,23 @@ export async function foldUIMessageStream(
   options: FoldOptions = {},
 ): Promise<FoldResult> {
   const fold = new UIMessageFold(options);
-  for await (const item of stream as AsyncIterable<unknown>) fold.push(item);
-  return fold.result();
+  const it = asyncIteratorOf(stream);
+  if (it === undefined) return refusedInput(fold, "input is not an async iterable");
+  let read = 0;
+  let failure: string | undefined;
+  try {
+    for (;;) {
+      const step = await it.next();
+      if (step.done === true) break;
+      read++;
+      fold.push(step.value);
+    }
+  } catch (e) {
+    failure = `reading the stream failed: ${describeThrown(e, 200)}; the rest of it is not folded`;
+  }
+  const r = fold.result();
+  if (failure !== undefined) {
+    r.issues.push({ index: read, code: "invalid-chunk", message: failure });
+  }
+  return r;
 }

@@ -9,6 +9,8 @@ import type { ToolPart } from "./parts.ts";
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
+import { describeValue } from "../_internal/describe.ts";
+import { MessageArgumentError } from "./errors.ts";
 
 /** Tool name of gate parts. */
 export const GATE_TOOL_NAME = "gate" as const;
@@ -48,7 +50,7 @@ export type GateAnswer =
   | { action: "accept"; gateId: string; payload: unknown }
   | { action: "decline"; gateId: string; reason: string };
 
-/** Refusal of {@link fromHitlGate}. */
+/** Refusal of {@link parseHitlGate}. */
 export interface GateRefusal {
   /**
    * Stable machine-readable reason:
@@ -76,7 +78,8 @@ const GATE_STATUSES: ReadonlySet<unknown> = new Set([
 
 /**
  * A gate → an assistant message (`id` = `gate:<id>`) with one `tool-gate`
- * part (`toolCallId` = gate id, `input` = `{prompt, schema?, expiresAt?}`):
+ * part (`toolCallId` = gate id, `input` = `{prompt, schema?, expiresAt?}`),
+ * as the titan seed documents it:
  *
  * | gate status | part state | approval |
  * |---|---|---|
@@ -85,28 +88,54 @@ const GATE_STATUSES: ReadonlySet<unknown> = new Set([
  * | cancelled | output-denied | `{id, approved: false, reason: reason ?? 'cancelled'}` |
  * | expired | output-denied | `{id, approved: false, reason: reason ?? 'expired'}` |
  *
- * A resolved gate without a payload gets `output: null`: the AI SDK (and
- * `ToolPartSchema`) require an output in `output-available`, and an
+ * A resolved gate without a payload gets `output: null`: the AI SDK (and the
+ * {@link toolPart} schema) require an output in `output-available`, and an
  * `undefined` one would vanish when the message is stored as JSON.
  *
- * Returns a {@link Result} and never throws: a row with any other status is
- * refused (`unknown-status`) rather than read as a denial, and a result that
- * would not pass {@link parseChatMessage} is refused (`invalid-gate`). The
- * titan original returned the message directly and mapped every unknown
- * status to `output-denied`.
+ * Every result passes {@link parseChatMessage}. A row (or context) that
+ * breaks {@link GateSnapshot} / {@link GateContext} is a programmer's
+ * mistake: it throws {@link MessageArgumentError} with the code
+ * {@link parseHitlGate} would refuse it with (`unknown-status`, mapped to
+ * `unknown-gate-status`, or `invalid-gate`), never anything else, and never
+ * reads an unknown status as a denial (the seed mapped every unknown status
+ * to `output-denied`). For rows read from a database you do not trust, use
+ * {@link parseHitlGate}.
  *
  * @example
  * ```ts
  * import { fromHitlGate } from "@papercusp/chat-protocol/message";
- * const r = fromHitlGate(
+ * const message = fromHitlGate(
  *   { id: "g1", prompt: "Deploy?", status: "pending", createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },
  * );
- * if (r.ok) r.value.parts[0].type; // "tool-gate"
+ * message.parts[0].type; // "tool-gate"
+ * ```
+ */
+export function fromHitlGate(gate: GateSnapshot, context: GateContext): ChatMessage {
+  const r = parseHitlGate(gate, context);
+  if (r.ok) return r.value;
+  throw new MessageArgumentError(
+    r.error.code === "unknown-status" ? "unknown-gate-status" : "invalid-gate",
+    r.error.message,
+  );
+}
+
+/**
+ * The checked form of {@link fromHitlGate}, for a gate row that may be
+ * untrusted: the same message, or a typed {@link GateRefusal} instead of a
+ * throw. Each field of the row is read once (what is checked is what is
+ * used). Never throws.
+ *
+ * @example
+ * ```ts
+ * import { parseHitlGate } from "@papercusp/chat-protocol/message";
+ * declare const row: unknown; // from a database
+ * const r = parseHitlGate(row as never, { threadId: "th1", authorId: "agent:ops" });
+ * if (r.ok) console.log(r.value.parts[0].type); // "tool-gate"
  * else console.error(r.error.code); // "unknown-status" | "invalid-gate"
  * ```
  */
-export function fromHitlGate(
+export function parseHitlGate(
   gate: GateSnapshot,
   context: GateContext,
 ): Result<ChatMessage, GateRefusal> {
@@ -128,7 +157,7 @@ export function fromHitlGate(
     if (!GATE_STATUSES.has(row.status)) {
       return err({
         code: "unknown-status",
-        message: `unknown gate status ${JSON.stringify(String(row.status)).slice(0, 80)}`,
+        message: `unknown gate status ${describeValue(row.status)}`,
       });
     }
     const why = rowProblem(row);
@@ -204,6 +233,8 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
  * `output-available` → accept (payload = output), `output-denied` → decline
  * (reason = approval reason, or `declined`). `undefined` while the gate is
  * open (any other state), and for a message without a gate part or approval.
+ * Each field is read once; throws {@link MessageArgumentError}
+ * (`invalid-argument`) when `message` (or its parts) cannot be read.
  *
  * @example
  * ```ts
@@ -212,16 +243,41 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
  *   { id: "g1", prompt: "Deploy?", status: "resolved", payload: { ok: true }, createdAt: "2026-01-01T00:00:00.000Z" },
  *   { threadId: "th1", authorId: "agent:ops" },
  * );
- * if (done.ok) toHitlAnswer(done.value); // { action: "accept", gateId: "g1", payload: { ok: true } }
+ * toHitlAnswer(done); // { action: "accept", gateId: "g1", payload: { ok: true } }
  * ```
  */
 export function toHitlAnswer(message: ChatMessage): GateAnswer | undefined {
-  const part = message.parts.find((p) => p.type === GATE_PART_TYPE) as ToolPart | undefined;
-  if (part === undefined || part.approval === undefined) return undefined;
-  const gateId = part.approval.id;
-  if (part.state === "output-available") return { action: "accept", gateId, payload: part.output };
-  if (part.state === "output-denied") {
-    return { action: "decline", gateId, reason: part.approval.reason ?? "declined" };
+  let read: { gateId: unknown; state: unknown; output: unknown; reason: unknown } | undefined;
+  try {
+    read = readGatePart(message);
+  } catch {
+    throw new MessageArgumentError("invalid-argument", "the message could not be read");
+  }
+  if (read === undefined || typeof read.gateId !== "string") return undefined;
+  const gateId = read.gateId;
+  if (read.state === "output-available") return { action: "accept", gateId, payload: read.output };
+  if (read.state === "output-denied") {
+    return {
+      action: "decline",
+      gateId,
+      reason: typeof read.reason === "string" ? read.reason : "declined",
+    };
+  }
+  return undefined;
+}
+
+/** The fields of the first `tool-gate` part that carries an approval (each read once). May throw. */
+function readGatePart(
+  message: ChatMessage,
+): { gateId: unknown; state: unknown; output: unknown; reason: unknown } | undefined {
+  const parts: unknown = message.parts;
+  if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
+  for (let i = 0; i < parts.length; i++) {
+    const p: unknown = parts[i];
+    if (!isRecord(p) || p.type !== GATE_PART_TYPE) continue;
+    const approval = p.approval;
+    if (!isRecord(approval)) return undefined;
+    return { gateId: approval.id, state: p.state, output: p.output, reason: approval.reason };
   }
   return undefined;
 }

@@ -5,6 +5,9 @@
  * @module
  */
 import type { ChatMessage } from "./envelope.ts";
+import type { ChatPart, TextPart } from "./parts.ts";
+import { readArgument } from "./_read_argument.ts";
+import { MessageArgumentError } from "./errors.ts";
 import { capDeliveryStatus, type DeliveryState, TRANSPORT_DELIVERY_CEILING } from "./delivery.ts";
 
 /** A message the seam received. `guid` is also the transport's dedupe key. */
@@ -51,7 +54,9 @@ export interface OutboundResult {
 /**
  * Inbound text → a user message with one `text` part and provenance
  * `{authored:'human'}` (set here, by the broker side, never by the payload).
- * `id` is the transport `guid`.
+ * `id` is the transport `guid`. Fields are read once and not validated;
+ * throws {@link MessageArgumentError} (`invalid-argument`) when `inbound` or
+ * `context` is not an object that can be read.
  *
  * @example
  * ```ts
@@ -66,21 +71,26 @@ export function fromMessagingInbound(
   inbound: MessagingInbound,
   context: InboundContext,
 ): ChatMessage {
+  const i = readArgument(inbound, ["guid", "text"] as const, "the inbound message");
+  const c = readArgument(context, ["threadId", "authorId", "createdAt"] as const, "the context");
   return {
-    id: inbound.guid,
-    threadId: context.threadId,
-    authorId: context.authorId,
+    id: i.guid,
+    threadId: c.threadId,
+    authorId: c.authorId,
     role: "user",
-    createdAt: context.createdAt,
-    parts: [{ type: "text", text: inbound.text }],
+    createdAt: c.createdAt,
+    parts: [{ type: "text", text: i.text }],
     provenance: { authored: "human" },
-  };
+  } as ChatMessage;
 }
 
 /**
  * A message → what the text-only seam sends. Text parts are joined with a
  * blank line; every other part is not sent and its `type` is listed in
- * `dropped` (never lost silently). No length cap is applied.
+ * `dropped` (never lost silently). No length cap is applied. Throws
+ * {@link MessageArgumentError} (`invalid-argument`) when `message.parts` is
+ * not an array of readable parts (each with a string `type`, a text part
+ * with a string `text`).
  *
  * @example
  * ```ts
@@ -93,9 +103,22 @@ export function fromMessagingInbound(
 export function toMessagingOutbound(message: ChatMessage, handle: string): OutboundResult {
   const texts: string[] = [];
   const dropped: string[] = [];
-  for (const part of message.parts) {
-    if (part.type === "text") texts.push(part.text);
-    else dropped.push(part.type);
+  try {
+    const parts: unknown = message.parts;
+    if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as ChatPart;
+      const type: unknown = part.type;
+      const value: unknown = type === "text" ? (part as TextPart).text : type;
+      if (typeof value !== "string") throw new TypeError("a part's type or text is not a string");
+      if (type === "text") texts.push(value);
+      else dropped.push(value);
+    }
+  } catch {
+    throw new MessageArgumentError(
+      "invalid-argument",
+      "the message's parts could not be read as parts (a string type; a string text on text parts)",
+    );
   }
   return { send: { handle, text: texts.join("\n\n") }, dropped };
 }
@@ -104,14 +127,28 @@ export function toMessagingOutbound(message: ChatMessage, handle: string): Outbo
  * The seam's send result → one recipient's delivery state. Failure →
  * `undeliverable` with `reason` = the error kind; success → `accepted` (the
  * transport ceiling: the seam cannot see delivery or reads). `at` is ISO-8601.
+ * Throws {@link MessageArgumentError} (`invalid-argument`) when `result`
+ * cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { deliveryFromSendResult } from "@papercusp/chat-protocol/message";
+ * deliveryFromSendResult({ ok: true }, "u1", "2026-01-01T00:00:00.000Z").status; // "accepted"
+ * ```
  */
 export function deliveryFromSendResult(
   result: MessagingSendResult,
   participantId: string,
   at: string,
 ): DeliveryState {
-  if (!result.ok) {
-    return { participantId, status: "undeliverable", at, reason: result.error.kind };
+  let failure: { kind: unknown } | undefined;
+  try {
+    failure = result.ok ? undefined : { kind: result.error.kind };
+  } catch {
+    throw new MessageArgumentError("invalid-argument", "the send result could not be read");
+  }
+  if (failure !== undefined) {
+    return { participantId, status: "undeliverable", at, reason: failure.kind as string };
   }
   return { participantId, status: capDeliveryStatus("delivered", TRANSPORT_DELIVERY_CEILING), at };
 }

@@ -5,7 +5,7 @@
  * Part kinds: `text`, `reasoning`, `source-url`, `source-document`, `file`,
  * `step-start`, `tool-<name>`, `dynamic-tool` and `data-<name>`. The seven tool
  * states and the approval rules are exactly those of `ai@7.0.173`'s
- * `uiMessagesSchema` (see {@link ToolPartSchema}). The AI SDK kinds `custom`,
+ * `uiMessagesSchema` (see {@link toolPart}). The AI SDK kinds `custom`,
  * `reasoning-file` and `steering-message` are deliberately not part of this
  * document.
  *
@@ -17,6 +17,8 @@
  */
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
+import { describeValue } from "../_internal/describe.ts";
+import { MessageArgumentError } from "./errors.ts";
 
 /** `streaming` while deltas still arrive, `done` after the end chunk. */
 export type PartStreamState = "streaming" | "done";
@@ -152,7 +154,7 @@ export type ToolPartState = typeof TOOL_PART_STATES[number];
 
 /**
  * The approval object of a tool part (`ai@7`'s approval). Rules (enforced by
- * {@link ToolPartSchema}): required in `approval-requested` (with no
+ * {@link toolPart}): required in `approval-requested` (with no
  * `approved` / `reason`), `approval-responded` (with `approved`) and
  * `output-denied` (with `approved: false`); optional in `output-available` /
  * `output-error` (then `approved: true`); absent in the input states.
@@ -251,52 +253,65 @@ export type ChatPart =
 export const DATA_PART_KEY_PATTERN: RegExp = /^data-[A-Za-z_][A-Za-z0-9_]*$/;
 const TOOL_TYPE_PATTERN = /^tool-.+$/s;
 
-/** True when `type` is a valid `data-<identifier>` part type. */
+/** True when `type` is a valid `data-<identifier>` part type (`false` for a non-string). */
 export function isDataPartType(type: string): type is `data-${string}` {
-  return DATA_PART_KEY_PATTERN.test(type);
+  return typeof type === "string" && DATA_PART_KEY_PATTERN.test(type);
 }
-/** True when `type` is `tool-` followed by at least one character. */
+/** True when `type` is `tool-` followed by at least one character (`false` for a non-string). */
 export function isToolPartType(type: string): type is `tool-${string}` {
-  return TOOL_TYPE_PATTERN.test(type);
+  return typeof type === "string" && TOOL_TYPE_PATTERN.test(type);
 }
 
-/** Refusal of {@link dataPart}: the name is not an identifier. */
-export interface DataPartNameRefusal {
-  /** Stable machine-readable reason. */
-  readonly code: "invalid-data-part-name";
+/** Refusal of {@link createDataPart}. */
+export interface DataPartRefusal {
+  /**
+   * Stable machine-readable reason: `invalid-data-part-name` (the name is
+   * not an identifier, or not a string), `invalid-data-part-id` (an `id`
+   * that is not a string), `missing-data` (`data` is `undefined`: JSON would
+   * drop it, and a data part requires it).
+   */
+  readonly code: "invalid-data-part-name" | "invalid-data-part-id" | "missing-data";
   /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
-  /** The refused name. */
-  readonly name: string;
 }
 
 /**
- * Build a `data-<name>` part. Refuses (never throws) a `name` that is not an
- * identifier (`[A-Za-z_][A-Za-z0-9_]*`): `gate-ref`, `a.b`, `1abc` and `""`
- * are refused.
+ * Build a `data-<name>` part from values that may be untrusted. Refuses
+ * (never throws) a `name` that is not an identifier
+ * (`[A-Za-z_][A-Za-z0-9_]*`: `gate-ref`, `a.b`, `1abc` and `""` are refused)
+ * or not a string, an `id` that is not a string, and an `undefined` `data`.
+ * The part holds `data` as given (not copied). To check a part someone
+ * else built, use the {@link dataPart} schema.
  *
  * @example
  * ```ts
- * import { dataPart } from "@papercusp/chat-protocol/message";
- * const r = dataPart("gate_ref", { id: "g1" });
+ * import { createDataPart } from "@papercusp/chat-protocol/message";
+ * const r = createDataPart("gate_ref", { id: "g1" });
  * if (r.ok) console.log(r.value.type); // "data-gate_ref"
- * dataPart("gate-ref", 1).ok; // false
+ * createDataPart("gate-ref", 1).ok; // false
  * ```
  */
-export function dataPart(
+export function createDataPart(
   name: string,
   data: unknown,
   id?: string,
-): Result<DataPart, DataPartNameRefusal> {
-  const type = `data-${name}`;
-  if (typeof name !== "string" || !isDataPartType(type)) {
+): Result<DataPart, DataPartRefusal> {
+  if (typeof name !== "string" || !isDataPartType(`data-${name}`)) {
     return err({
       code: "invalid-data-part-name",
-      message: `data part name ${JSON.stringify(name)} is not an identifier`,
-      name: String(name),
+      message: `data part name ${describeValue(name)} is not an identifier`,
     });
   }
-  const part: DataPart = { type, data };
+  if (id !== undefined && typeof id !== "string") {
+    return err({
+      code: "invalid-data-part-id",
+      message: `data part id ${describeValue(id)} is not a string`,
+    });
+  }
+  if (data === undefined) {
+    return err({ code: "missing-data", message: "a data part requires data (undefined is none)" });
+  }
+  const part: DataPart = { type: `data-${name}`, data };
   if (id !== undefined) part.id = id;
   return ok(part);
 }
@@ -353,12 +368,12 @@ const jsonValue: z.ZodType<JsonValue> = z.custom<JsonValue>(
   "expected a JSON value (null, string, finite number, boolean, array or object)",
 );
 
-/** {@link ProviderMetadata}: a record of records of JSON values. */
-export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = z.record(
+/** {@link ProviderMetadata}: a record of records of JSON values (the seed's `providerMetadata`). */
+export const providerMetadata: z.ZodType<ProviderMetadata> = z.record(
   z.string(),
   z.record(z.string(), jsonValue.optional()),
 );
-const providerMetadata = ProviderMetadataSchema.optional();
+const optionalProviderMetadata = providerMetadata.optional();
 const streamState = z.enum(["streaming", "done"]).optional();
 
 const citationSchema: z.ZodType<Citation> = z.object({
@@ -369,7 +384,7 @@ const citationSchema: z.ZodType<Citation> = z.object({
       id: z.string(),
       url: z.string(),
       title: z.string().optional(),
-      providerMetadata,
+      providerMetadata: optionalProviderMetadata,
     }),
     z.object({
       type: z.literal("source"),
@@ -378,7 +393,7 @@ const citationSchema: z.ZodType<Citation> = z.object({
       mediaType: z.string(),
       title: z.string(),
       filename: z.string().optional(),
-      providerMetadata,
+      providerMetadata: optionalProviderMetadata,
     }),
   ]),
   startIndex: z.number().int().nonnegative().optional(),
@@ -387,54 +402,54 @@ const citationSchema: z.ZodType<Citation> = z.object({
 });
 
 /** {@link TextPart}. */
-export const TextPartSchema: z.ZodType<TextPart> = z.object({
+export const textPart: z.ZodType<TextPart> = z.object({
   type: z.literal("text"),
   text: z.string(),
   citations: z.array(citationSchema).optional(),
   state: streamState,
-  providerMetadata,
+  providerMetadata: optionalProviderMetadata,
 });
 /** {@link ReasoningPart}. */
-export const ReasoningPartSchema: z.ZodType<ReasoningPart> = z.object({
+export const reasoningPart: z.ZodType<ReasoningPart> = z.object({
   type: z.literal("reasoning"),
   id: z.string().optional(),
   text: z.string(),
   state: streamState,
-  providerMetadata,
+  providerMetadata: optionalProviderMetadata,
 });
 /** {@link SourceUrlPart}. */
-export const SourceUrlPartSchema: z.ZodType<SourceUrlPart> = z.object({
+export const sourceUrlPart: z.ZodType<SourceUrlPart> = z.object({
   type: z.literal("source-url"),
   sourceId: z.string(),
   url: z.string(),
   title: z.string().optional(),
-  providerMetadata,
+  providerMetadata: optionalProviderMetadata,
 });
 /** {@link SourceDocumentPart}. */
-export const SourceDocumentPartSchema: z.ZodType<SourceDocumentPart> = z.object({
+export const sourceDocumentPart: z.ZodType<SourceDocumentPart> = z.object({
   type: z.literal("source-document"),
   sourceId: z.string(),
   mediaType: z.string(),
   title: z.string(),
   filename: z.string().optional(),
-  providerMetadata,
+  providerMetadata: optionalProviderMetadata,
 });
 /** {@link FilePart}. */
-export const FilePartSchema: z.ZodType<FilePart> = z.object({
+export const filePart: z.ZodType<FilePart> = z.object({
   type: z.literal("file"),
   mediaType: z.string(),
   filename: z.string().optional(),
   url: z.string(),
   providerReference: z.record(z.string(), z.string()).optional(),
-  providerMetadata,
+  providerMetadata: optionalProviderMetadata,
 });
 /** {@link StepStartPart}. */
-export const StepStartPartSchema: z.ZodType<StepStartPart> = z.object({
+export const stepStartPart: z.ZodType<StepStartPart> = z.object({
   type: z.literal("step-start"),
 });
 
 /** {@link ToolApproval} (shape only; state rules live on the tool part). */
-export const ToolApprovalSchema: z.ZodType<ToolApproval> = z.object({
+export const toolApproval: z.ZodType<ToolApproval> = z.object({
   id: z.string().min(1),
   approved: z.boolean().optional(),
   descriptor: z.unknown().optional(),
@@ -455,11 +470,11 @@ const toolFields = {
   inputEncoding: z.enum(["json", "text"]).optional(),
   output: z.unknown().optional(),
   errorText: z.string().optional(),
-  approval: ToolApprovalSchema.optional(),
+  approval: toolApproval.optional(),
   providerExecuted: z.boolean().optional(),
   preliminary: z.boolean().optional(),
-  callProviderMetadata: providerMetadata,
-  resultProviderMetadata: providerMetadata,
+  callProviderMetadata: optionalProviderMetadata,
+  resultProviderMetadata: optionalProviderMetadata,
 };
 
 type Issues = { issues: z.core.$ZodRawIssue[]; value: ToolPartFields };
@@ -533,23 +548,34 @@ const INPUT_REQUIRED: ReadonlySet<string> = new Set([
  * as in `ai@7`: JSON drops an `undefined` value, so give `null` or `{}`);
  * `rawInput` a string while `input-streaming`.
  */
-export const ToolPartSchema: z.ZodType<ToolPart> = z.object({
+export const toolPart: z.ZodType<ToolPart> = z.object({
   type: z.string().regex(TOOL_TYPE_PATTERN, "tool part type must be tool-<name>") as z.ZodType<
     `tool-${string}`
   >,
   ...toolFields,
 }).check(toolStateRules as (ctx: unknown) => void);
 
-/** {@link DynamicToolPart} with the same state rules as {@link ToolPartSchema}. */
-export const DynamicToolPartSchema: z.ZodType<DynamicToolPart> = z.object({
+/** {@link DynamicToolPart} with the same state rules as {@link toolPart}. */
+export const dynamicToolPart: z.ZodType<DynamicToolPart> = z.object({
   type: z.literal("dynamic-tool"),
   toolName: z.string(),
   dynamic: z.literal(false).optional(),
   ...toolFields,
 }).check(toolStateRules as (ctx: unknown) => void);
 
-/** {@link DataPart}: `type` must match {@link DATA_PART_KEY_PATTERN}; `data` is required. */
-export const DataPartSchema: z.ZodType<DataPart> = z.object({
+/**
+ * {@link DataPart} (the seed's `dataPart`): `type` must match
+ * {@link DATA_PART_KEY_PATTERN}; `data` is required. Build one from
+ * untrusted values with {@link createDataPart}.
+ *
+ * @example
+ * ```ts
+ * import { dataPart } from "@papercusp/chat-protocol/message";
+ * dataPart.safeParse({ type: "data-gate_ref", data: {} }).success; // true
+ * dataPart.safeParse({ type: "data-gate-ref", data: {} }).success; // false
+ * ```
+ */
+export const dataPart: z.ZodType<DataPart> = z.object({
   type: z.string().regex(
     DATA_PART_KEY_PATTERN,
     "data part type must be data-<identifier>",
@@ -559,13 +585,13 @@ export const DataPartSchema: z.ZodType<DataPart> = z.object({
 }) as z.ZodType<DataPart>;
 
 const staticByType: Record<string, z.ZodType<ChatPart>> = {
-  "text": TextPartSchema,
-  "reasoning": ReasoningPartSchema,
-  "source-url": SourceUrlPartSchema,
-  "source-document": SourceDocumentPartSchema,
-  "file": FilePartSchema,
-  "step-start": StepStartPartSchema,
-  "dynamic-tool": DynamicToolPartSchema,
+  "text": textPart,
+  "reasoning": reasoningPart,
+  "source-url": sourceUrlPart,
+  "source-document": sourceDocumentPart,
+  "file": filePart,
+  "step-start": stepStartPart,
+  "dynamic-tool": dynamicToolPart,
 };
 
 function schemaForPart(value: unknown): z.ZodType<ChatPart> | undefined {
@@ -573,8 +599,8 @@ function schemaForPart(value: unknown): z.ZodType<ChatPart> | undefined {
   const type = Object.hasOwn(value, "type") ? (value as { type: unknown }).type : undefined;
   if (typeof type !== "string") return undefined;
   if (Object.hasOwn(staticByType, type)) return staticByType[type];
-  if (type.startsWith("tool-")) return ToolPartSchema;
-  if (type.startsWith("data-")) return DataPartSchema;
+  if (type.startsWith("tool-")) return toolPart;
+  if (type.startsWith("data-")) return dataPart;
   return undefined;
 }
 
@@ -582,7 +608,7 @@ function schemaForPart(value: unknown): z.ZodType<ChatPart> | undefined {
  * Any {@link ChatPart}, dispatched on `type` (one schema tried per part, so
  * errors name the real problem). Unknown `type`s are refused.
  */
-export const ChatPartSchema: z.ZodType<ChatPart> = z.unknown().transform((value, ctx) => {
+export const chatPart: z.ZodType<ChatPart> = z.unknown().transform((value, ctx) => {
   const schema = schemaForPart(value);
   if (schema === undefined) {
     ctx.issues.push({
@@ -607,7 +633,7 @@ export const ChatPartSchema: z.ZodType<ChatPart> = z.unknown().transform((value,
 /** The roles of a `UIMessage` (no `tool`: tool results ride `tool-*` parts). */
 export type MessageRole = "system" | "user" | "assistant";
 /** {@link MessageRole}. */
-export const MessageRoleSchema: z.ZodType<MessageRole> = z.enum(["system", "user", "assistant"]);
+export const messageRole: z.ZodType<MessageRole> = z.enum(["system", "user", "assistant"]);
 
 /** The AI SDK `UIMessage` restricted to this document's parts. */
 export interface UIMessage {
@@ -625,11 +651,11 @@ export interface UIMessage {
  * {@link UIMessage}: as `ai@7`'s message schema, a non-assistant message needs
  * at least one part.
  */
-export const UIMessageSchema: z.ZodType<UIMessage> = z.object({
+export const uiMessage: z.ZodType<UIMessage> = z.object({
   id: z.string(),
-  role: MessageRoleSchema,
+  role: messageRole,
   metadata: z.unknown().optional(),
-  parts: z.array(ChatPartSchema),
+  parts: z.array(chatPart),
 }).check((ctx) => {
   if (ctx.value.role !== "assistant" && ctx.value.parts.length === 0) {
     ctx.issues.push({
@@ -641,12 +667,68 @@ export const UIMessageSchema: z.ZodType<UIMessage> = z.object({
   }
 });
 
-/** True for `tool-<name>` and `dynamic-tool` parts. */
+/** True for `tool-<name>` and `dynamic-tool` parts (`false` for a value whose `type` cannot be read). */
 export function isToolPart(part: ChatPart): part is ToolPart | DynamicToolPart {
-  return part.type === "dynamic-tool" || isToolPartType(part.type);
+  let type: unknown;
+  try {
+    type = part.type;
+  } catch {
+    return false;
+  }
+  return type === "dynamic-tool" || isToolPartType(type as string);
 }
 
-/** The tool name of a tool part (`tool-get-weather` → `get-weather`). */
+/**
+ * The tool name of a tool part (`tool-get-weather` → `get-weather`, a
+ * `dynamic-tool`'s `toolName`). Throws {@link MessageArgumentError}
+ * (`invalid-argument`) for a value that is not a readable tool part.
+ */
 export function toolNameOf(part: ToolPart | DynamicToolPart): string {
-  return part.type === "dynamic-tool" ? part.toolName : part.type.slice(5);
+  let type: unknown;
+  let toolName: unknown;
+  try {
+    type = part.type;
+    if (type === "dynamic-tool") toolName = (part as DynamicToolPart).toolName;
+  } catch {
+    throw new MessageArgumentError("invalid-argument", "the tool part could not be read");
+  }
+  if (type === "dynamic-tool" && typeof toolName === "string") return toolName;
+  if (isToolPartType(type as string)) return (type as string).slice(5);
+  throw new MessageArgumentError(
+    "invalid-argument",
+    "not a tool part (tool-<name> or dynamic-tool)",
+  );
 }
+
+/** The seed's name for the message {@link toUIMessage} returns: a {@link UIMessage}. */
+export type UIMessageLike = UIMessage;
+
+// The same schemas under the `*Schema` names every schema has in `./schemas`.
+/** The same schema as {@link providerMetadata}, under the `*Schema` name every schema has in `./schemas`. */
+export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = providerMetadata;
+/** The same schema as {@link textPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const TextPartSchema: z.ZodType<TextPart> = textPart;
+/** The same schema as {@link reasoningPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const ReasoningPartSchema: z.ZodType<ReasoningPart> = reasoningPart;
+/** The same schema as {@link sourceUrlPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const SourceUrlPartSchema: z.ZodType<SourceUrlPart> = sourceUrlPart;
+/** The same schema as {@link sourceDocumentPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const SourceDocumentPartSchema: z.ZodType<SourceDocumentPart> = sourceDocumentPart;
+/** The same schema as {@link filePart}, under the `*Schema` name every schema has in `./schemas`. */
+export const FilePartSchema: z.ZodType<FilePart> = filePart;
+/** The same schema as {@link stepStartPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const StepStartPartSchema: z.ZodType<StepStartPart> = stepStartPart;
+/** The same schema as {@link toolApproval}, under the `*Schema` name every schema has in `./schemas`. */
+export const ToolApprovalSchema: z.ZodType<ToolApproval> = toolApproval;
+/** The same schema as {@link toolPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const ToolPartSchema: z.ZodType<ToolPart> = toolPart;
+/** The same schema as {@link dynamicToolPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const DynamicToolPartSchema: z.ZodType<DynamicToolPart> = dynamicToolPart;
+/** The same schema as {@link dataPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const DataPartSchema: z.ZodType<DataPart> = dataPart;
+/** The same schema as {@link chatPart}, under the `*Schema` name every schema has in `./schemas`. */
+export const ChatPartSchema: z.ZodType<ChatPart> = chatPart;
+/** The same schema as {@link messageRole}, under the `*Schema` name every schema has in `./schemas`. */
+export const MessageRoleSchema: z.ZodType<MessageRole> = messageRole;
+/** The same schema as {@link uiMessage}, under the `*Schema` name every schema has in `./schemas`. */
+export const UIMessageSchema: z.ZodType<UIMessage> = uiMessage;

@@ -9,7 +9,7 @@
  */
 import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
-import { describe } from "./_describe.ts";
+import { describeThrown } from "../_internal/describe.ts";
 import { fields } from "./_request.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { type RecoveryProfile, requireCapability } from "./profile.ts";
@@ -317,7 +317,7 @@ export async function replayAfter(
   try {
     answer = await seam.bounds(turnId);
   } catch (e) {
-    return err({ code: "replay-unavailable", message: `bounds failed: ${describe(e)}` });
+    return err({ code: "replay-unavailable", message: `bounds failed: ${describeThrown(e)}` });
   }
   const bounds = checkCursor(afterSeq, answer);
   if ("code" in bounds) return err(bounds);
@@ -332,7 +332,7 @@ export async function replayAfter(
   try {
     frames = await seam.readAfter(turnId, afterSeq);
   } catch (e) {
-    return err({ code: "replay-unavailable", message: `readAfter failed: ${describe(e)}` });
+    return err({ code: "replay-unavailable", message: `readAfter failed: ${describeThrown(e)}` });
   }
   const checked = validateReplay({ conversationId, turnId, afterSeq, bounds, frames, maxFrames });
   if (!checked.ok && checked.error.code === "gap") {

@@ -2,19 +2,40 @@
  * Conformance kit for host adapters of `./recovery`: a list of
  * runner-agnostic cases (`{ name, skip?, run() }`) that a host runs against
  * its OWN store adapter with its own test runner. No dependency on Deno,
- * Node or any test framework.
+ * Node or any test framework; every seam may be asynchronous and slow.
  *
- * Covered: CAS exclusivity and revisions, concurrent CAS, the admission
- * fence (durable mark, launch exactly once, stale claims, cancelled turns,
- * authority recheck), concurrent admits, admission racing cancellation,
- * cancel-before-abort ordering,
- * lost-acknowledgement read-back, reconciliation, replay cursors. Cases for
- * optional capabilities (revocation, fault injection, replay, trimming) are
- * returned with `skip` set when the host does not provide them.
+ * How it catches fence bugs on every run rather than by chance:
+ * - **Factory mode.** The host hands over a factory: `connect()` opens one
+ *   adapter instance (its own connection or pool) per simulated worker, so a
+ *   lock held per instance (an in-process mutex) lets two workers through
+ *   and fails.
+ * - **Held fences.** The kit's launch callback returns a promise the kit
+ *   settles: it holds an admission open inside its transaction and races a
+ *   cancel, a revocation and other admissions against it (they must wait),
+ *   and queues admissions behind a cancel or a revocation (they must recheck
+ *   under the lock).
+ * - **Durability probes.** Every acknowledged write is read back at once by
+ *   a separate, fresh adapter instance; a launch that throws (a worker dying
+ *   between mark and launch) must leave the mark durable.
+ * - **Kit-driven workers.** `TurnRecovery` workers run on the kit's clock:
+ *   an acknowledgement that never arrives, a dispatch that stalls past its
+ *   lease, a clock stepping back; and a flaky driver (lost acks and
+ *   serialization failures injected by the kit) whose outcome is judged.
+ * Cases for optional capabilities are returned with `skip` only when the
+ * host declares it lacks them (`lacks`); a host that neither provides a hook
+ * nor declares it missing fails that case loudly. Lost acknowledgements run
+ * by default.
+ *
+ * Timing: nothing assumes microsecond latency. `holdMs` (default 250 ms) is
+ * how long the kit holds a fence open while checking that other writers
+ * wait; it must exceed a few round trips of the host's database. `timeoutMs`
+ * (default 10 s) bounds every awaited seam call, so a deadlock is a named
+ * failure, not a hung kit.
  *
  * Passing it is evidence about the adapter under the conditions of the run.
  * Durability across a real process restart needs the host's own tests
- * against its persistent store.
+ * against its persistent store (kill the process after an acknowledged
+ * write, start a new one, read).
  *
  * Deno:
  * ```ts ignore
@@ -31,13 +52,28 @@
  * @module
  */
 import type { ChatEventEnvelope } from "../v1/types.ts";
-import { MemoryRecoveryHost } from "./memory_host.ts";
-import type { StoreFault, StoreOp } from "./memory_store.ts";
-import { replayAfter, type ReplayWindowSeam } from "./replay.ts";
-import { TurnRecovery } from "./turn_recovery.ts";
-import type { AbortSeam, AuthoritySeam, EffectRecord, RecoveryStore, TurnDraft } from "./types.ts";
+import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
+import { type AddCase, ConformanceFailure, KitCase } from "./_kit_env.ts";
+import { replayCases } from "./_kit_replay_cases.ts";
+import { storeCases } from "./_kit_store_cases.ts";
+import { workerCases } from "./_kit_worker_cases.ts";
+import { MemoryCancelDelivery } from "./memory_cancel_delivery.ts";
+import { MemoryReplayWindow } from "./memory_replay_window.ts";
+import {
+  MemoryRecoveryDatabase,
+  MemoryRecoveryStore,
+  type MemoryStoreOptions,
+  type StoreFault,
+  type StoreOp,
+} from "./memory_store.ts";
+import type { ReplayWindowSeam } from "./replay.ts";
+import type { ActorKind, AuthoritySeam, CancelDeliverySeam, RecoveryStore } from "./types.ts";
 
-/** One conformance case. `skip` (a reason) is set when a needed optional capability is absent. */
+export { ConformanceFailure };
+export type { KitRunOptions };
+export { KitFailure };
+
+/** One conformance case. `skip` (a reason) is set when the host declared a needed capability missing. */
 export interface ConformanceCase {
   /** Case name (prefixed). */
   readonly name: string;
@@ -47,63 +83,80 @@ export interface ConformanceCase {
   run(): Promise<void>;
 }
 
-/** Thrown by a failing case: the message names the violated contract. */
-export class ConformanceFailure extends Error {
-  /** Build with the violated contract. */
-  constructor(message: string) {
-    super(message);
-    this.name = "ConformanceFailure";
-  }
-}
-
 /** Operations whose acknowledgement the host can make the kit lose. */
 export type LosableOp = "casTurn" | "casEffect" | "admitDispatch";
 
-/**
- * What a host hands the kit: a FRESH adapter (its state may be shared with
- * other tests: the kit uses unique turn ids) plus control hooks.
- */
-export interface ConformanceHost {
-  /** The adapter under test; must implement `admitDispatch`. */
+/** One simulated worker: an adapter instance with its own connection. */
+export interface ConformanceWorker {
+  /** The adapter instance under test; must implement `admitDispatch`. */
   readonly store: RecoveryStore;
-  /** Authority seam answering from the same state the fence rechecks. */
+  /** Authority seam answering from the same rows the fences recheck. */
   readonly authority: AuthoritySeam;
-  /** Abort seam of the host executions. */
-  readonly abort: AbortSeam;
-  /** Grant `principal` authority over `turnId`. */
-  grant(principal: string, turnId: string): void | Promise<void>;
-  /** Optional: revoke authority (enables the authority-recheck case). */
-  revoke?(principal: string, turnId: string): void | Promise<void>;
-  /** Optional: the NEXT call of `op` commits, then its acknowledgement is lost (rejects). */
+  /**
+   * The NEXT call of `op` through this instance commits, then its
+   * acknowledgement is lost (it rejects). Needed unless the host declares it
+   * lacks `lost-acks`.
+   */
   loseNextAck?(op: LosableOp): void | Promise<void>;
-  /** Optional: the replay window and a way to fill and trim it. */
-  readonly replay?: {
-    /** The host's replay window, as {@link replayAfter} reads it. */
-    readonly seam: ReplayWindowSeam;
-    /** Append the next v1 envelope of its turn (`seq` 1, 2, … per turn); throw if refused. */
-    append(envelope: ChatEventEnvelope): void | Promise<void>;
-    /** Optional: drop frames with `seq < seq` (enables the stale-cursor check). */
-    trimBefore?(turnId: string, seq: number): void | Promise<void>;
-  };
-  /** Optional cleanup after each case. */
+  /** Close this instance's connection (called once at the end of the case). */
   close?(): void | Promise<void>;
 }
 
-/** Optional host capabilities; a host lacking one declares it in {@link ConformanceOptions.lacks}. */
-export type OptionalConformanceCapability = "revocation" | "lost-acks" | "replay" | "replay-trim";
+/**
+ * What a host hands the kit for ONE case (the factory is called once per
+ * case, and may open connections, create a schema, start a server). Case
+ * ids are unique, so hosts may share state between cases.
+ */
+export interface ConformanceHost {
+  /** Open a new adapter instance (a simulated worker with its own connection). */
+  connect(): ConformanceWorker | Promise<ConformanceWorker>;
+  /**
+   * Grant authority over `turnId`: the user's (default) or, with `system`,
+   * the host service identity `principal`. Resolves once committed.
+   */
+  grant(principal: string, turnId: string, actor?: ActorKind): void | Promise<void>;
+  /**
+   * Revoke a grant with an ordinary write to the authority rows (it must
+   * wait for fences holding those rows). Needed unless `revocation` is declared lacking.
+   */
+  revoke?(principal: string, turnId: string, actor?: ActorKind): void | Promise<void>;
+  /** Cross-process cancel delivery shared by the case's workers (unless `cancel-delivery` is lacking). */
+  readonly cancelDelivery?: CancelDeliverySeam;
+  /** The replay window and a way to fill and trim it (unless `replay` is lacking). */
+  readonly replay?: {
+    /** The host's replay window, as `replayAfter` reads it. */
+    readonly seam: ReplayWindowSeam;
+    /** Append the next v1 envelope of its turn (`seq` 1, 2, … per turn); throw if refused. */
+    append(envelope: ChatEventEnvelope): void | Promise<void>;
+    /** Drop frames with `seq < seq` (unless `replay-trim` is lacking). */
+    trimBefore?(turnId: string, seq: number): void | Promise<void>;
+  };
+  /** Tear the case down (after every instance was closed). */
+  close?(): void | Promise<void>;
+}
 
-/** Options of {@link recoveryConformanceCases}. */
-export interface ConformanceOptions {
+/** What the factory is told about the case it sets up. */
+export interface ConformanceCaseContext {
+  /** The case name. */
+  readonly name: string;
+  /** The case's seed. */
+  readonly seed: number;
+}
+
+/** Optional host capabilities; a host lacking one declares it in {@link ConformanceOptions.lacks}. */
+export type OptionalConformanceCapability =
+  | "revocation"
+  | "lost-acks"
+  | "cancel-delivery"
+  | "replay"
+  | "replay-trim";
+
+/** Options of {@link recoveryConformanceCases} (timing and concurrency: {@link KitRunOptions}). */
+export interface ConformanceOptions extends KitRunOptions {
   /** Optional capabilities the host lacks: their cases are returned with `skip` set. */
   readonly lacks?: readonly OptionalConformanceCapability[];
   /** Prefix of case names. Default `recovery conformance: `. */
   readonly prefix?: string;
-  /** Parallel callers in concurrency cases (2..64). Default 8. */
-  readonly concurrency?: number;
-}
-
-function expect(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new ConformanceFailure(message);
 }
 
 let uniq = 0;
@@ -113,12 +166,6 @@ function freshTurnId(): string {
   }`;
 }
 
-function turnDraft(turnId: string, effectIds: string[] = ["e1"]): TurnDraft {
-  return { turnId, conversationId: `conv-${turnId}`, status: "running", effectIds };
-}
-
-const P = "conformance-principal";
-
 /**
  * Build the conformance cases for hosts made by `makeHost` (called once per
  * case). Run every returned case with any runner; see the module docs for
@@ -126,571 +173,89 @@ const P = "conformance-principal";
  *
  * @example
  * ```ts
- * import { memoryConformanceHost, recoveryConformanceCases } from "@papercusp/chat-protocol/recovery";
- * const cases = recoveryConformanceCases(() => memoryConformanceHost());
+ * import {
+ *   memoryConformanceHost, recoveryConformanceCases,
+ * } from "@papercusp/chat-protocol/recovery/testing";
+ * const cases = recoveryConformanceCases(() => memoryConformanceHost(), { holdMs: 20 });
  * for (const c of cases) if (!c.skip) await c.run();
  * ```
  */
 export function recoveryConformanceCases(
-  makeHost: () => ConformanceHost | Promise<ConformanceHost>,
+  makeHost: (context: ConformanceCaseContext) => ConformanceHost | Promise<ConformanceHost>,
   options: ConformanceOptions = {},
 ): ConformanceCase[] {
   const prefix = options.prefix ?? "recovery conformance: ";
-  const wanted = options.concurrency;
-  const n = typeof wanted === "number" && Number.isFinite(wanted)
-    ? Math.min(64, Math.max(2, Math.floor(wanted)))
-    : 8;
   const lacks = new Set(options.lacks ?? []);
   const cases: ConformanceCase[] = [];
-  const add = (
-    name: string,
-    needs: OptionalConformanceCapability | null,
-    body: (h: ConformanceHost, turnId: string) => Promise<void>,
-  ) => {
+  const add: AddCase = (name, needs, body) => {
     const skip = needs && lacks.has(needs) ? `host declares it lacks ${needs}` : undefined;
+    const settings = kitSettings(options, cases.length);
     cases.push({
       name: prefix + name,
       ...(skip ? { skip } : {}),
       async run() {
-        const h = await makeHost();
-        try {
-          if (needs === "revocation") {
-            expect(h.revoke, "host must provide revoke() or declare it lacks revocation");
-          }
-          if (needs === "lost-acks") {
-            expect(h.loseNextAck, "host must provide loseNextAck() or declare it lacks lost-acks");
-          }
-          if (needs === "replay") {
-            expect(h.replay, "host must provide replay or declare it lacks replay");
-          }
-          if (needs === "replay-trim") {
-            expect(
-              h.replay?.trimBefore,
-              "host must provide replay.trimBefore() or declare it lacks replay-trim",
-            );
-          }
-          await body(h, freshTurnId());
-        } finally {
-          await h.close?.();
-        }
+        const host = await makeHost({ name: prefix + name, seed: settings.seed });
+        const env = new KitCase(host, settings);
+        await env.run(() => body(env, freshTurnId()));
       },
     });
   };
-  const begin = async (h: ConformanceHost, turnId: string, effectIds = ["e1"]) => {
-    await h.grant(P, turnId);
-    const r = await h.store.casTurn(turnId, 0, turnDraft(turnId, effectIds));
-    expect(
-      r.ok && r.record.revision === 1,
-      "creating a turn (expected revision 0) must yield revision 1",
-    );
-    return r.record;
-  };
-  const claim = async (h: ConformanceHost, turnId: string, effectId = "e1", expected = 0) => {
-    const r = await h.store.casEffect(turnId, effectId, expected, {
-      turnId,
-      effectId,
-      state: "claimed",
-      claimToken: `tok-${expected}`,
-    });
-    expect(r.ok, "claiming an effect at its current revision must succeed");
-    return r.record;
-  };
-  const admit = (h: ConformanceHost, turnId: string, claimRevision: number, launch: () => void) => {
-    const fence = h.store.admitDispatch;
-    expect(typeof fence === "function", "the store must implement admitDispatch");
-    return fence.call(h.store, { turnId, effectId: "e1", claimRevision, principal: P, launch });
-  };
-  /** Grant P and begin `turnId` through a TurnRecovery over the host's seams (`abort` may wrap the host's). */
-  const beginWorker = async (
-    h: ConformanceHost,
-    turnId: string,
-    effectIds = ["e1"],
-    abort: AbortSeam = h.abort,
-  ) => {
-    await h.grant(P, turnId);
-    const seams = { store: h.store, authority: h.authority, abort };
-    const w = new TurnRecovery(seams);
-    const b = await w.beginTurn({
-      conversationId: `conv-${turnId}`,
-      turnId,
-      principal: P,
-      effectIds,
-    });
-    expect(b.ok, `beginTurn must succeed, got ${b.ok ? "ok" : b.error.code}`);
-    return { w, seams };
-  };
-  /** Run effect e1 of `turnId` as P through `w`. */
-  const runE1 = (w: TurnRecovery, turnId: string, dispatch: () => unknown) =>
-    w.runEffect({ turnId, effectId: "e1", principal: P, dispatch });
-
-  add(
-    "CAS on the turn record is exclusive and advances the revision by one",
-    null,
-    async (h, t) => {
-      const first = await begin(h, t);
-      const dup = await h.store.casTurn(t, 0, turnDraft(t));
-      expect(
-        !dup.ok && dup.current?.revision === 1,
-        "a second create must conflict and return the current record",
-      );
-      const upd = await h.store.casTurn(t, 1, { ...turnDraft(t), status: "needs-reconciliation" });
-      expect(
-        upd.ok && upd.record.revision === 2,
-        "CAS at the current revision must yield revision + 1",
-      );
-      const stale = await h.store.casTurn(t, first.revision, turnDraft(t));
-      expect(
-        !stale.ok && stale.current?.status === "needs-reconciliation",
-        "CAS at a stale revision must conflict",
-      );
-      const read = await h.store.readTurn(t);
-      expect(
-        read?.revision === 2 && read.status === "needs-reconciliation",
-        "readTurn must return the committed record",
-      );
-    },
-  );
-
-  add(
-    "CAS on effect records is exclusive under concurrency (exactly one winner)",
-    null,
-    async (h, t) => {
-      await begin(h, t);
-      const results = await Promise.allSettled(
-        Array.from({ length: n }, (_, i) =>
-          h.store.casEffect(t, "e1", 0, {
-            turnId: t,
-            effectId: "e1",
-            state: "claimed",
-            claimToken: `c${i}`,
-          })),
-      );
-      const wins = results.flatMap((
-        r,
-      ) => (r.status === "fulfilled" && r.value.ok ? [r.value.record] : []));
-      expect(wins.length === 1, `concurrent creates: expected 1 winner, got ${wins.length}`);
-      const stored = await h.store.readEffect(t, "e1");
-      expect(
-        stored?.claimToken === wins[0].claimToken && stored.revision === 1,
-        "the stored claim must be the winner's",
-      );
-      const ups = await Promise.allSettled(
-        Array.from({ length: n }, (_, i) =>
-          h.store.casEffect(t, "e1", 1, {
-            turnId: t,
-            effectId: "e1",
-            state: "claimed",
-            claimToken: `u${i}`,
-          })),
-      );
-      const upWins = ups.filter((r) => r.status === "fulfilled" && r.value.ok).length;
-      expect(upWins === 1, `concurrent updates at one revision: expected 1 winner, got ${upWins}`);
-    },
-  );
-
-  add(
-    "admission marks durably and invokes launch exactly once before resolving",
-    null,
-    async (h, t) => {
-      await begin(h, t);
-      const c = await claim(h, t);
-      let launches = 0;
-      let readInside: Promise<EffectRecord | null> | undefined;
-      const out = await admit(h, t, c.revision, () => {
-        launches++;
-        readInside = h.store.readEffect(t, "e1");
-      });
-      expect(
-        launches === 1,
-        `launch must be invoked exactly once inside the fence, got ${launches}`,
-      );
-      expect(
-        out.admitted && out.record.state === "admitted",
-        "admitDispatch must report the admission",
-      );
-      expect(
-        out.record.revision === c.revision + 1,
-        "admission must advance the effect revision by one",
-      );
-      const seen = await readInside;
-      expect(
-        seen?.state === "admitted",
-        "the admission mark must be committed before launch is invoked",
-      );
-      const again = await admit(h, t, c.revision, () => launches++);
-      expect(
-        !again.admitted && launches === 1,
-        "a second admission of the same claim must refuse without launching",
-      );
-    },
-  );
-
-  add("admission refuses stale and superseded claims without launching", null, async (h, t) => {
-    await begin(h, t);
-    const c1 = await claim(h, t);
-    const c2 = await claim(h, t, "e1", c1.revision); // another worker supersedes
-    let launches = 0;
-    const stale = await admit(h, t, c1.revision, () => launches++);
-    expect(
-      !stale.admitted && stale.reason === "stale-claim",
-      "a superseded claim must be refused as stale-claim",
-    );
-    const wrong = await admit(h, t, c2.revision + 5, () => launches++);
-    expect(
-      !wrong.admitted && wrong.reason === "stale-claim",
-      "a wrong claim revision must be refused",
-    );
-    expect(launches === 0, "refused admissions must not launch");
-    const okNow = await admit(h, t, c2.revision, () => launches++);
-    expect(okNow.admitted && (launches as number) === 1, "the current claim must be admitted");
-  });
-
-  add(
-    "admission is per effect: a concurrent turn-revision change does not block it",
-    null,
-    async (h, t) => {
-      await begin(h, t, ["e1", "e2"]);
-      const c = await claim(h, t);
-      const bump = await h.store.casTurn(t, 1, {
-        ...turnDraft(t, ["e1", "e2"]),
-        reason: "other effect advanced",
-      });
-      expect(
-        bump.ok && bump.record.revision === 2,
-        "a running turn's revision must advance by CAS",
-      );
-      let launches = 0;
-      const out = await admit(h, t, c.revision, () => launches++);
-      expect(
-        out.admitted && launches === 1,
-        "admission must check turn status, not the turn revision",
-      );
-      const turn = await h.store.readTurn(t);
-      expect(turn?.revision === 2, "admission must not change the turn record");
-    },
-  );
-
-  add(
-    "admission shares its fence with cancellation (cancelled turn: no launch)",
-    null,
-    async (h, t) => {
-      const turn = await begin(h, t);
-      const c = await claim(h, t);
-      const cancel = await h.store.casTurn(t, turn.revision, {
-        ...turnDraft(t),
-        status: "cancelled",
-      });
-      expect(cancel.ok, "cancelling by CAS must succeed");
-      let launches = 0;
-      const out = await admit(h, t, c.revision, () => launches++);
-      expect(
-        !out.admitted && out.reason === "turn-not-running",
-        "admission after cancel must refuse turn-not-running",
-      );
-      expect(launches === 0, "no launch after the cancellation committed");
-    },
-  );
-
-  add("admission rechecks current authority inside the fence", "revocation", async (h, t) => {
-    await begin(h, t);
-    const c = await claim(h, t);
-    await h.revoke!(P, t);
-    let launches = 0;
-    const out = await admit(h, t, c.revision, () => launches++);
-    expect(
-      !out.admitted && out.reason === "unauthorized",
-      "admission after revocation must refuse unauthorized",
-    );
-    expect(launches === 0, "no launch after revocation");
-  });
-
-  add("concurrent admissions of one claim launch exactly once", null, async (h, t) => {
-    await begin(h, t);
-    const c = await claim(h, t);
-    let launches = 0;
-    const outs = await Promise.allSettled(
-      Array.from({ length: n }, () => admit(h, t, c.revision, () => launches++)),
-    );
-    const admitted = outs.filter((o) => o.status === "fulfilled" && o.value.admitted).length;
-    expect(launches === 1, `concurrent admits: expected 1 launch, got ${launches}`);
-    expect(admitted === 1, `concurrent admits: expected 1 admission, got ${admitted}`);
-  });
-
-  add(
-    "admission and a concurrent cancellation share one fence (no launch after the cancel is acknowledged)",
-    null,
-    async (h, base) => {
-      // Race an admission against a cancelling CAS of the same turn, in both
-      // orders and with staggered starts. With one fence, either the
-      // admission launches before the cancel commits, or it is refused. A
-      // fence that checks the turn outside its critical section launches
-      // after the cancel was acknowledged.
-      const stagger = async (i: number) => {
-        if (i % 4 === 1) await Promise.resolve();
-        if (i % 4 === 2) { for (let k = 0; k < 5; k++) await Promise.resolve(); }
-        if (i % 4 === 3) await new Promise((resolve) => setTimeout(resolve, 0));
-      };
-      for (let i = 0; i < 2 * n; i++) {
-        const t = `${base}-race${i}`;
-        const turn = await begin(h, t);
-        const c = await claim(h, t);
-        let cancelAcked = false;
-        let late = 0;
-        let launches = 0;
-        const onLaunch = () => {
-          launches++;
-          if (cancelAcked) late++;
-        };
-        const cancel = () =>
-          h.store.casTurn(t, turn.revision, { ...turnDraft(t), status: "cancelled" }).then((r) => {
-            if (r.ok) cancelAcked = true;
-            return r;
-          });
-        const [a, cr] = i % 2 === 0
-          ? await Promise.all([admit(h, t, c.revision, onLaunch), stagger(i).then(cancel)])
-          : await Promise.all([stagger(i).then(() => admit(h, t, c.revision, onLaunch)), cancel()]);
-        expect(
-          late === 0,
-          "launch was invoked after the cancellation was acknowledged: admission and cancellation do not share one fence",
-        );
-        expect(
-          cr.ok,
-          "the cancelling CAS must succeed: admission must not change the turn revision",
-        );
-        expect(
-          a.admitted ? launches === 1 : launches === 0 && a.reason === "turn-not-running",
-          `admission must launch once when admitted, else refuse turn-not-running (launches ${launches})`,
-        );
-      }
-    },
-  );
-
-  add("exactly once end to end: concurrent workers dispatch an effect once", null, async (h, t) => {
-    const { seams } = await beginWorker(h, t);
-    let dispatches = 0;
-    const runs = await Promise.all(
-      Array.from({ length: n }, () => runE1(new TurnRecovery(seams), t, () => ++dispatches)),
-    );
-    expect(dispatches === 1, `expected 1 dispatch, got ${dispatches}`);
-    const after = await runE1(new TurnRecovery(seams), t, () => ++dispatches);
-    expect(
-      after.ok && after.value.status === "completed" && after.value.reused,
-      "the stored result must be reused",
-    );
-    expect(runs.every((r) => r.ok), "no worker may get an error");
-  });
-
-  add(
-    "cancellation commits before the abort hook, which reaches the execution signal",
-    null,
-    async (h, t) => {
-      const order: string[] = [];
-      const abort: AbortSeam = {
-        signalFor: (id) => h.abort.signalFor(id),
-        abort: async (id, reason) => {
-          const seen = await h.store.readTurn(id);
-          order.push(`abort-saw:${seen?.status}`);
-          await h.abort.abort(id, reason);
-        },
-      };
-      const { w } = await beginWorker(h, t, [], abort);
-      const signal = h.abort.signalFor(t);
-      const r = await w.cancel({ turnId: t, principal: P });
-      expect(r.ok, `cancel must succeed, got ${r.ok ? "" : r.error.code}`);
-      expect(
-        order.join() === "abort-saw:cancelled",
-        `the abort hook must observe the committed cancel, saw ${order.join()}`,
-      );
-      expect(signal.aborted, "the abort hook must abort the host execution's signal");
-    },
-  );
-
-  add(
-    "a completion whose acknowledgement is lost is read back, not rerun",
-    "lost-acks",
-    async (h, t) => {
-      const { w } = await beginWorker(h, t);
-      let dispatches = 0;
-      const r = await runE1(w, t, async () => {
-        await h.loseNextAck!("casEffect"); // the next effect write is the completion
-        return ++dispatches;
-      });
-      expect(
-        r.ok && r.value.status === "completed",
-        "a committed completion must be returned after read-back",
-      );
-      const stored = await h.store.readEffect(t, "e1");
-      expect(
-        stored?.state === "completed" && dispatches === 1,
-        "the completion must be stored once",
-      );
-    },
-  );
-
-  add("a lost admission acknowledgement never relaunches", "lost-acks", async (h, t) => {
-    await begin(h, t);
-    const c = await claim(h, t);
-    await h.loseNextAck!("admitDispatch");
-    let launches = 0;
-    let threw = false;
-    try {
-      await admit(h, t, c.revision, () => launches++);
-    } catch {
-      threw = true;
-    }
-    // The invariant first: a store that retries a transaction whose ack it
-    // lost (and so resolves) must fail here for the relaunch, not for the shape.
-    expect(launches === 1, `a committed admission launches exactly once, got ${launches}`);
-    expect(threw, "loseNextAck('admitDispatch') must make admitDispatch reject");
-    const again = await admit(h, t, c.revision, () => launches++);
-    expect(!again.admitted && launches === 1, "retrying after a lost ack must not relaunch");
-  });
-
-  add(
-    "reconciliation: unknown outcomes are resolved only by the host, through CAS",
-    null,
-    async (h, t) => {
-      const { w, seams } = await beginWorker(h, t);
-      let dispatches = 0;
-      const fail = () => {
-        dispatches++;
-        return Promise.reject(new Error("timeout"));
-      };
-      const r = await runE1(w, t, fail);
-      expect(
-        r.ok && r.value.status === "needs-reconciliation",
-        "a dispatch error must return needs-reconciliation",
-      );
-      const retry = await runE1(new TurnRecovery(seams), t, fail);
-      expect(
-        retry.ok && retry.value.status === "needs-reconciliation" && dispatches === 1,
-        "a retry must not redispatch",
-      );
-      const rec = await w.reconcile({
-        turnId: t,
-        effectId: "e1",
-        principal: P,
-        outcome: { ok: true, value: "verified" },
-      });
-      expect(
-        rec.ok && rec.value.turnStatus === "running",
-        "reconciliation must persist and reopen the turn",
-      );
-      const reused = await runE1(w, t, fail);
-      expect(
-        reused.ok && reused.value.status === "completed" && reused.value.outcome.ok &&
-          reused.value.outcome.value === "verified" && dispatches === 1,
-        "the reconciled result must be reused",
-      );
-    },
-  );
-
-  const frame = (t: string, seq: number): ChatEventEnvelope => ({
-    schemaVersion: 1,
-    conversationId: `c-${t}`,
-    turnId: t,
-    eventId: `${t}:${seq}`,
-    seq,
-    event: { type: "delta", text: String(seq) },
-  });
-  /** Replay of turn `t` from the host's window after `afterSeq`. */
-  const replayOf = (rp: NonNullable<ConformanceHost["replay"]>, t: string) => (afterSeq: number) =>
-    replayAfter(rp.seam, { conversationId: `c-${t}`, turnId: t, afterSeq });
-  add(
-    "replay: exact suffix after each cursor, empty window, cursor beyond latest",
-    "replay",
-    async (h, t) => {
-      const rp = h.replay!;
-      const q = replayOf(rp, t);
-      const empty = await q(0);
-      expect(
-        empty.ok && empty.value.frames.length === 0,
-        "an empty window must replay nothing for cursor 0",
-      );
-      const none = await q(1);
-      expect(
-        !none.ok && none.error.code === "cursor-beyond-latest",
-        "cursor 1 on an empty window is beyond latest",
-      );
-      for (let s = 1; s <= 5; s++) await rp.append(frame(t, s));
-      for (let c = 0; c <= 5; c++) {
-        const r = await q(c);
-        expect(
-          r.ok && r.value.frames.length === 5 - c &&
-            r.value.frames.every((f, i) => f.seq === c + 1 + i),
-          `replay after ${c} must return exactly seq ${c + 1}..5`,
-        );
-      }
-      const beyond = await q(6);
-      expect(
-        !beyond.ok && beyond.error.code === "cursor-beyond-latest",
-        "cursor 6 must be beyond latest",
-      );
-    },
-  );
-
-  add("replay: a cursor below the retained lower bound is stale", "replay-trim", async (h, t) => {
-    const rp = h.replay!;
-    for (let s = 1; s <= 6; s++) await rp.append(frame(t, s));
-    await rp.trimBefore!(t, 4);
-    const q = replayOf(rp, t);
-    const stale = await q(2);
-    expect(
-      !stale.ok && stale.error.code === "stale-cursor",
-      "cursor 2 with frames from 4 retained must be stale",
-    );
-    const edge = await q(3);
-    expect(
-      edge.ok && edge.value.frames.length === 3,
-      "cursor 3 with frames from 4 retained must replay 4..6",
-    );
-  });
-
+  storeCases(add);
+  workerCases(add);
+  replayCases(add);
   return cases;
+}
+
+/** Options of {@link memoryConformanceHost}. */
+export interface MemoryConformanceHostOptions {
+  /** Awaited at every step of every store call (e.g. a delay standing for a round trip). */
+  readonly pause?: (label: string) => Promise<unknown>;
+  /**
+   * Builds each adapter instance (default {@link MemoryRecoveryStore});
+   * tests swap in deliberately broken subclasses.
+   */
+  readonly makeStore?: (options: MemoryStoreOptions) => MemoryRecoveryStore;
+  /** Faults every instance draws from (in addition to `loseNextAck`). */
+  readonly fault?: (op: StoreOp) => StoreFault;
 }
 
 /**
  * The reference in-memory host as a {@link ConformanceHost}, with every
- * optional capability. `pause` (e.g. `() => Promise.resolve()`) adds an await
- * point before and after each store critical section so concurrent calls
- * interleave. `makeStore` lets tests swap in another `MemoryRecoveryStore`
- * subclass (e.g. a deliberately broken one).
+ * optional capability: one {@link MemoryRecoveryDatabase} per case, one
+ * adapter instance per `connect()`, grants written through a reference
+ * instance (so they take the database's locks), a {@link MemoryCancelDelivery}
+ * and a {@link MemoryReplayWindow}.
  */
 export function memoryConformanceHost(
-  options: {
-    readonly pause?: (label: string) => Promise<unknown>;
-    readonly makeStore?: (
-      storeOptions: {
-        fault: (op: StoreOp) => StoreFault;
-        pause?: (label: string) => Promise<unknown>;
-      },
-    ) => MemoryRecoveryHost["store"];
-  } = {},
+  options: MemoryConformanceHostOptions = {},
 ): ConformanceHost {
-  const lose = new Set<StoreOp>();
-  const storeOptions = {
-    fault: (op: StoreOp): StoreFault => (lose.delete(op) ? "ack-lost" : "none"),
-    pause: options.pause,
-  };
-  const host = new MemoryRecoveryHost({ store: storeOptions });
-  const store = options.makeStore ? options.makeStore(storeOptions) : host.store;
+  const database = new MemoryRecoveryDatabase();
+  const admin = new MemoryRecoveryStore({ database });
+  const replay = new MemoryReplayWindow();
+  const make = options.makeStore ?? ((o: MemoryStoreOptions) => new MemoryRecoveryStore(o));
   return {
-    store,
-    authority: store.authority(),
-    abort: host.executions,
-    grant: (p, t) => store.grant(p, t),
-    revoke: (p, t) => store.revoke(p, t),
-    loseNextAck: (op) => {
-      lose.add(op);
+    connect: () => {
+      const lose = new Set<StoreOp>();
+      const store = make({
+        database,
+        pause: options.pause,
+        fault: (op) => (lose.delete(op) ? "ack-lost" : options.fault?.(op) ?? "none"),
+      });
+      return {
+        store,
+        authority: store.authority(),
+        loseNextAck: (op) => void lose.add(op),
+      };
     },
+    grant: (p, t, actor) => admin.grant(p, t, actor),
+    revoke: (p, t, actor) => admin.revoke(p, t, actor),
+    cancelDelivery: new MemoryCancelDelivery(),
     replay: {
-      seam: host.replay,
+      seam: replay,
       append: (e) => {
-        if (!host.replay.append(e)) {
-          throw new ConformanceFailure(`append out of order: seq ${e.seq}`);
-        }
+        if (!replay.append(e)) throw new ConformanceFailure(`append out of order: seq ${e.seq}`);
       },
-      trimBefore: (t, seq) => host.replay.trimBefore(t, seq),
+      trimBefore: (t, seq) => replay.trimBefore(t, seq),
     },
   };
 }

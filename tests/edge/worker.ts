@@ -23,8 +23,11 @@ import { v1ToAgUiEvents } from "../../ag_ui.ts";
 import { ChatEventEnvelopeSchema } from "../../schemas.ts";
 import { MemoryRecoveryHost, TurnRecovery } from "../../recovery.ts";
 import { memoryConformanceHost, recoveryConformanceCases } from "../../recovery_testing.ts";
-import { MemoryInteractionStore } from "../../interactions.ts";
-import { interactionStoreConformance } from "../../interactions_testing.ts";
+import { callerMayAct } from "../../interactions.ts";
+import {
+  interactionStoreConformance,
+  memoryInteractionHarness,
+} from "../../interactions_testing.ts";
 import { glowStrength, layoutSpawnTree } from "../../agents.ts";
 
 function check(cond: unknown, what: string): void {
@@ -126,25 +129,16 @@ export default {
     });
     check(begun.ok && run.ok && run.value.status === "completed", "TurnRecovery");
 
+    // ./interactions
+    check(typeof callerMayAct === "function", "callerMayAct");
     // ./recovery/testing and ./interactions/testing (with ./interactions)
     const recoveryCases = await runCases(
       "recovery conformance",
-      recoveryConformanceCases(() => memoryConformanceHost()),
+      recoveryConformanceCases(() => memoryConformanceHost(), { holdMs: 20 }),
     );
     const interactionCases = await runCases(
       "interactions conformance",
-      interactionStoreConformance(() => {
-        let t = 1_700_000_000_000;
-        const store = new MemoryInteractionStore({ now: () => t });
-        return {
-          store,
-          now: () => t,
-          advanceClock: (ms: number) => void (t += ms),
-          revoke: (a) => store.revoke(a),
-          transitions: (id) => store.transitions(id),
-          loseNextAck: () => store.loseNextAck(),
-        };
-      }, { lostAcks: true }),
+      interactionStoreConformance(() => memoryInteractionHarness(), { holdMs: 20 }),
     );
     console.log(
       `edge check ok: every entry point, ${recoveryCases} recovery and ${interactionCases} interactions conformance cases`,

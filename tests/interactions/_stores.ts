@@ -1,146 +1,217 @@
 /**
- * Test-only stores: a harness over the reference store, and deliberately
- * broken stores the conformance kit and the resolver suite must catch.
+ * Test-only stores: deliberately broken adapter instances (each breaks one
+ * rule written on `InteractionStore`) that the conformance kit and the
+ * resolver suite must name, and harnesses over them.
  *
  * @module
  */
+import { type LockRequest, LockTable } from "../../src/_internal/lock_table.ts";
 import {
-  evaluateFence,
-  FakeClock,
   type FenceRefusal,
   type InteractionAuthority,
+  type InteractionCaller,
   type InteractionRecordV1,
   type InteractionStore,
+  MemoryInteractionDatabase,
   MemoryInteractionStore,
-  nextRecordProblem,
-  sameAuthority,
-  type StoreRead,
   type TransactCallback,
   type TransactCommit,
+  type TransactDecision,
   type TransactRequest,
   type WorkflowTransition,
 } from "../../interactions.ts";
-import { err, ok, type Result } from "../../src/result.ts";
-import type { InteractionStoreHarness } from "../../src/interactions/testing.ts";
+import type { Result } from "../../src/result.ts";
+import {
+  type InteractionStoreHarness,
+  memoryInteractionHarness,
+  type SteppingClock,
+  steppingClock,
+} from "../../src/interactions/testing.ts";
 
-/** A {@link FakeClock} that can also step back (the reference store must not follow). */
-export class RewindableClock extends FakeClock {
-  #back = 0;
-  override now(): number {
-    return super.now() - this.#back;
-  }
-  /** Step back `ms` (the next `advance` moves forward from there). */
-  rewind(ms: number): void {
-    this.#back += ms;
-  }
-}
-
-/** Harness over a fresh {@link MemoryInteractionStore} with a {@link FakeClock}. */
-export function memoryHarness(): InteractionStoreHarness & {
-  store: MemoryInteractionStore;
-  clock: RewindableClock;
-} {
-  const clock = new RewindableClock();
-  const store = new MemoryInteractionStore({ now: () => clock.now() });
-  return {
-    store,
-    clock,
-    now: () => clock.now(),
-    advanceClock: (ms) => clock.advance(ms),
-    revoke: (a) => store.revoke(a),
-    transitions: (id) => store.transitions(id),
-    loseNextAck: () => store.loseNextAck(),
-    rewindClock: (ms) => clock.rewind(ms),
-  };
-}
-
-/** The flaw a {@link FlawedStore} has. */
+/** The planted bugs. */
 export type Flaw =
   | "unfenced-read-then-write"
   | "no-authority-recheck"
   | "accepts-after-expiry"
-  | "follows-clock-back";
+  | "follows-clock-back"
+  | "per-instance-lock"
+  | "ack-not-persisted"
+  | "authority-before-fence"
+  | "revocation-between-check-and-write"
+  | "two-step-transition"
+  | "conflict-without-current";
 
-/**
- * A store with one deliberate flaw (otherwise like the reference store):
- * - `unfenced-read-then-write`: reads and checks the row, awaits (network
- *   round trip), then calls back and writes unconditionally.
- * - `no-authority-recheck`: transact ignores revocations (read still checks).
- * - `accepts-after-expiry`: transact ignores `expiresAt`.
- * - `follows-clock-back`: judges expiry by the raw clock, which may step back
- *   (every flawed store does; only this flaw's harness declares the hook).
- */
-export class FlawedStore implements InteractionStore {
-  rows = new Map<string, string>();
-  outbox: WorkflowTransition[] = [];
-  revoked: InteractionAuthority[] = [];
-  constructor(readonly flaw: Flaw, readonly clock: FakeClock) {}
+export const FLAWS: readonly Flaw[] = [
+  "unfenced-read-then-write",
+  "no-authority-recheck",
+  "accepts-after-expiry",
+  "follows-clock-back",
+  "per-instance-lock",
+  "ack-not-persisted",
+  "authority-before-fence",
+  "revocation-between-check-and-write",
+  "two-step-transition",
+  "conflict-without-current",
+];
 
-  authorized(a: InteractionAuthority): boolean {
-    return !this.revoked.some((r) => sameAuthority(r, a));
+/** Checks, then (a round trip later, holding nothing) calls back and writes unconditionally. */
+class UnfencedReadThenWrite extends MemoryInteractionStore {
+  protected override transactLocks(): LockRequest[] {
+    return [];
   }
-
-  async create(record: InteractionRecordV1) {
-    await Promise.resolve();
-    if (this.rows.has(record.id)) {
-      return err({ code: "already-exists" as const, message: "exists" });
-    }
-    this.rows.set(record.id, JSON.stringify(record));
-    return ok(record);
-  }
-
-  async read(id: string, caller: InteractionAuthority): Promise<StoreRead> {
-    await Promise.resolve();
-    const row = this.rows.get(id);
-    if (row === undefined) return { ok: false, code: "not-found" };
-    const record: InteractionRecordV1 = JSON.parse(row);
-    if (!this.authorized(record.authority) || !sameAuthority(record.authority, caller)) {
-      return { ok: false, code: "unauthorized" };
-    }
-    return { ok: true, record, now: this.clock.now() };
-  }
-
-  async transact<T>(
-    request: TransactRequest,
-    fn: TransactCallback<T>,
-  ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
-    await Promise.resolve();
-    const row = this.rows.get(request.id);
-    const current: InteractionRecordV1 | undefined = row === undefined
-      ? undefined
-      : JSON.parse(row);
-    const authorized = current !== undefined &&
-      (this.flaw === "no-authority-recheck" || this.authorized(current.authority));
-    const now = this.flaw === "accepts-after-expiry" ? Number.NEGATIVE_INFINITY : this.clock.now();
-    const refusal = evaluateFence(current, request, authorized, now);
-    if (refusal !== null) return err(refusal);
-    const cur = current as InteractionRecordV1;
-    if (this.flaw === "unfenced-read-then-write") {
-      // The bug: a network round trip between the check and the write.
-      await new Promise((r) => setTimeout(r, 0));
-    }
-    const decision = fn(cur, { authority: cur.authority, now: this.clock.now() });
-    if (decision.kind === "read") {
-      return ok({ result: decision.result, record: cur, transition: null });
-    }
-    const problem = nextRecordProblem(cur, decision.next);
-    if (problem !== null) throw new TypeError(problem);
-    this.rows.set(cur.id, JSON.stringify(decision.next));
-    if (decision.transition !== null) this.outbox.push(decision.transition);
-    return ok({ result: decision.result, record: decision.next, transition: decision.transition });
+  protected override async commitDecision<T>(
+    id: string,
+    decision: TransactDecision<T> & { readonly kind: "write" },
+  ) {
+    await new Promise((r) => setTimeout(r, 0)); // the round trip between check and write
+    return super.commitDecision(id, decision);
   }
 }
 
-/** Harness over a fresh {@link FlawedStore}. */
-export function flawedHarness(flaw: Flaw): InteractionStoreHarness & { store: FlawedStore } {
-  const clock = new RewindableClock();
-  const store = new FlawedStore(flaw, clock);
-  return {
-    store,
-    now: () => clock.now(),
-    advanceClock: (ms) => clock.advance(ms),
-    revoke: (a) => void store.revoked.push({ ...a }),
-    transitions: (id) => store.outbox.filter((t) => t.interactionId === id),
-    rewindClock: (ms) => clock.rewind(ms),
-  };
+/** The fence ignores revocations (reads still check them). */
+class NoAuthorityRecheck extends MemoryInteractionStore {
+  protected override fenceAuthorized(): boolean {
+    return true;
+  }
+}
+
+/** The fence ignores `expiresAt`. */
+class AcceptsAfterExpiry extends MemoryInteractionStore {
+  protected override fenceNow(): number {
+    return Number.NEGATIVE_INFINITY;
+  }
+}
+
+/** Judges expiry by the raw clock source, which may step back (no clamp). */
+class FollowsClockBack extends MemoryInteractionStore {
+  constructor(database: MemoryInteractionDatabase, readonly raw: SteppingClock) {
+    super({ database });
+  }
+  protected override fenceNow(): number {
+    return this.raw.now();
+  }
+  override async read(id: string, caller: InteractionCaller) {
+    const r = await super.read(id, caller);
+    return r.ok ? { ...r, now: this.raw.now() } : r;
+  }
+}
+
+/** Locks in a table private to this adapter instance (an in-process mutex). */
+class PerInstanceLock extends MemoryInteractionStore {
+  readonly #mine = new LockTable();
+  protected override lockTable(): LockTable {
+    return this.#mine;
+  }
+}
+
+/** Acknowledges writes from an instance-local cache never written to the database. */
+class AckNotPersisted extends MemoryInteractionStore {
+  readonly #rows = new Map<string, string>();
+  protected override readRow(id: string): InteractionRecordV1 | undefined {
+    const row = this.#rows.get(id);
+    return row === undefined ? super.readRow(id) : JSON.parse(row);
+  }
+  protected override commitRow(id: string, text: string): void {
+    this.#rows.set(id, text);
+  }
+}
+
+/** Checks the caller's authority before the transaction, then trusts that check (no authority lock). */
+class AuthorityBeforeFence extends MemoryInteractionStore {
+  override transact<T>(
+    request: TransactRequest,
+    fn: TransactCallback<T>,
+  ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
+    const row = this.database.rows.get(request.id);
+    const bound: InteractionAuthority | undefined = row === undefined
+      ? undefined
+      : JSON.parse(row).authority;
+    if (bound !== undefined && !this.database.authorizes(bound, request.caller)) {
+      return Promise.resolve({ ok: false, error: { code: "unauthorized", message: "revoked" } });
+    }
+    return super.transact(request, fn);
+  }
+  protected override transactLocks(request: TransactRequest): LockRequest[] {
+    return [{ key: ["row", request.id], mode: "exclusive" }];
+  }
+  protected override fenceAuthorized(): boolean {
+    return true; // "already checked"
+  }
+}
+
+/** Reads the grant inside the transaction, but without locking it. */
+class RevocationBetweenCheckAndWrite extends MemoryInteractionStore {
+  protected override transactLocks(request: TransactRequest): LockRequest[] {
+    return [{ key: ["row", request.id], mode: "exclusive" }];
+  }
+}
+
+/** Writes the record, then (a separate step a crash can separate) the transition. */
+class TwoStepTransition extends MemoryInteractionStore {
+  protected override async commitDecision<T>(
+    id: string,
+    decision: TransactDecision<T> & { readonly kind: "write" },
+  ) {
+    const text = JSON.stringify(decision.next);
+    this.commitRow(id, text, null);
+    await this.step();
+    const transition = decision.transition === null ? null : JSON.stringify(decision.transition);
+    if (transition !== null) this.database.outbox.push(transition);
+    return {
+      record: JSON.parse(text) as InteractionRecordV1,
+      transition: transition === null ? null : JSON.parse(transition) as WorkflowTransition,
+    };
+  }
+}
+
+/** State refusals without the current record. */
+class ConflictWithoutCurrent extends MemoryInteractionStore {
+  override async transact<T>(
+    request: TransactRequest,
+    fn: TransactCallback<T>,
+  ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
+    const r = await super.transact(request, fn);
+    if (r.ok || !("current" in r.error)) return r;
+    const { current: _dropped, ...rest } = r.error;
+    return { ok: false, error: rest as FenceRefusal };
+  }
+}
+
+/** A harness over the reference store (optionally with a round trip per step). */
+export function memoryHarness(pause?: () => Promise<void>): InteractionStoreHarness {
+  return memoryInteractionHarness({ pause });
+}
+
+/** A harness whose adapter instances have `flaw`. */
+export function flawedHarness(flaw: Flaw, pause?: () => Promise<void>): InteractionStoreHarness {
+  const clock = steppingClock();
+  return memoryInteractionHarness({
+    clock,
+    pause,
+    makeStore: (database, p): InteractionStore => {
+      const o = { database, pause: p };
+      switch (flaw) {
+        case "unfenced-read-then-write":
+          return new UnfencedReadThenWrite(o);
+        case "no-authority-recheck":
+          return new NoAuthorityRecheck(o);
+        case "accepts-after-expiry":
+          return new AcceptsAfterExpiry(o);
+        case "follows-clock-back":
+          return new FollowsClockBack(database, clock);
+        case "per-instance-lock":
+          return new PerInstanceLock(o);
+        case "ack-not-persisted":
+          return new AckNotPersisted(o);
+        case "authority-before-fence":
+          return new AuthorityBeforeFence(o);
+        case "revocation-between-check-and-write":
+          return new RevocationBetweenCheckAndWrite(o);
+        case "two-step-transition":
+          return new TwoStepTransition(o);
+        case "conflict-without-current":
+          return new ConflictWithoutCurrent(o);
+      }
+    },
+  });
 }

@@ -19,4 +19,6 @@ Deno.test("examples/interactions_example.ts runs: one winner, one typed duplicat
     /worker B: refused "duplicate"; the stored answer is \{"optionId":"approve"\}/,
   );
   assert.match(stdout, /winners: 1, transitions stored: 1/);
+  assert.match(stdout, /after revocation, alice's answer: unauthorized/);
+  assert.match(stdout, /host expired it: status expired, transition expired/);
 });

@@ -457,6 +457,7 @@ Deno.test("answers are bounded and JSON-safe; __proto__ keys stay data", async (
 
 Deno.test("defence in depth: a store that ignores expiry still cannot make the resolver accept late", async () => {
   const h = flawedHarness("accepts-after-expiry");
+  const { store } = await h.connect();
   const gate = Promise.withResolvers<void>();
   const slow: StandardSchemaV1 = {
     "~standard": {
@@ -465,7 +466,7 @@ Deno.test("defence in depth: a store that ignores expiry still cannot make the r
       validate: async (v) => (await gate.promise, { value: v }),
     },
   };
-  const w = new InteractionResolver({ store: h.store, schemas: () => slow, now: h.now });
+  const w = new InteractionResolver({ store, schemas: () => slow, now: () => h.now() as number });
   await w.open({ id: "c", card: { prompt: "?", timeoutMs: 10 }, authority: ME, schema: SCHEMA_1 });
   const p = w.answer({
     id: "c",
@@ -477,7 +478,7 @@ Deno.test("defence in depth: a store that ignores expiry still cannot make the r
   gate.resolve();
   const r = await p;
   assert.ok(!r.ok && r.error.code === "expired");
-  assert.equal(h.store.outbox.length, 0);
+  assert.equal((await h.transitions("c")).length, 0);
 });
 
 Deno.test("property: answer and resolveElicitation never throw on arbitrary input", async () => {

@@ -16,7 +16,7 @@ import {
   standardValidate,
 } from "../../interactions.ts";
 
-// ---- type-level oracle: the vendored interface matches @standard-schema/spec 1.1.0 ----
+// ---- type-level oracle: the declared interface matches @standard-schema/spec 1.1.0 ----
 type Eq<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const typeChecks: [
   Eq<StandardSchemaV1.Result<{ a: string }>, SpecSchema.Result<{ a: string }>>,
@@ -41,14 +41,14 @@ const typeChecks: [
 
 const zodSchema = z.object({ optionId: z.enum(["yes", "no"]), note: z.string().optional() });
 // zod 4 schemas are Standard Schemas as they are: no adapter.
-const asVendored: StandardSchemaV1<unknown, z.output<typeof zodSchema>> = zodSchema;
+const asDeclared: StandardSchemaV1<unknown, z.output<typeof zodSchema>> = zodSchema;
 type Inferred = StandardSchemaV1.InferOutput<typeof zodSchema>;
 const inferredCheck: Eq<Inferred, { optionId: "yes" | "no"; note?: string | undefined }> = true;
 
-Deno.test("vendored StandardSchemaV1 is type-identical to @standard-schema/spec", () => {
+Deno.test("the declared StandardSchemaV1 is type-identical to @standard-schema/spec", () => {
   assert.ok(typeChecks.length === 11 && typeChecks.every((b) => b === true));
   assert.equal(inferredCheck, true);
-  assert.equal(isStandardSchema(asVendored), true);
+  assert.equal(isStandardSchema(asDeclared), true);
 });
 
 Deno.test("standardValidate: zod 4 success returns the parsed output", async () => {

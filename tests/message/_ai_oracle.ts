@@ -9,7 +9,9 @@
  *   success + error text per message list;
  * - `{ op: "chunk", chunks: unknown[] }` → `uiMessageChunkSchema` verdict per chunk;
  * - `{ op: "partial", texts: string[] }` → `parsePartialJson` value per text, as
- *   `{ value }` (or `{}` for `undefined`).
+ *   `{ value }` (or `{}` for `undefined`);
+ * - `{ op: "json", texts: string[] }` → `JSON.parse` value per text, as
+ *   `{ value }` (or `{}` when it throws).
  *
  * @module
  */
@@ -25,7 +27,8 @@ type Req =
   | { op: "fold"; streams: unknown[][] }
   | { op: "validate"; messages: unknown[][] }
   | { op: "chunk"; chunks: unknown[] }
-  | { op: "partial"; texts: string[] };
+  | { op: "partial"; texts: string[] }
+  | { op: "json"; texts: string[] };
 
 async function fold(chunks: unknown[]): Promise<unknown> {
   const stream = new ReadableStream({
@@ -53,7 +56,15 @@ const reqs = JSON.parse(input) as Req[];
 const out: unknown[] = [];
 for (const r of reqs) {
   if (r.op === "fold") out.push(await Promise.all(r.streams.map(fold)));
-  else if (r.op === "partial") {
+  else if (r.op === "json") {
+    out.push(r.texts.map((t) => {
+      try {
+        return { value: JSON.parse(t) };
+      } catch {
+        return {};
+      }
+    }));
+  } else if (r.op === "partial") {
     const res = [];
     for (const t of r.texts) {
       const { value } = await parsePartialJson(t);

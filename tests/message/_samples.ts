@@ -4,7 +4,20 @@
  *
  * @module
  */
-import { TOOL_PART_STATES, type UIMessage } from "../../message.ts";
+import { type ChatMessage, TOOL_PART_STATES, type UIMessage } from "../../message.ts";
+
+/** An agent's message with plain agent provenance (a fresh copy each call). */
+export function agentMessage(): ChatMessage {
+  return {
+    id: "m1",
+    threadId: "th1",
+    authorId: "agent:coach",
+    role: "assistant",
+    createdAt: "2026-11-30T01:00:00.000Z",
+    parts: [{ type: "text", text: "Done." }],
+    provenance: { authored: "agent" },
+  };
+}
 
 const PM = { anthropic: { signature: "sig", n: 1, nested: { a: [1, null] } } };
 

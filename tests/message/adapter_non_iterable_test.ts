@@ -6,15 +6,9 @@
 import assert from "node:assert/strict";
 import { v1ToAgUiEvents } from "../../ag_ui.ts";
 import { v1ToUIMessageChunks } from "../../ai_sdk.ts";
+import { envelope } from "./_envelopes.ts";
 
-const env = (seq: number, event: Record<string, unknown>) => ({
-  schemaVersion: 1,
-  conversationId: "c",
-  turnId: "t",
-  eventId: `e${seq}`,
-  seq,
-  event,
-});
+const env = envelope;
 
 function* source() {
   yield env(1, { type: "delta", text: "hi" });

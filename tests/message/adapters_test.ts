@@ -3,16 +3,16 @@ import assert from "node:assert/strict";
 import {
   type ChatMessage,
   deliveryFromSendResult,
-  fromHitlGate,
   fromMessagingInbound,
   GATE_PART_TYPE,
   type GateSnapshot,
   parseChatMessage,
+  parseHitlGate,
   parseInboundChatMessage,
   toHitlAnswer,
   toMessagingOutbound,
+  uiMessage,
 } from "../../message.ts";
-import { UIMessageSchema } from "../../schemas.ts";
 import { handBuiltMessages } from "./_samples.ts";
 import { askAi, json } from "./_oracle_client.ts";
 
@@ -78,14 +78,14 @@ const gate = (over: Partial<GateSnapshot>): GateSnapshot => ({
   ...over,
 });
 const gctx = { threadId: "th1", authorId: "agent:ops" };
-/** fromHitlGate on a well-formed row: must succeed. */
+/** parseHitlGate on a well-formed row: must succeed. */
 const gateMessage = (g: GateSnapshot, c: typeof gctx): ChatMessage => {
-  const r = fromHitlGate(g, c);
-  if (!r.ok) throw new Error(`fromHitlGate refused: ${r.error.code} ${r.error.message}`);
+  const r = parseHitlGate(g, c);
+  if (!r.ok) throw new Error(`parseHitlGate refused: ${r.error.code} ${r.error.message}`);
   return r.value;
 };
 
-Deno.test("fromHitlGate maps each gate status; every result is a valid message and part", () => {
+Deno.test("parseHitlGate maps each gate status; every result is a valid message and part", () => {
   const schema = { type: "object", properties: { ok: { type: "boolean" } } };
   const pending = gateMessage(gate({ schema, expiresAt: "2026-12-01T00:00:00.000Z" }), gctx);
   assert.deepEqual(pending, {
@@ -128,7 +128,7 @@ Deno.test("fromHitlGate maps each gate status; every result is a valid message a
     const m = gateMessage(gate({ status, payload: 1 }), gctx);
     assert.ok(parseChatMessage(m).ok, status);
     assert.ok(
-      UIMessageSchema.safeParse({ id: m.id, role: m.role, parts: m.parts }).success,
+      uiMessage.safeParse({ id: m.id, role: m.role, parts: m.parts }).success,
       status,
     );
   }
@@ -173,7 +173,7 @@ Deno.test("toHitlAnswer: undefined while open or without a gate; accept / declin
   assert.equal(toHitlAnswer(responded), undefined);
 });
 
-Deno.test("fromHitlGate: every status, with and without payload, survives JSON and passes ai's validator", async () => {
+Deno.test("parseHitlGate: every status, with and without payload, survives JSON and passes ai's validator", async () => {
   const msgs: unknown[][] = [];
   for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
     for (const extra of [{}, { payload: { ok: true } }, { payload: null }]) {
@@ -191,9 +191,9 @@ Deno.test("fromHitlGate: every status, with and without payload, survives JSON a
   assert.deepEqual(toHitlAnswer(bare), { action: "accept", gateId: "g1", payload: null });
 });
 
-Deno.test("fromHitlGate refuses an unknown status or a malformed row instead of inventing a denial", () => {
+Deno.test("parseHitlGate refuses an unknown status or a malformed row instead of inventing a denial", () => {
   for (const status of ["approved", "", "PENDING", null, undefined, 3]) {
-    const r = fromHitlGate(gate({ status: status as GateSnapshot["status"] }), gctx);
+    const r = parseHitlGate(gate({ status: status as GateSnapshot["status"] }), gctx);
     assert.ok(!r.ok, String(status));
     assert.equal(r.error.code, "unknown-status", String(status));
   }
@@ -204,11 +204,11 @@ Deno.test("fromHitlGate refuses an unknown status or a malformed row instead of 
     ["not an object", null],
   ];
   for (const [name, g] of bad) {
-    const r = fromHitlGate(g as GateSnapshot, gctx);
+    const r = parseHitlGate(g as GateSnapshot, gctx);
     assert.ok(!r.ok, name);
     assert.equal(r.error.code, "invalid-gate", name);
   }
-  const empty = fromHitlGate(gate({}), { threadId: "", authorId: "agent:ops" });
+  const empty = parseHitlGate(gate({}), { threadId: "", authorId: "agent:ops" });
   assert.ok(!empty.ok && empty.error.code === "invalid-gate");
   const hostile = Object.defineProperty(gate({}), "status", {
     enumerable: true,
@@ -216,11 +216,11 @@ Deno.test("fromHitlGate refuses an unknown status or a malformed row instead of 
       throw new Error("boom");
     },
   });
-  const h = fromHitlGate(hostile, gctx);
+  const h = parseHitlGate(hostile, gctx);
   assert.ok(!h.ok && h.error.code === "invalid-gate");
 });
 
-Deno.test("fromHitlGate refuses a row whose prompt, schema or expiresAt breaks GateSnapshot", () => {
+Deno.test("parseHitlGate refuses a row whose prompt, schema or expiresAt breaks GateSnapshot", () => {
   const bad: [string, Partial<Record<keyof GateSnapshot, unknown>>][] = [
     ["prompt number", { prompt: 5 }],
     ["prompt missing", { prompt: undefined }],
@@ -231,12 +231,12 @@ Deno.test("fromHitlGate refuses a row whose prompt, schema or expiresAt breaks G
   ];
   for (const [name, over] of bad) {
     for (const status of ["pending", "resolved", "cancelled", "expired"] as const) {
-      const r = fromHitlGate(gate({ status, ...over } as Partial<GateSnapshot>), gctx);
+      const r = parseHitlGate(gate({ status, ...over } as Partial<GateSnapshot>), gctx);
       assert.ok(!r.ok, `${name} ${status}`);
       assert.equal(r.error.code, "invalid-gate", `${name} ${status}`);
     }
   }
-  const arr = fromHitlGate([] as unknown as GateSnapshot, gctx);
+  const arr = parseHitlGate([] as unknown as GateSnapshot, gctx);
   assert.ok(!arr.ok && arr.error.code === "invalid-gate", "an array is not a gate row");
   // null optional columns (a database row) read as absent
   const nulls = gateMessage(
@@ -257,13 +257,13 @@ Deno.test("fromHitlGate refuses a row whose prompt, schema or expiresAt breaks G
   assert.deepEqual(toHitlAnswer(declined), { action: "decline", gateId: "g1", reason: "expired" });
 });
 
-Deno.test("fromHitlGate reads each field of the row once", () => {
+Deno.test("parseHitlGate reads each field of the row once", () => {
   let reads = 0;
   const row = Object.defineProperty(gate({}), "status", {
     enumerable: true,
     get: () => (reads++ === 0 ? "pending" : "bogus"),
   });
-  const r = fromHitlGate(row, gctx);
+  const r = parseHitlGate(row, gctx);
   assert.ok(r.ok);
   assert.equal((r.value.parts[0] as { state: string }).state, "approval-requested");
   assert.equal(reads, 1);

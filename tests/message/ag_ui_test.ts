@@ -4,6 +4,7 @@
  * fed by `@ag-ui/encoder`'s SSE encoding).
  */
 import assert from "node:assert/strict";
+import { envelope } from "./_envelopes.ts";
 import { EventSchemas } from "@ag-ui/core/schemas";
 import { HttpAgent, verifyEvents } from "@ag-ui/client";
 import { EventEncoder } from "@ag-ui/encoder";
@@ -113,15 +114,7 @@ Deno.test("v1 → AG-UI mapping details", () => {
 });
 
 Deno.test("v1 → AG-UI: refused envelopes change nothing; other conversations and unknown events are refused", async () => {
-  const env = (seq: number, event: unknown, extra: Record<string, unknown> = {}) => ({
-    schemaVersion: 1,
-    conversationId: "c",
-    turnId: "t",
-    eventId: `e${seq}`,
-    seq,
-    event,
-    ...extra,
-  });
+  const env = envelope;
   // an invalid first envelope must not consume RUN_STARTED
   const badFirst = v1ToAgUiEvents([
     env(1, { type: "delta", text: 5 }),

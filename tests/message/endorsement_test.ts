@@ -1,22 +1,16 @@
 /**
- * markHumanEndorsed: only plain agent provenance can be endorsed, and an
- * existing endorsement is never silently overwritten.
+ * endorseAgentMessage (the checked form of markHumanEndorsed): only plain
+ * agent provenance can be endorsed, and an existing endorsement is never
+ * silently overwritten.
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { type ChatMessage, markHumanEndorsed, type Provenance } from "../../message.ts";
+import { type ChatMessage, endorseAgentMessage, type Provenance } from "../../message.ts";
+import { agentMessage } from "./_samples.ts";
 
-const agent: ChatMessage = {
-  id: "m1",
-  threadId: "th1",
-  authorId: "agent:coach",
-  role: "assistant",
-  createdAt: "2026-11-30T01:00:00.000Z",
-  parts: [{ type: "text", text: "Done." }],
-  provenance: { authored: "agent" },
-};
+const agent: ChatMessage = agentMessage();
 
-Deno.test("markHumanEndorsed refuses a message without plain agent provenance", () => {
+Deno.test("endorseAgentMessage refuses a message without plain agent provenance", () => {
   const { provenance: _p, ...noProvenance } = agent;
   const cases: [string, ChatMessage][] = [
     ["no provenance", noProvenance],
@@ -28,21 +22,21 @@ Deno.test("markHumanEndorsed refuses a message without plain agent provenance", 
     ["unknown authored", { ...agent, provenance: { authored: "robot" } as unknown as Provenance }],
   ];
   for (const [name, m] of cases) {
-    const r = markHumanEndorsed(m, "user:alice");
+    const r = endorseAgentMessage(m, "user:alice");
     assert.ok(!r.ok, name);
     assert.equal(r.error.code, "not-agent-authored", name);
   }
   // inherited provenance is not the message's provenance
   const inherited = Object.create({ provenance: { authored: "agent" } });
   Object.assign(inherited, noProvenance);
-  const ri = markHumanEndorsed(inherited as ChatMessage, "user:alice");
+  const ri = endorseAgentMessage(inherited as ChatMessage, "user:alice");
   assert.ok(!ri.ok && ri.error.code === "not-agent-authored");
 });
 
-Deno.test("markHumanEndorsed never overwrites an earlier attester; the same attester is a no-op", () => {
-  const first = markHumanEndorsed(agent, "user:alice");
+Deno.test("endorseAgentMessage never overwrites an earlier attester; the same attester is a no-op", () => {
+  const first = endorseAgentMessage(agent, "user:alice");
   assert.ok(first.ok);
-  const other = markHumanEndorsed(first.value, "user:mallory");
+  const other = endorseAgentMessage(first.value, "user:mallory");
   assert.ok(!other.ok);
   assert.equal(other.error.code, "already-endorsed");
   assert.deepEqual(first.value.provenance, {
@@ -50,25 +44,25 @@ Deno.test("markHumanEndorsed never overwrites an earlier attester; the same atte
     endorsedBy: "human",
     attestedBy: "user:alice",
   });
-  const same = markHumanEndorsed(first.value, "user:alice");
+  const same = endorseAgentMessage(first.value, "user:alice");
   assert.ok(same.ok);
   assert.deepEqual(same.value, first.value);
 });
 
-Deno.test("markHumanEndorsed: hostile input is a refusal, not an exception", () => {
+Deno.test("endorseAgentMessage: hostile input is a refusal, not an exception", () => {
   const getter = Object.defineProperty({ ...agent }, "provenance", {
     enumerable: true,
     get() {
       throw new Error("boom");
     },
   });
-  const r = markHumanEndorsed(getter, "user:alice");
+  const r = endorseAgentMessage(getter, "user:alice");
   assert.ok(!r.ok && r.error.code === "not-agent-authored");
-  const n = markHumanEndorsed(null as unknown as ChatMessage, "user:alice");
+  const n = endorseAgentMessage(null as unknown as ChatMessage, "user:alice");
   assert.ok(!n.ok && n.error.code === "not-agent-authored");
 });
 
-Deno.test("markHumanEndorsed: a message that throws when copied is a refusal, not an exception", () => {
+Deno.test("endorseAgentMessage: a message that throws when copied is a refusal, not an exception", () => {
   const parts = Object.defineProperty({ ...agent }, "parts", {
     enumerable: true,
     get() {
@@ -81,16 +75,16 @@ Deno.test("markHumanEndorsed: a message that throws when copied is a refusal, no
     },
   });
   for (const m of [parts, keys]) {
-    const r = markHumanEndorsed(m, "user:alice");
+    const r = endorseAgentMessage(m, "user:alice");
     assert.ok(!r.ok);
     assert.equal(r.error.code, "not-agent-authored");
   }
   const arr = Object.assign([1, 2], { provenance: { authored: "agent" } });
-  const ra = markHumanEndorsed(arr as unknown as ChatMessage, "user:alice");
+  const ra = endorseAgentMessage(arr as unknown as ChatMessage, "user:alice");
   assert.ok(!ra.ok && ra.error.code === "not-agent-authored");
 });
 
-Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a re-read of the input's", () => {
+Deno.test("endorseAgentMessage: same attester returns a fresh provenance, never a re-read of the input's", () => {
   let reads = 0;
   const flip = Object.defineProperty({ ...agent }, "provenance", {
     enumerable: true,
@@ -100,7 +94,7 @@ Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a 
       attestedBy: reads++ === 0 ? "user:alice" : "user:mallory",
     }),
   });
-  const r = markHumanEndorsed(flip, "user:alice");
+  const r = endorseAgentMessage(flip, "user:alice");
   assert.ok(r.ok);
   assert.deepEqual(r.value.provenance, {
     authored: "agent",
@@ -108,13 +102,13 @@ Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a 
     attestedBy: "user:alice",
   });
   const endorsed = { ...agent, provenance: Object.freeze({ ...r.value.provenance! }) };
-  const again = markHumanEndorsed(endorsed, "user:alice");
+  const again = endorseAgentMessage(endorsed, "user:alice");
   assert.ok(again.ok);
   assert.notEqual(again.value.provenance, endorsed.provenance);
   assert.deepEqual(again.value.provenance, endorsed.provenance);
   // odd but valid shapes of plain agent provenance are endorsed
   for (const p of [Object.freeze({ authored: "agent" }), new Proxy({ authored: "agent" }, {})]) {
-    const e = markHumanEndorsed({ ...agent, provenance: p as Provenance }, "user:bob");
+    const e = endorseAgentMessage({ ...agent, provenance: p as Provenance }, "user:bob");
     assert.ok(e.ok);
     assert.deepEqual(e.value.provenance, {
       authored: "agent",
@@ -124,7 +118,7 @@ Deno.test("markHumanEndorsed: same attester returns a fresh provenance, never a 
   }
 });
 
-Deno.test("markHumanEndorsed: never throws, and an endorsement is only ever minted from plain agent provenance or the same attester", () => {
+Deno.test("endorseAgentMessage: never throws, and an endorsement is only ever minted from plain agent provenance or the same attester", () => {
   const provenance = fc.oneof(
     fc.constant({ authored: "agent" }),
     fc.constant({ authored: "human" }),
@@ -144,7 +138,7 @@ Deno.test("markHumanEndorsed: never throws, and an endorsement is only ever mint
       const before = (m !== null && typeof m === "object" && Object.hasOwn(m, "provenance"))
         ? JSON.stringify((m as ChatMessage).provenance)
         : undefined;
-      const r = markHumanEndorsed(m as ChatMessage, by);
+      const r = endorseAgentMessage(m as ChatMessage, by);
       if (!r.ok) return;
       assert.notEqual(by, "");
       assert.deepEqual(r.value.provenance, {

@@ -5,8 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { detectAiSdkStream, foldUIMessage, UIMessageFold } from "../../ai_sdk.ts";
-import { type UIMessage } from "../../message.ts";
-import { UIMessageSchema } from "../../schemas.ts";
+import { type UIMessage, uiMessage } from "../../message.ts";
 import { json } from "./_oracle_client.ts";
 
 const DIR = new URL("../../fixtures/ai-sdk/", import.meta.url);
@@ -351,9 +350,9 @@ Deno.test("a non-identifier data chunk folds as in the AI SDK, and our schema fl
   ]);
   assert.deepEqual(r.issues, []);
   assert.deepEqual(r.message.parts.map((p) => p.type), ["data-gate-ref", "data-gate_ref"]);
-  assert.equal(UIMessageSchema.safeParse(r.message).success, false);
+  assert.equal(uiMessage.safeParse(r.message).success, false);
   assert.equal(
-    UIMessageSchema.safeParse({ ...r.message, parts: [r.message.parts[1]] }).success,
+    uiMessage.safeParse({ ...r.message, parts: [r.message.parts[1]] }).success,
     true,
   );
 });

@@ -4,8 +4,14 @@
  * we accept (and rejects the approval-rule violations we reject).
  */
 import assert from "node:assert/strict";
-import { ChatPartSchema, UIMessageSchema } from "../../schemas.ts";
-import { DATA_PART_KEY_PATTERN, dataPart, isDataPartType, isToolPartType } from "../../message.ts";
+import {
+  chatPart,
+  createDataPart,
+  DATA_PART_KEY_PATTERN,
+  isDataPartType,
+  isToolPartType,
+  uiMessage,
+} from "../../message.ts";
 import { askAi, json } from "./_oracle_client.ts";
 import { handBuiltMessages } from "./_samples.ts";
 
@@ -29,7 +35,7 @@ Deno.test("every hand-built part type and tool state passes our schema unchanged
     assert.ok(kinds.has(k), k);
   }
   for (const m of msgs) {
-    const r = UIMessageSchema.safeParse(m);
+    const r = uiMessage.safeParse(m);
     assert.ok(r.success, JSON.stringify(r.error?.issues));
     assert.deepEqual(r.data, m);
   }
@@ -41,7 +47,7 @@ Deno.test("real UIMessages (ai's fold of the captures) pass our schema unchanged
   for (const e of Deno.readDirSync(dir)) {
     if (!e.name.endsWith(".expected.json")) continue;
     const m = JSON.parse(Deno.readTextFileSync(new URL(e.name, dir)));
-    const r = UIMessageSchema.safeParse(m);
+    const r = uiMessage.safeParse(m);
     assert.ok(r.success, e.name);
     assert.deepEqual(r.data, m, e.name);
     n++;
@@ -78,9 +84,9 @@ const violations: [string, Record<string, unknown>][] = [
 Deno.test("tool approval / state rules are enforced", () => {
   for (const [why, extra] of violations) {
     const part = { type: "tool-x", toolCallId: "c", input: {}, ...extra };
-    assert.equal(ChatPartSchema.safeParse(part).success, false, why);
+    assert.equal(chatPart.safeParse(part).success, false, why);
     const dyn = { ...part, type: "dynamic-tool", toolName: "x" };
-    assert.equal(ChatPartSchema.safeParse(dyn).success, false, `dynamic: ${why}`);
+    assert.equal(chatPart.safeParse(dyn).success, false, `dynamic: ${why}`);
   }
 });
 
@@ -111,38 +117,38 @@ Deno.test("data part names: identifiers only", () => {
     assert.ok(!isDataPartType(no), no);
   }
   assert.ok(DATA_PART_KEY_PATTERN.test("data-x"));
-  const good = dataPart("gate_ref", { g: 1 }, "id1");
+  const good = createDataPart("gate_ref", { g: 1 }, "id1");
   assert.ok(good.ok);
   assert.deepEqual(good.value, { type: "data-gate_ref", id: "id1", data: { g: 1 } });
   for (const name of ["gate-ref", "a.b", "1abc", "", "x y"]) {
-    const r = dataPart(name, 1);
+    const r = createDataPart(name, 1);
     assert.ok(!r.ok);
     assert.equal(r.error.code, "invalid-data-part-name");
   }
-  assert.equal(ChatPartSchema.safeParse({ type: "data-gate-ref", data: 1 }).success, false);
-  assert.equal(ChatPartSchema.safeParse({ type: "data-x" }).success, false, "data is required");
+  assert.equal(chatPart.safeParse({ type: "data-gate-ref", data: 1 }).success, false);
+  assert.equal(chatPart.safeParse({ type: "data-x" }).success, false, "data is required");
 });
 
 Deno.test("tool type pattern and other part refusals", () => {
   assert.ok(isToolPartType("tool-gate-x"));
   assert.ok(!isToolPartType("tool-"));
   assert.equal(
-    ChatPartSchema.safeParse({ type: "tool-", toolCallId: "c", state: "input-available" }).success,
+    chatPart.safeParse({ type: "tool-", toolCallId: "c", state: "input-available" }).success,
     false,
   );
   assert.equal(
-    ChatPartSchema.safeParse({ type: "text", text: "x", providerMetadata: { a: 1 } }).success,
+    chatPart.safeParse({ type: "text", text: "x", providerMetadata: { a: 1 } }).success,
     false,
   );
-  assert.equal(ChatPartSchema.safeParse({ type: "custom", kind: "x" }).success, false);
+  assert.equal(chatPart.safeParse({ type: "custom", kind: "x" }).success, false);
   assert.equal(
-    ChatPartSchema.safeParse({ type: "reasoning-file", url: "u", mediaType: "m" }).success,
+    chatPart.safeParse({ type: "reasoning-file", url: "u", mediaType: "m" }).success,
     false,
   );
-  assert.equal(ChatPartSchema.safeParse(null).success, false);
-  assert.equal(UIMessageSchema.safeParse({ id: "u", role: "user", parts: [] }).success, false);
-  assert.equal(UIMessageSchema.safeParse({ id: "a", role: "assistant", parts: [] }).success, true);
-  assert.equal(UIMessageSchema.safeParse({ id: "t", role: "tool", parts: [] }).success, false);
+  assert.equal(chatPart.safeParse(null).success, false);
+  assert.equal(uiMessage.safeParse({ id: "u", role: "user", parts: [] }).success, false);
+  assert.equal(uiMessage.safeParse({ id: "a", role: "assistant", parts: [] }).success, true);
+  assert.equal(uiMessage.safeParse({ id: "t", role: "tool", parts: [] }).success, false);
 });
 
 Deno.test("input / output / rawInput presence rules agree with ai's safeValidateUIMessages", async () => {
@@ -171,9 +177,9 @@ Deno.test("input / output / rawInput presence rules agree with ai's safeValidate
   const msgs = cases.map(([p]) => [{ id: "m", role: "assistant", parts: [p] }]);
   const [res] = await askAi([{ op: "validate", messages: msgs }]) as [{ success: boolean }[]];
   cases.forEach(([p, valid], i) => {
-    assert.equal(ChatPartSchema.safeParse(p).success, valid, `ours: ${JSON.stringify(p)}`);
+    assert.equal(chatPart.safeParse(p).success, valid, `ours: ${JSON.stringify(p)}`);
     const dyn = { ...p, type: "dynamic-tool", toolName: "x" };
-    assert.equal(ChatPartSchema.safeParse(dyn).success, valid, `ours: ${JSON.stringify(dyn)}`);
+    assert.equal(chatPart.safeParse(dyn).success, valid, `ours: ${JSON.stringify(dyn)}`);
     assert.equal(res[i].success, valid, `ai: ${JSON.stringify(p)}`);
   });
 });

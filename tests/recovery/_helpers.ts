@@ -7,6 +7,7 @@ import {
   type StoreFault,
   type StoreOp,
   TurnRecovery,
+  type TurnRecoveryOptions,
 } from "../../recovery.ts";
 import type { Result } from "../../src/result.ts";
 
@@ -20,23 +21,25 @@ export function faultPlan(plan: Partial<Record<StoreOp, Record<number, StoreFaul
   };
 }
 
-export function deferred<T>() {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((a, b) => {
-    resolve = a;
-    reject = b;
-  });
-  return { promise, resolve, reject };
+export { deferred } from "../../src/_internal/kit_support.ts";
+
+/** A settable host clock (epoch ms) for lease tests. */
+export function testClock(start = 1_700_000_000_000) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => void (t += ms),
+  };
 }
 
 export async function setup(
   opts: ConstructorParameters<typeof MemoryRecoveryHost>[0] = {},
   effectIds: string[] = ["e1", "e2"],
+  workerOptions: Partial<TurnRecoveryOptions> = {},
 ) {
   const host = new MemoryRecoveryHost(opts);
-  host.grant("alice", "t1");
-  const worker = new TurnRecovery({ ...host.seams(), workerId: "w1" });
+  await host.grant("alice", "t1");
+  const worker = new TurnRecovery({ ...host.seams(), workerId: "w1", ...workerOptions });
   const begun = await worker.beginTurn({
     conversationId: "c1",
     turnId: "t1",
@@ -78,5 +81,27 @@ export function delegate(s: RecoveryStore, over: Partial<RecoveryStore> = {}): R
     casEffect: (...a) => s.casEffect(...a),
     admitDispatch: (r) => s.admitDispatch!(r),
     ...over,
+  };
+}
+
+/**
+ * A worker whose admissions commit but whose acknowledgement never arrives
+ * (it dies after COMMIT, before dispatching); `committed()` says when the
+ * admission mark is durable.
+ */
+export function dyingWorker(
+  host: MemoryRecoveryHost,
+  options: Partial<TurnRecoveryOptions> = {},
+): { worker: TurnRecovery; committed: () => boolean } {
+  let committed = false;
+  const store = delegate(host.store, {
+    admitDispatch: (r) => {
+      void host.store.admitDispatch(r).then(() => (committed = true));
+      return new Promise(() => {});
+    },
+  });
+  return {
+    worker: new TurnRecovery({ ...host.seams(), ...options, store }),
+    committed: () => committed,
   };
 }

@@ -159,14 +159,15 @@ export async function runScenario(
       }
     },
   });
-  store.grant(PRINCIPAL, TURN);
+  await store.grant(PRINCIPAL, TURN);
   const seams = { store: counted, authority: store.authority(), abort: executions };
-  const begun = await new TurnRecovery({ ...seams, workerId: "host" }).beginTurn({
-    conversationId: "c1",
-    turnId: TURN,
-    principal: PRINCIPAL,
-    effectIds,
-  });
+  const begun = await new TurnRecovery({ ...seams, workerId: "host", backoff: { baseMs: 0 } })
+    .beginTurn({
+      conversationId: "c1",
+      turnId: TURN,
+      principal: PRINCIPAL,
+      effectIds,
+    });
   if (!begun.ok) return [`beginTurn failed: ${begun.error.code}`];
   live = true;
 
@@ -182,7 +183,12 @@ export async function runScenario(
   };
   const tasks: Promise<unknown>[] = [];
   for (let i = 0; i < sc.workers; i++) {
-    const w = new TurnRecovery({ ...seams, workerId: `w${i}`, maxAttempts: 6 });
+    const w = new TurnRecovery({
+      ...seams,
+      workerId: `w${i}`,
+      maxAttempts: 6,
+      backoff: { baseMs: 0 }, // every wait is a scheduler step, never a timer
+    });
     const order = [...effectIds];
     if (rng() < 0.5) order.reverse();
     tasks.push(
@@ -214,7 +220,7 @@ export async function runScenario(
     for (let i = 0; i <= steps; i++) await s.schedule(Promise.resolve(), `${label} wait ${i}`);
   };
   if (sc.cancel) {
-    const c = new TurnRecovery({ ...seams, workerId: "canceller" });
+    const c = new TurnRecovery({ ...seams, workerId: "canceller", backoff: { baseMs: 0 } });
     tasks.push(
       after(sc.cancelDelay, "cancel").then(() => c.cancel({ turnId: TURN, principal: PRINCIPAL })),
     );

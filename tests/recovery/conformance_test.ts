@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { seededRandom } from "../../src/_internal/kit_support.ts";
 import type { MemoryStoreOptions } from "../../recovery.ts";
 import {
   ConformanceFailure,
@@ -6,100 +7,204 @@ import {
   memoryConformanceHost,
   recoveryConformanceCases,
 } from "../../src/recovery/testing.ts";
-import { BROKEN_VARIANTS, makeStore, type Variant } from "./_broken_stores.ts";
+import { BROKEN_VARIANTS, type BrokenVariant, makeStore, type Variant } from "./_broken_stores.ts";
+import { catches, failingCases } from "./_kit_catch.ts";
 
-const tick = () => Promise.resolve();
+/** Runs per planted bug, each with its own seed (schedule of simulated round trips). */
+const RUNS = 30;
 
-// The reference host passes the whole kit (run exactly as a host would, via Deno.test).
-for (const c of recoveryConformanceCases(() => memoryConformanceHost({ pause: tick }))) {
+// The reference host passes the whole kit, run exactly as a host would (via Deno.test).
+for (const c of recoveryConformanceCases(() => memoryConformanceHost(), { holdMs: 25 })) {
   Deno.test({ name: c.name, ignore: c.skip !== undefined, fn: () => c.run() });
 }
 
-// A macrotask per store round trip, like real I/O: a check made outside the
-// fence then stays stale long enough for the kit's races to see it.
-const roundTrip = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-function hostFor(variant: Variant): () => ConformanceHost {
+/** A host over `variant` whose every store statement is a round trip of 0–2 ms (seeded). */
+function hostFor(variant: Variant, seed: number): () => ConformanceHost {
+  const random = seededRandom(seed);
+  const roundTrip = () => new Promise<void>((r) => setTimeout(r, random() * 2));
   return () =>
     memoryConformanceHost({
-      pause: variant === "reference" ? tick : roundTrip,
+      pause: roundTrip,
       makeStore: (o) => makeStore(variant, o as MemoryStoreOptions),
     });
 }
 
-async function failures(variant: Variant): Promise<string[]> {
-  const failed: string[] = [];
-  for (const c of recoveryConformanceCases(hostFor(variant), { prefix: "" })) {
-    try {
-      await c.run();
-    } catch (e) {
-      const kind = e instanceof ConformanceFailure ? "contract" : "crash";
-      failed.push(`${c.name} (${kind}: ${e instanceof Error ? e.message : String(e)})`);
-    }
-  }
-  return failed;
+/** The case that must name each planted bug, and what its failure must say. */
+const EXPECTED: Record<BrokenVariant, [string, RegExp]> = {
+  "non-atomic-cas": ["exclusive across adapter instances", /expected 1 winner, got [2-9]/],
+  "launch-before-mark": [
+    "concurrent admissions of one claim",
+    /launched while another instance held/,
+  ],
+  "mark-lost-on-launch-throw": [
+    "survives a launch that throws",
+    /must not roll back the admission mark/,
+  ],
+  "no-authority-recheck": [
+    "rechecks the user's grant inside the fence",
+    /must refuse unauthorized/,
+  ],
+  "abort-before-cancel-commit": [
+    "cancel commits before the abort hook",
+    /observe the committed cancel/,
+  ],
+  "blind-relaunch": ["lost admission acknowledgement never relaunches", /exactly once, got 2/],
+  "status-outside-fence": ["queued behind a cancel", /launched after the cancel committed/],
+  "launch-after-fence-released": [
+    "held fence blocks cancellation",
+    /cancel was acknowledged while/,
+  ],
+  "cancel-not-fenced": ["held fence blocks cancellation", /cancel was acknowledged while/],
+  "per-instance-lock": ["concurrent admissions of one claim", /not a per-instance/],
+  "ack-not-persisted": [
+    "turn records: create once",
+    /conflict and carry the current record|not read back/,
+  ],
+  "authority-before-fence": [
+    "blocks revocation of the grant it read",
+    /revocation .* was acknowledged while/,
+  ],
+  "revocation-between-check-and-write": [
+    "blocks revocation of the grant it read",
+    /revocation .* was acknowledged while/,
+  ],
+  "conflict-without-current": ["turn records: create once", /carry the current record/],
+};
+
+const isFailure = (e: unknown) => e instanceof ConformanceFailure;
+
+for (const variant of BROKEN_VARIANTS) {
+  const [name, reason] = EXPECTED[variant];
+  Deno.test(`conformance kit names the planted bug '${variant}' on ${RUNS} of ${RUNS} seeded runs`, async () => {
+    const { caught, misses } = await catches(
+      RUNS,
+      (seed) =>
+        recoveryConformanceCases(hostFor(variant, seed), { prefix: "", holdMs: 50, seed })
+          .find((x) => x.name.includes(name)),
+      isFailure,
+      reason,
+    );
+    assert.equal(caught, RUNS, `${variant}: caught ${caught}/${RUNS}: ${misses.join("; ")}`);
+  });
 }
 
-Deno.test("conformance kit: the reference host passes every case with no pauses and with I/O-like pauses too", async () => {
-  assert.deepEqual(await failures("reference"), []);
-  for (const c of recoveryConformanceCases(() => memoryConformanceHost())) await c.run();
-  const io = () => memoryConformanceHost({ pause: roundTrip });
-  for (const c of recoveryConformanceCases(io, { concurrency: 16 })) await c.run();
-});
-
-Deno.test("conformance kit: every deliberately broken store fails at least one case", async () => {
-  const caught: Record<string, string[]> = {};
-  for (const v of BROKEN_VARIANTS) caught[v] = await failures(v);
-  for (const v of BROKEN_VARIANTS) assert.ok(caught[v].length > 0, `${v} passed the kit`);
-  // Each is caught by the contract it breaks (a case name AND its violation), not by a crash.
-  const expected: Record<(typeof BROKEN_VARIANTS)[number], [string, RegExp]> = {
-    "no-authority-recheck": ["rechecks current authority", /must refuse unauthorized/],
-    "abort-before-cancel-commit": ["before the abort hook", /observe the committed cancel/],
-    "blind-relaunch": ["lost admission", /launches exactly once, got 2/],
-    "launch-before-mark": ["concurrent admissions", /expected 1 launch, got [2-9]/],
-    "non-atomic-cas": ["exclusive under concurrency", /expected 1 winner, got [2-9]/],
-    "status-outside-fence": ["share one fence", /after the cancellation was acknowledged/],
-  };
-  for (const v of BROKEN_VARIANTS) {
-    const [name, reason] = expected[v];
+Deno.test("conformance kit: a full run against each planted bug is a verdict (named failures, no crash, nothing hangs)", async () => {
+  const tick = () => Promise.resolve();
+  for (const variant of BROKEN_VARIANTS) {
+    const cases = recoveryConformanceCases(
+      () => memoryConformanceHost({ pause: tick, makeStore: (o) => makeStore(variant, o) }),
+      { prefix: "", holdMs: 20, timeoutMs: 500 },
+    );
+    const failed = await failingCases(cases, isFailure, variant);
     assert.ok(
-      caught[v].some((f) => f.includes(name) && f.includes("(contract:") && reason.test(f)),
-      `${v}: expected '${name}' to fail with ${reason}, got ${JSON.stringify(caught[v])}`,
+      failed.some((n) => n.includes(EXPECTED[variant][0])),
+      `${variant}: expected '${EXPECTED[variant][0]}' among ${JSON.stringify(failed)}`,
     );
   }
 });
 
-Deno.test("conformance kit: optional capabilities are skipped when the host declares it lacks them", () => {
-  const all = recoveryConformanceCases(() => memoryConformanceHost());
-  const lean = recoveryConformanceCases(() => memoryConformanceHost(), {
-    lacks: ["revocation", "lost-acks", "replay", "replay-trim"],
+Deno.test("conformance kit: a correct adapter behind a flaky driver is judged case by case, never crashes the kit", async () => {
+  const random = seededRandom(7);
+  const flaky = () => {
+    const x = random();
+    return x < 0.05 ? "fail" as const : x < 0.1 ? "ack-lost" as const : "none" as const;
+  };
+  const cases = recoveryConformanceCases(() => memoryConformanceHost({ fault: flaky }), {
+    prefix: "",
+    holdMs: 20,
+    timeoutMs: 500,
   });
-  assert.equal(all.filter((c) => c.skip).length, 0);
-  assert.deepEqual(
-    lean.filter((c) => c.skip).map((c) => c.skip),
-    [
-      "host declares it lacks revocation",
-      "host declares it lacks lost-acks",
-      "host declares it lacks lost-acks",
-      "host declares it lacks replay",
-      "host declares it lacks replay-trim",
-    ],
-  );
-  assert.equal(all.length, lean.length);
+  const failures = (await failingCases(cases, isFailure, "flaky")).length;
+  assert.ok(failures > 0, "a driver that fails 10% of calls must not pass every case silently");
 });
 
-Deno.test("conformance kit: a host that omits a hook it did not declare missing fails loudly", async () => {
-  const [c] = recoveryConformanceCases(() => ({ ...memoryConformanceHost(), revoke: undefined }), {
-    prefix: "",
-  }).filter((x) => x.name.includes("authority"));
-  await assert.rejects(() => c.run(), ConformanceFailure);
+Deno.test("conformance kit: optional capabilities are skipped only when declared lacking; an undeclared missing hook fails loudly", async () => {
+  const all = recoveryConformanceCases(() => memoryConformanceHost());
+  const lean = recoveryConformanceCases(() => memoryConformanceHost(), {
+    lacks: ["revocation", "lost-acks", "cancel-delivery", "replay", "replay-trim"],
+  });
+  assert.equal(all.filter((c) => c.skip).length, 0);
+  assert.equal(all.length, lean.length);
+  const skipped = lean.filter((c) => c.skip).map((c) => c.skip);
+  for (const cap of ["revocation", "lost-acks", "cancel-delivery", "replay", "replay-trim"]) {
+    assert.ok(skipped.includes(`host declares it lacks ${cap}`), cap);
+  }
+  // Lost acks run by default: a host without loseNextAck that does not declare it fails.
+  const noHook = recoveryConformanceCases(() => {
+    const h = memoryConformanceHost();
+    return {
+      ...h,
+      connect: async () => ({ ...(await h.connect()), loseNextAck: undefined }),
+    };
+  }, { prefix: "" }).filter((c) => c.name.startsWith("lost acks"));
+  assert.equal(noHook.length, 2);
+  for (const c of noHook) await assert.rejects(() => c.run(), /loseNextAck\(\) or declare/);
+  const noRevoke = recoveryConformanceCases(
+    () => ({ ...memoryConformanceHost(), revoke: undefined }),
+    {
+      prefix: "",
+    },
+  ).find((x) => x.name.includes("rechecks the user's grant"));
+  await assert.rejects(() => noRevoke!.run(), ConformanceFailure);
+});
+
+Deno.test("conformance kit: an async host factory (setup, per-worker connect, teardown) is driven as documented", async () => {
+  const log: string[] = [];
+  const delay = () => new Promise<void>((r) => setTimeout(r, 1));
+  const cases = recoveryConformanceCases(async ({ name }) => {
+    await delay();
+    log.push(`setup ${name}`);
+    const inner = memoryConformanceHost({ pause: delay });
+    return {
+      ...inner,
+      connect: async () => {
+        await delay();
+        const w = await inner.connect();
+        log.push("connect");
+        return { ...w, close: () => void log.push("close worker") };
+      },
+      close: () => void log.push("close host"),
+    };
+  }, { prefix: "", holdMs: 20 });
+  const c = cases.find((x) => x.name.includes("exclusive across adapter instances"))!;
+  await c.run();
+  assert.equal(log[0], `setup ${c.name}`);
+  assert.equal(log.at(-1), "close host");
+  const connects = log.filter((l) => l === "connect").length;
+  assert.ok(connects >= 8, `one instance per worker (8) plus a probe, got ${connects}`);
+  assert.equal(log.filter((l) => l === "close worker").length, connects);
 });
 
 Deno.test("conformance kit: a non-finite concurrency option falls back to the default", async () => {
   for (const concurrency of [Number.NaN, Infinity, "4" as unknown as number]) {
-    const cases = recoveryConformanceCases(() => memoryConformanceHost({ pause: tick }), {
+    const cases = recoveryConformanceCases(() => memoryConformanceHost(), {
       concurrency,
+      holdMs: 10,
     });
-    for (const c of cases.filter((x) => x.name.includes("concurrency"))) await c.run();
+    for (const c of cases.filter((x) => x.name.includes("exactly once"))) await c.run();
   }
+});
+
+Deno.test("conformance kit: a hung adapter call is a named failure within timeoutMs, not a hung kit", async () => {
+  const [c] = recoveryConformanceCases(() => {
+    const h = memoryConformanceHost();
+    return {
+      ...h,
+      connect: async () => {
+        const w = await h.connect();
+        const s = w.store;
+        return {
+          ...w,
+          store: {
+            readTurn: () => new Promise(() => {}),
+            readEffect: (t, e) => s.readEffect(t, e),
+            casTurn: (t, x, n, g) => s.casTurn(t, x, n, g),
+            casEffect: (t, e, x, n) => s.casEffect(t, e, x, n),
+            admitDispatch: (r) => s.admitDispatch!(r),
+          },
+        };
+      },
+    };
+  }, { prefix: "", timeoutMs: 50 }).filter((x) => x.name.startsWith("cas: turn records"));
+  await assert.rejects(() => c.run(), /did not settle within 50 ms/);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 
-Deno.test("examples/recovery_example.ts runs and shows one email, one charge, a reconciliation and a cancel", async () => {
+Deno.test("examples/recovery_example.ts runs and shows one email, one charge, a reconciliation and a system cancel", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "examples/recovery_example.ts"],
     env: { NO_COLOR: "1", RUST_BACKTRACE: "0" },
@@ -22,13 +22,14 @@ Deno.test("examples/recovery_example.ts runs and shows one email, one charge, a 
   );
   assert.match(
     text,
-    /5\. model retry: \{[\s\S]*?reason: "outcome-unknown"[\s\S]*?\(charges attempted: 1\)/,
+    /5\. model retry: \{[\s\S]*?action: "reconcile"[\s\S]*?reason: "outcome-unknown"[\s\S]*?\(charges attempted: 1\)/,
   );
   assert.match(text, /abort hook: turn is 'cancelled' when aborting/);
-  assert.match(text, /7\. cancel: turn cancelled/);
+  assert.match(text, /7\. user cancel after revocation: unauthorized/);
+  assert.match(text, /8\. system cancel: turn cancelled/);
   assert.match(text, /execution signal aborted: true/);
   assert.match(text, /charge-card: completed \(reconciled\)/);
   assert.match(text, /6\. reconciled: completed, turn running/);
-  assert.match(text, /8\. final: cancelled/);
+  assert.match(text, /9\. final: cancelled/);
   assert.match(text, /emails sent: 1, charges attempted: 1/);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { BROKEN_VARIANTS } from "./_broken_stores.ts";
+import { INTERLEAVING_VARIANTS } from "./_broken_stores.ts";
 import { emptyStats, interleavingProperty } from "./_interleaving.ts";
 
 const RUNS = 10_000;
@@ -13,7 +13,7 @@ Deno.test(`interleaving: reference store keeps every invariant over ${RUNS} seed
 });
 
 // The invariant each broken store must trip (the stated reason, not an accident).
-const REASON: Record<(typeof BROKEN_VARIANTS)[number], RegExp> = {
+const REASON: Record<(typeof INTERLEAVING_VARIANTS)[number], RegExp> = {
   "non-atomic-cas": /: [2-9] launches|admitted [2-9] times/,
   "launch-before-mark": /admitted=0 but launched=1|[2-9] launches/,
   "no-authority-recheck": /launched after authority was revoked/,
@@ -22,7 +22,7 @@ const REASON: Record<(typeof BROKEN_VARIANTS)[number], RegExp> = {
   "status-outside-fence": /launched after (the cancel committed|authority was revoked)/,
 };
 
-for (const variant of BROKEN_VARIANTS) {
+for (const variant of INTERLEAVING_VARIANTS) {
   Deno.test(`interleaving: the suite catches the broken store '${variant}'`, async () => {
     const r = await fc.check(interleavingProperty(variant), { numRuns: 3000, seed: 20261130 });
     assert.equal(r.failed, true, `${variant} was not caught in ${r.numRuns} runs`);

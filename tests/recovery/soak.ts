@@ -8,7 +8,7 @@
  * broken `--variant` it is expected to fail (that is the point of them).
  */
 import fc from "fast-check";
-import { BROKEN_VARIANTS, type Variant } from "./_broken_stores.ts";
+import { INTERLEAVING_VARIANTS, type Variant } from "./_broken_stores.ts";
 import { interleavingProperty } from "./_interleaving.ts";
 
 function arg(name: string, fallback: string): string {
@@ -19,7 +19,7 @@ function arg(name: string, fallback: string): string {
 const runs = Number(arg("runs", "1000000"));
 const seed = Number(arg("seed", "1"));
 const variant = arg("variant", "reference") as Variant;
-if (variant !== "reference" && !BROKEN_VARIANTS.includes(variant as never)) {
+if (variant !== "reference" && !INTERLEAVING_VARIANTS.includes(variant as never)) {
   console.error(`unknown variant ${variant}`);
   Deno.exit(2);
 }

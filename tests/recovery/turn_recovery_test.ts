@@ -2,12 +2,22 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   connectionReplayOnlyProfile,
+  DEFAULT_LEASE_MS,
   MemoryRecoveryHost,
   type RecoveryStore,
   type StoreEvent,
   TurnRecovery,
 } from "../../recovery.ts";
-import { code, deferred, delegate, faultPlan, runAsAlice, setup, value } from "./_helpers.ts";
+import {
+  code,
+  deferred,
+  delegate,
+  faultPlan,
+  runAsAlice,
+  setup,
+  testClock,
+  value,
+} from "./_helpers.ts";
 
 Deno.test("effects: a turn starts with host-authorized ids; model-supplied ids authorize nothing", async () => {
   const { host, worker } = await setup();
@@ -80,7 +90,8 @@ Deno.test("effects: claimed before dispatch, admitted then launched; a completed
   const kinds = events
     .filter((e) => e.kind !== "commit-turn")
     .map((e) => e.kind === "commit-effect" ? `effect:${e.record.state}` : e.kind);
-  assert.deepEqual(kinds, ["effect:claimed", "admit", "launch", "effect:completed"]);
+  // The fence invokes launch after writing the mark and before its commit is visible.
+  assert.deepEqual(kinds, ["effect:claimed", "launch", "admit", "effect:completed"]);
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "completed");
 });
 
@@ -158,8 +169,10 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
   );
   assert.deepEqual(r, {
     status: "needs-reconciliation",
+    action: "reconcile",
     reason: "dispatch-error",
     detail: "socket reset",
+    claimToken: "w1#1",
   });
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "unknown");
   assert.equal(host.store.peekTurn("t1")?.status, "needs-reconciliation");
@@ -211,17 +224,25 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
   );
 });
 
-Deno.test("effects: an uncertain claim acknowledgement returns needs-reconciliation and launches nothing", async () => {
+Deno.test("effects: a lost claim acknowledgement is read back; only an unreadable one waits, launching nothing", async () => {
+  // Read back as this call's claim: the run goes on, once.
   const { host, worker } = await setup({
     store: { fault: faultPlan({ casEffect: { 0: "ack-lost" } }) },
   });
   let dispatched = 0;
-  const r = value(
-    await runAsAlice(worker, () => dispatched++),
-  );
-  assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-claim-ack" });
-  assert.equal(dispatched, 0);
-  assert.equal(host.store.peekEffect("t1", "e1")?.state, "claimed");
+  const r = value(await runAsAlice(worker, () => ++dispatched));
+  assert.deepEqual(r, { status: "completed", outcome: { ok: true, value: 1 }, reused: false });
+  assert.equal(dispatched, 1);
+  assert.equal(host.store.peekEffect("t1", "e1")?.revision, 3);
+  // The read-back fails too: wait until the claim's lease ends; nothing dispatched.
+  const blind = await setup({
+    store: { fault: faultPlan({ casEffect: { 0: "ack-lost" }, readEffect: { 1: "fail" } }) },
+  });
+  const w = value(await runAsAlice(blind.worker, () => ++dispatched));
+  assert.equal(w.status === "needs-reconciliation" && w.action, "wait");
+  assert.equal(w.status === "needs-reconciliation" && w.reason, "uncertain-claim-ack");
+  assert.equal(dispatched, 1);
+  assert.equal(blind.host.store.peekEffect("t1", "e1")?.state, "claimed");
 });
 
 Deno.test("effects: a checkpoint-write failure is returned explicitly and never leads to a rerun", async () => {
@@ -238,8 +259,20 @@ Deno.test("effects: a checkpoint-write failure is returned explicitly and never 
   const again = value(
     await runAsAlice(worker, () => ++dispatched),
   );
-  assert.equal(again.status === "needs-reconciliation" && again.reason, "admitted-elsewhere");
+  // The owner's lease is still live: wait it out, never reconcile now.
+  assert.equal(again.status === "needs-reconciliation" && again.reason, "in-flight");
+  assert.equal(again.status === "needs-reconciliation" && again.action, "wait");
   assert.equal(dispatched, 1);
+  // The owner's claim token lets the host store the outcome it holds at once.
+  const rec = await worker.reconcile({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    outcome: r.error.outcome!,
+    claimToken: r.error.claimToken,
+  });
+  assert.ok(rec.ok && rec.value.changed);
+  assert.deepEqual(host.store.peekEffect("t1", "e1")?.outcome, { ok: true, value: 1 });
 });
 
 Deno.test("effects: a completion that committed with a lost acknowledgement is read back, not rerun", async () => {
@@ -268,14 +301,33 @@ Deno.test("effects: an uncertain admission acknowledgement after launch still st
   assert.equal(dispatched, 1);
 });
 
-Deno.test("effects: admission that fails before the fence returns needs-reconciliation (uncertain-admission)", async () => {
+Deno.test("effects: an uncertain admission is read back: not admitted → admitted again; unreadable → wait, nothing dispatched", async () => {
   const { worker } = await setup({ store: { fault: faultPlan({ admitDispatch: { 0: "fail" } }) } });
   let dispatched = 0;
-  const r = value(
-    await runAsAlice(worker, () => ++dispatched),
-  );
-  assert.deepEqual(r, { status: "needs-reconciliation", reason: "uncertain-admission" });
-  assert.equal(dispatched, 0);
+  const r = value(await runAsAlice(worker, () => ++dispatched));
+  assert.equal(r.status, "completed");
+  assert.equal(dispatched, 1);
+  // Committed, acknowledgement lost, read-back failed: this call dispatched nothing.
+  const lost = await setup({
+    store: { fault: faultPlan({ admitDispatch: { 0: "ack-lost" }, readEffect: { 1: "fail" } }) },
+  });
+  const w = value(await runAsAlice(lost.worker, () => ++dispatched));
+  assert.equal(w.status === "needs-reconciliation" && w.reason, "uncertain-admission");
+  assert.ok(w.status === "needs-reconciliation" && w.action === "wait" && w.claimToken === "w1#1");
+  assert.equal(dispatched, 1);
+  assert.equal(lost.host.store.peekEffect("t1", "e1")?.state, "admitted");
+  // That answer proves nothing ran: the owner's token records not-run at once; then it runs once.
+  const nr = await lost.worker.recordNotRun({
+    turnId: "t1",
+    effectId: "e1",
+    principal: "alice",
+    claimToken: w.status === "needs-reconciliation" ? w.claimToken : undefined,
+    evidence: "uncertain-admission: not dispatched",
+  });
+  assert.ok(nr.ok && nr.value.record.state === "not-run");
+  const again = value(await runAsAlice(lost.worker, () => ++dispatched));
+  assert.equal(again.status, "completed");
+  assert.equal(dispatched, 2);
 });
 
 Deno.test("effects: authority revoked after the worker's check is caught by the fence recheck", async () => {
@@ -437,7 +489,11 @@ Deno.test("cancel: an in-flight effect with an unknown outcome still requires re
 });
 
 Deno.test("resume: restart recovery reuses results, flags in-flight effects, refuses under the replay-only profile", async () => {
-  const { host, worker } = await setup({}, ["e1", "e2", "e3"]);
+  const clock = testClock();
+  const { host, worker } = await setup({}, ["e1", "e2", "e3"], {
+    now: clock.now,
+    renewEveryMs: 0,
+  });
   value(
     await runAsAlice(worker, () => "done"),
   );
@@ -452,7 +508,13 @@ Deno.test("resume: restart recovery reuses results, flags in-flight effects, ref
     code(await light.resume({ turnId: "t1", principal: "alice" })),
     "restart-recovery-unsupported",
   );
-  const fresh = new TurnRecovery(host.seams());
+  const fresh = new TurnRecovery({ ...host.seams(), now: clock.now });
+  // The dead worker's lease has not ended: its worker may be alive. Nothing is written.
+  const early = await fresh.resume({ turnId: "t1", principal: "alice" });
+  assert.equal(code(early), "lease-live");
+  assert.ok(!early.ok && early.error.retryAt === clock.now() + DEFAULT_LEASE_MS);
+  assert.equal(host.store.peekEffect("t1", "e2")?.state, "admitted");
+  clock.advance(DEFAULT_LEASE_MS);
   const r = await fresh.resume({ turnId: "t1", principal: "alice" });
   assert.ok(r.ok);
   assert.deepEqual(

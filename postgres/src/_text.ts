@@ -1,0 +1,28 @@
+/**
+ * What PostgreSQL `text` can hold. Area-private.
+ *
+ * @module
+ */
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * `true` when `s` can be stored in a PostgreSQL `text` column and read back
+ * unchanged: no NUL character (PostgreSQL refuses it) and no lone surrogate
+ * (the client would encode it as U+FFFD, so two different ids could become
+ * one).
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes("\u0000") && !LONE_SURROGATE.test(s);
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * `true` when `s` is more than `maxBytes` UTF-8 bytes. Never encodes a
+ * string that is already too long in UTF-16 code units (each is at least
+ * one byte), so the work is bounded by `maxBytes`.
+ */
+export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
+  return s.length > maxBytes || (s.length * 3 > maxBytes && encoder.encode(s).length > maxBytes);
+}

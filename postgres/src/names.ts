@@ -1,0 +1,124 @@
+/**
+ * Where the package's tables live: a schema and a table-name prefix, so a
+ * host puts them beside its own session tables. Every name the package puts
+ * into SQL is validated here and then double-quoted; no untrusted text is
+ * ever concatenated into a statement.
+ *
+ * @module
+ */
+
+/** Where the tables live. The same options go to `migrate` and to every store. */
+export interface TableOptions {
+  /**
+   * Schema holding the tables; created by `migrate` when missing. A lower-case
+   * identifier (`[a-z_][a-z0-9_]*`, at most 63 bytes, not starting with
+   * `pg_`). Default `"public"`.
+   */
+  readonly schema?: string;
+  /**
+   * Prefix of every table and index name (`[a-z_][a-z0-9_]*` or empty, at
+   * most 32 bytes). Default `"chat_"`, giving `chat_replay_frames` etc.
+   */
+  readonly prefix?: string;
+}
+
+/** The fully quoted names of the package's tables and indexes (`"schema"."prefix_table"`). */
+export interface TableNames {
+  /** The schema, unquoted (validated). */
+  readonly schemaName: string;
+  /** The prefix, unquoted (validated). */
+  readonly prefix: string;
+  /** `"schema"`. */
+  readonly schema: string;
+  /** The migrations table: one row per applied version. */
+  readonly migrations: string;
+  /** One row per turn of the replay log: its conversation and bounds. */
+  readonly replayTurns: string;
+  /** One row per retained frame of the replay log. */
+  readonly replayFrames: string;
+  /** Name (unquoted) of the unique index over a conversation's event ids. */
+  readonly replayEventIdIndex: string;
+  /** Name (unquoted) of the primary key of the frames table (turn, seq). */
+  readonly replayFramesKey: string;
+}
+
+/** Thrown by `migrate` and the stores' constructors when {@link TableOptions} are invalid. */
+export class TableOptionsError extends TypeError {
+  /** Build with the explanation. */
+  constructor(message: string) {
+    super(message);
+    this.name = "TableOptionsError";
+  }
+}
+
+const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+/** Longest identifier PostgreSQL keeps, in bytes (NAMEDATALEN - 1). */
+export const MAX_IDENTIFIER_BYTES = 63;
+
+/** Longest accepted {@link TableOptions.prefix}, in bytes. */
+export const MAX_PREFIX_BYTES = 32;
+
+/**
+ * `true` when `name` is a lower-case SQL identifier the package accepts
+ * (`[a-z_][a-z0-9_]*`, 1 to 63 bytes): never needs quoting, never clashes in
+ * case. Never throws (non-strings are `false`).
+ */
+export function isSafeIdentifier(name: unknown): name is string {
+  return typeof name === "string" && name.length > 0 && name.length <= MAX_IDENTIFIER_BYTES &&
+    IDENT.test(name);
+}
+
+/**
+ * `name` double-quoted for SQL, with `"` doubled (PostgreSQL's quoting rule
+ * for identifiers). Throws {@link TableOptionsError} when `name` is not
+ * {@link isSafeIdentifier}: the package quotes only names it validated.
+ */
+export function quoteIdentifier(name: string): string {
+  if (!isSafeIdentifier(name)) {
+    throw new TableOptionsError(
+      "identifier must match [a-z_][a-z0-9_]* and be at most 63 bytes",
+    );
+  }
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/**
+ * Validate {@link TableOptions} and build every quoted name. Throws
+ * {@link TableOptionsError} (a programmer's mistake in the options) when the
+ * schema or prefix is not accepted or a resulting name exceeds 63 bytes.
+ *
+ * @example
+ * ```ts
+ * import { tableNames } from "@papercusp/chat-protocol-postgres";
+ * const n = tableNames({ schema: "chat", prefix: "app_" });
+ * // n.replayFrames === '"chat"."app_replay_frames"'
+ * ```
+ */
+export function tableNames(options: TableOptions = {}): TableNames {
+  const schema = options.schema ?? "public";
+  const prefix = options.prefix ?? "chat_";
+  if (!isSafeIdentifier(schema) || schema.startsWith("pg_")) {
+    throw new TableOptionsError(
+      "schema must match [a-z_][a-z0-9_]*, be at most 63 bytes and not start with pg_",
+    );
+  }
+  if (
+    typeof prefix !== "string" || prefix.length > MAX_PREFIX_BYTES ||
+    (prefix !== "" && !IDENT.test(prefix))
+  ) {
+    throw new TableOptionsError("prefix must be empty or match [a-z_][a-z0-9_]*, at most 32 bytes");
+  }
+  const q = (table: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(prefix + table)}`;
+  const bare = (name: string) => quoteIdentifier(prefix + name) && prefix + name;
+  return {
+    schemaName: schema,
+    prefix,
+    schema: quoteIdentifier(schema),
+    migrations: q("migrations"),
+    replayTurns: q("replay_turns"),
+    replayFrames: q("replay_frames"),
+    replayEventIdIndex: bare("replay_frames_event_key"),
+    replayFramesKey: bare("replay_frames_pkey"),
+  };
+}

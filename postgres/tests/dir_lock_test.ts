@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { hostname } from "node:os";
+import { PGlite } from "@electric-sql/pglite";
+import { LOCK_FILE_NAME, lockDirectory, openPGliteDir } from "../pglite_dir.ts";
+import { lines, spawnProc, textOf } from "./_helpers/db.ts";
+
+async function withDir(fn: (dir: string) => Promise<void>) {
+  const dir = await Deno.makeTempDir({ prefix: "dir_lock_" });
+  try {
+    await fn(join(dir, "data"));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  const p = new Deno.Command("true").spawn();
+  await p.status;
+  return p.pid;
+}
+
+function lockJson(pid: number, host = hostname()): string {
+  return JSON.stringify({ pid, hostname: host, token: "old", createdAt: "2026-01-01T00:00:00Z" });
+}
+
+Deno.test("dir lock: a second lock in the same process is refused until released", () =>
+  withDir(async (dir) => {
+    const first = await lockDirectory(dir);
+    assert.ok(first.ok);
+    assert.equal(first.value.lockFile, join(dir, LOCK_FILE_NAME));
+    const second = await lockDirectory(dir);
+    assert.equal(!second.ok && second.error.code, "locked");
+    assert.equal(!second.ok && second.error.holder?.pid, Deno.pid);
+    await first.value.release();
+    await first.value.release();
+    const third = await lockDirectory(dir);
+    assert.ok(third.ok);
+    await third.value.release();
+    await assert.rejects(Deno.stat(join(dir, LOCK_FILE_NAME)), Deno.errors.NotFound);
+  }));
+
+Deno.test("dir lock: a dead holder's lock is taken over; another host's never", () =>
+  withDir(async (dir) => {
+    await Deno.mkdir(dir, { recursive: true });
+    const file = join(dir, LOCK_FILE_NAME);
+    await Deno.writeTextFile(file, lockJson(await deadPid()));
+    const taken = await lockDirectory(dir);
+    assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+    // release deletes only our own lock: a lock that changed hands stays
+    await Deno.writeTextFile(file, lockJson(Deno.pid));
+    await taken.value.release();
+    assert.equal(await Deno.readTextFile(file), lockJson(Deno.pid));
+    await Deno.writeTextFile(file, lockJson(await deadPid(), "some-other-host"));
+    const elsewhere = await lockDirectory(dir);
+    assert.equal(!elsewhere.ok && elsewhere.error.code, "locked-elsewhere");
+    assert.equal(!elsewhere.ok && elsewhere.error.holder?.hostname, "some-other-host");
+  }));
+
+Deno.test("dir lock: an unreadable lock is 'being written' while young, stale when old", () =>
+  withDir(async (dir) => {
+    await Deno.mkdir(dir, { recursive: true });
+    const file = join(dir, LOCK_FILE_NAME);
+    await Deno.writeTextFile(file, "{half");
+    const young = await lockDirectory(dir);
+    assert.equal(!young.ok && young.error.code, "locked");
+    const old = new Date(Date.now() - 60_000);
+    await Deno.utime(file, old, old);
+    const taken = await lockDirectory(dir);
+    assert.ok(taken.ok);
+    await taken.value.release();
+  }));
+
+Deno.test("dir lock: a directory that cannot be created is io-error", async () => {
+  const file = await Deno.makeTempFile();
+  try {
+    const r = await lockDirectory(join(file, "sub"));
+    assert.equal(!r.ok && r.error.code, "io-error");
+  } finally {
+    await Deno.remove(file);
+  }
+});
+
+Deno.test("openPGliteDir: open failure releases the lock; close releases it", () =>
+  withDir(async (dir) => {
+    const failed = await openPGliteDir({
+      dataDir: dir,
+      open: () => {
+        throw new Error("cannot open");
+      },
+    });
+    assert.equal(!failed.ok && failed.error.code, "open-failed");
+    await assert.rejects(Deno.stat(join(dir, LOCK_FILE_NAME)), Deno.errors.NotFound);
+    const opened = await openPGliteDir({ dataDir: dir, open: (d) => new PGlite(d) });
+    assert.ok(opened.ok);
+    const again = await openPGliteDir({ dataDir: dir, open: (d) => new PGlite(d) });
+    assert.equal(!again.ok && again.error.code, "locked");
+    await opened.value.driver.query("CREATE TABLE kept (x int)");
+    await opened.value.driver.close();
+    const reopened = await openPGliteDir({ dataDir: dir, open: (d) => new PGlite(d) });
+    assert.ok(reopened.ok);
+    assert.deepEqual(
+      (await reopened.value.driver.query("SELECT count(*)::int AS n FROM kept")).rows,
+      [
+        { n: 0 },
+      ],
+    );
+    await reopened.value.driver.close();
+  }));
+
+Deno.test("dir lock [3 processes]: racing for one directory, exactly one wins", () =>
+  withDir(async (dir) => {
+    const startAt = String(Date.now() + 1500);
+    const procs = [0, 1, 2].map(() => spawnProc("lock.ts", [dir, startAt, "1500"]));
+    const outs = await Promise.all(procs.map(async (p) => {
+      const err = textOf(p.stderr);
+      const out: string[] = [];
+      for await (const l of lines(p.stdout)) out.push(l);
+      assert.equal((await p.status).code, 0, await err);
+      return { pid: p.pid, line: out[0] };
+    }));
+    const winners = outs.filter((o) => o.line === "locked");
+    assert.equal(winners.length, 1, JSON.stringify(outs));
+    for (const o of outs.filter((o) => o.line !== "locked")) {
+      assert.equal(o.line, `refused locked ${winners[0].pid}`);
+    }
+  }));

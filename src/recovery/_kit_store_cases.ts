@@ -1,0 +1,565 @@
+/**
+ * Store-level conformance cases: the kit calls the adapter's seams itself,
+ * one adapter instance per simulated worker, and holds the admission fence
+ * open on purpose (its launch callback returns a promise the kit settles)
+ * to race cancellation, revocation and other admissions against it.
+ *
+ * @module
+ */
+import { deferred, eventually, settlesWithin, sleep, watch } from "../_internal/kit_support.ts";
+import { expect, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
+import type { AddCase } from "./_kit_env.ts";
+import type { AdmitOutcome, EffectRecord, TurnDraft, TurnRecord } from "./types.ts";
+
+/** A running turn draft with `effectIds`. */
+export function turnDraft(turnId: string, effectIds: readonly string[] = ["e1"]): TurnDraft {
+  return { turnId, conversationId: `conv-${turnId}`, status: "running", effectIds };
+}
+
+/** Grant P and create `turnId` through `w`. */
+export async function begin(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  effectIds: readonly string[] = ["e1"],
+): Promise<TurnRecord> {
+  await env.call(env.host.grant(P, turnId), "grant()");
+  const r = await env.call(w.store.casTurn(turnId, 0, turnDraft(turnId, effectIds)), "casTurn");
+  expect(
+    r?.ok === true && r.record?.revision === 1,
+    "creating a turn (expected revision 0) must yield revision 1",
+  );
+  return r.record;
+}
+
+/** Claim `effectId` through `w` at `expected`. */
+async function claim(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  effectId = "e1",
+  expected = 0,
+): Promise<EffectRecord> {
+  const r = await env.call(
+    w.store.casEffect(turnId, effectId, expected, {
+      turnId,
+      effectId,
+      state: "claimed",
+      claimToken: `tok-${effectId}-${expected}`,
+      leaseUntil: env.clock.t + 60_000,
+      claims: 1,
+    }),
+    "casEffect",
+  );
+  expect(r?.ok === true, "claiming an effect at its current revision must succeed");
+  return r.record;
+}
+
+/** Ask `w`'s fence to admit `effectId` at `claimRevision` with `launch`. */
+function admit(
+  w: KitWorker,
+  turnId: string,
+  effectId: string,
+  claimRevision: number,
+  launch: () => void | PromiseLike<void>,
+): Promise<AdmitOutcome> {
+  const fence = w.store.admitDispatch;
+  expect(typeof fence === "function", "the store must implement admitDispatch");
+  return fence.call(w.store, { turnId, effectId, claimRevision, principal: P, launch });
+}
+
+/** A further admission of `claimRevision` through `w` must refuse without launching (`why`). */
+async function neverRelaunched(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  claimRevision: number,
+  why: string,
+): Promise<void> {
+  let launches = 0;
+  const again = await env.call(
+    admit(w, turnId, "e1", claimRevision, () => void launches++),
+    "admitDispatch",
+  );
+  expect(again?.admitted === false && launches === 0, why);
+}
+
+/** An admission held open inside its launch callback until `release()`. */
+async function heldAdmission(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  effectId: string,
+  claimRevision: number,
+) {
+  const gate = deferred();
+  let launches = 0;
+  const fence = watch(admit(w, turnId, effectId, claimRevision, () => {
+    launches++;
+    return gate.promise;
+  }));
+  expect(
+    await eventually(() => launches > 0 || fence.settled(), env.settings.timeoutMs),
+    "admitDispatch never invoked launch",
+  );
+  const a = fence.settled() ? await env.call(fence.promise, "admitDispatch") : undefined;
+  expect(launches === 1, `admission must invoke launch once, got ${launches}`);
+  expect(
+    a === undefined,
+    "admitDispatch resolved before the launch it invoked settled: the fence must await " +
+      "launch and COMMIT after it, holding its locks",
+  );
+  return {
+    fence,
+    launches: () => launches,
+    release: async () => {
+      gate.resolve();
+      return await env.call(fence.promise, "admitDispatch");
+    },
+  };
+}
+
+/** Register the store-level cases. */
+export function storeCases(add: AddCase): void {
+  add(
+    "cas: turn records: create once, +1 per write, conflicts carry the current record",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      const first = await begin(env, w, t);
+      const dup = await env.call(other.store.casTurn(t, 0, turnDraft(t)), "casTurn");
+      expect(
+        dup?.ok === false && dup.code === "conflict" && dup.current?.revision === 1,
+        "a second create must conflict and carry the current record",
+      );
+      const upd = await env.call(
+        other.store.casTurn(t, 1, { ...turnDraft(t), status: "needs-reconciliation" }),
+        "casTurn",
+      );
+      expect(
+        upd?.ok === true && upd.record.revision === 2,
+        "CAS at the current revision yields revision + 1",
+      );
+      const stale = await env.call(w.store.casTurn(t, first.revision, turnDraft(t)), "casTurn");
+      expect(
+        stale?.ok === false && stale.code === "conflict" &&
+          stale.current?.status === "needs-reconciliation" && stale.current.revision === 2,
+        "CAS at a stale revision must conflict and carry the current record (read in the same statement)",
+      );
+      const read = await env.call(w.store.readTurn(t), "readTurn");
+      expect(
+        read?.revision === 2 && read.status === "needs-reconciliation",
+        "readTurn returns the committed record",
+      );
+    },
+  );
+
+  add(
+    "cas: effect records are exclusive across adapter instances (one winner), conflicts carry the winner",
+    null,
+    async (env, t) => {
+      const ws = await env.workers(env.settings.n);
+      await begin(env, ws[0], t);
+      const draft = (i: number) => ({
+        turnId: t,
+        effectId: "e1",
+        state: "claimed" as const,
+        claimToken: `c${i}`,
+      });
+      const creates = await env.call(
+        Promise.all(ws.map((w, i) => w.store.casEffect(t, "e1", 0, draft(i)))),
+        "concurrent casEffect",
+      );
+      const wins = creates.filter((r) => r?.ok === true);
+      expect(
+        wins.length === 1,
+        `concurrent creates from ${ws.length} instances: expected 1 winner, got ${wins.length}`,
+      );
+      const winner = (wins[0] as { record: EffectRecord }).record;
+      expect(
+        creates.every((r) =>
+          r?.ok === true || (r?.code === "conflict" && r.current?.claimToken === winner.claimToken)
+        ),
+        "every losing create must conflict and carry the winner's record",
+      );
+      const ups = await env.call(
+        Promise.all(ws.map((w, i) => w.store.casEffect(t, "e1", 1, draft(100 + i)))),
+        "concurrent casEffect",
+      );
+      const upWins = ups.filter((r) => r?.ok === true).length;
+      expect(upWins === 1, `concurrent updates at one revision: expected 1 winner, got ${upWins}`);
+    },
+  );
+
+  add(
+    "cas: a guarded turn write rechecks the actor's grant under the lock (user revoked: refused; system: allowed)",
+    "revocation",
+    async (env, t) => {
+      const [w] = await env.workers(1);
+      const turn = await begin(env, w, t);
+      await env.call(env.host.revoke!(P, t), "revoke()");
+      const cancelled: TurnDraft = { ...turnDraft(t), status: "cancelled", reason: "stop" };
+      const cancelAs = (principal: string, actor: "user" | "system") =>
+        env.call(
+          w.store.casTurn(t, turn.revision, cancelled, { principal, actor, action: "cancel" }),
+          "casTurn (guarded)",
+        );
+      const refused = async (principal: string, actor: "user" | "system", why: string) => {
+        const r = await cancelAs(principal, actor);
+        expect(r?.ok === false && r.code === "unauthorized", why);
+      };
+      await refused(
+        P,
+        "user",
+        "a guarded cancel by a revoked user must be refused unauthorized under the turn lock",
+      );
+      await refused(SYSTEM, "system", "a system actor without a system grant must be refused");
+      await env.call(env.host.grant(P, t, "system"), "grant(…, 'system')");
+      await refused(P, "user", "a system grant must not authorize the same id as a user");
+      await env.call(env.host.grant(SYSTEM, t, "system"), "grant(…, 'system')");
+      const sys = await cancelAs(SYSTEM, "system");
+      expect(
+        sys?.ok === true && sys.record.status === "cancelled",
+        "the host's system grant must authorize the cancel",
+      );
+    },
+  );
+
+  add(
+    "admission: launches once inside the fence, awaits it, and the mark is durable once acknowledged",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      await begin(env, w, t);
+      const c = await claim(env, w, t);
+      const held = await heldAdmission(env, w, t, "e1", c.revision);
+      expect(
+        !(await settlesWithin(held.fence.promise, env.settings.holdMs / 4)),
+        "admitDispatch resolved before launch settled",
+      );
+      const out = await held.release();
+      expect(
+        out?.admitted === true && out.record.state === "admitted",
+        "admitDispatch must report the admission",
+      );
+      expect(
+        out.record.revision === c.revision + 1,
+        "admission advances the effect revision by one",
+      );
+      const fresh = await env.call(other.store.readEffect(t, "e1"), "readEffect");
+      expect(
+        fresh?.state === "admitted" && fresh.revision === c.revision + 1,
+        "a fresh instance must read the mark",
+      );
+      await neverRelaunched(
+        env,
+        other,
+        t,
+        c.revision,
+        "a second admission of the same claim must refuse without launching",
+      );
+    },
+  );
+
+  add(
+    "admission: refuses stale, superseded and wrong claims, cancelled and unknown turns without launching",
+    null,
+    async (env, t) => {
+      const [w] = await env.workers(1);
+      const turn = await begin(env, w, t, ["e1", "e2"]);
+      const c1 = await claim(env, w, t);
+      const c2 = await claim(env, w, t, "e1", c1.revision);
+      let launches = 0;
+      const launch = () => void launches++;
+      const stale = await env.call(admit(w, t, "e1", c1.revision, launch), "admitDispatch");
+      expect(
+        stale?.admitted === false && stale.reason === "stale-claim",
+        "a superseded claim must be refused stale-claim",
+      );
+      const wrong = await env.call(admit(w, t, "e1", c2.revision + 5, launch), "admitDispatch");
+      expect(
+        wrong?.admitted === false && wrong.reason === "stale-claim",
+        "a wrong claim revision must be refused stale-claim",
+      );
+      const missing = await env.call(admit(w, `${t}-missing`, "e1", 1, launch), "admitDispatch");
+      expect(
+        missing?.admitted === false && missing.reason === "unknown-turn",
+        "an unknown turn must be refused unknown-turn",
+      );
+      const e2 = await claim(env, w, t, "e2");
+      const cancel = await env.call(
+        w.store.casTurn(t, turn.revision, { ...turnDraft(t, ["e1", "e2"]), status: "cancelled" }),
+        "casTurn",
+      );
+      expect(cancel?.ok === true, "cancelling by CAS must succeed");
+      const late = await env.call(admit(w, t, "e2", e2.revision, launch), "admitDispatch");
+      expect(
+        late?.admitted === false && late.reason === "turn-not-running",
+        "admission after a cancel must refuse turn-not-running",
+      );
+      expect(launches === 0, `refused admissions must not launch (launched ${launches})`);
+    },
+  );
+
+  add("admission: rechecks the user's grant inside the fence", "revocation", async (env, t) => {
+    const [w] = await env.workers(1);
+    await begin(env, w, t);
+    const c = await claim(env, w, t);
+    await env.call(env.host.revoke!(P, t), "revoke()");
+    let launches = 0;
+    const out = await env.call(
+      admit(w, t, "e1", c.revision, () => void launches++),
+      "admitDispatch",
+    );
+    expect(
+      out?.admitted === false && out.reason === "unauthorized",
+      "admission after revocation must refuse unauthorized",
+    );
+    expect(launches === 0, "no launch after revocation");
+  });
+
+  add(
+    "admission: a held fence blocks cancellation (cancel takes the admission's turn lock)",
+    null,
+    async (env, t) => {
+      const [w, canceller] = await env.workers(2);
+      const turn = await begin(env, w, t);
+      const c = await claim(env, w, t);
+      const held = await heldAdmission(env, w, t, "e1", c.revision);
+      const cancel = watch(
+        canceller.store.casTurn(t, turn.revision, { ...turnDraft(t), status: "cancelled" }),
+      );
+      const acked = await settlesWithin(cancel.promise, env.settings.holdMs);
+      const out = await held.release();
+      expect(
+        !acked,
+        "a cancel was acknowledged while an admission held its fence (inside launch, before COMMIT): " +
+          "the fence must hold the turn row lock (SELECT … FOR UPDATE) from its checks through COMMIT, " +
+          "the lock casTurn takes",
+      );
+      expect(out?.admitted === true, "the held admission must commit once launch settles");
+      const cr = await env.call(cancel.promise, "casTurn (cancel)");
+      expect(
+        cr?.ok === true,
+        "the cancel must commit after the admission (admission does not change the turn revision)",
+      );
+    },
+  );
+
+  add(
+    "admission: one queued behind a cancel rechecks the turn under its lock (no launch after the cancel)",
+    null,
+    async (env, t) => {
+      const [w, canceller, late] = await env.workers(3);
+      const turn = await begin(env, w, t, ["e1", "e2"]);
+      const c1 = await claim(env, w, t, "e1");
+      const c2 = await claim(env, late, t, "e2");
+      const step = env.settings.holdMs / 4;
+      const held = await heldAdmission(env, w, t, "e1", c1.revision);
+      const cancel = watch(
+        canceller.store.casTurn(t, turn.revision, {
+          ...turnDraft(t, ["e1", "e2"]),
+          status: "cancelled",
+        }),
+      );
+      await sleep(step); // the cancel now waits for the held turn lock
+      let launchedLate = 0;
+      const queued = watch(admit(late, t, "e2", c2.revision, () => void launchedLate++));
+      await sleep(step); // the second admission waits behind the cancel
+      await held.release();
+      const cr = await env.call(cancel.promise, "casTurn (cancel)");
+      const q = await env.call(queued.promise, "admitDispatch");
+      expect(cr?.ok === true, "the queued cancel must commit once the held admission committed");
+      expect(
+        launchedLate === 0 && q?.admitted === false && q.reason === "turn-not-running",
+        "an admission queued behind a cancel launched after the cancel committed: check the turn " +
+          "status after taking the turn lock, never from a read made before it",
+      );
+    },
+  );
+
+  add(
+    "admission: a held fence blocks revocation of the grant it read (authority rows are read under the fence)",
+    "revocation",
+    async (env, t) => {
+      const [w] = await env.workers(1);
+      await begin(env, w, t);
+      const c = await claim(env, w, t);
+      const held = await heldAdmission(env, w, t, "e1", c.revision);
+      const revoke = watch(Promise.resolve(env.host.revoke!(P, t)));
+      const acked = await settlesWithin(revoke.promise, env.settings.holdMs);
+      await held.release();
+      await env.call(revoke.promise, "revoke()");
+      expect(
+        !acked,
+        "a revocation of the grant an admission read was acknowledged while that admission held its " +
+          "fence: read the grant under the fence (SELECT … FOR SHARE inside the transaction) so a " +
+          "revocation waits for the launch it authorized",
+      );
+    },
+  );
+
+  add(
+    "admission: one queued behind a revocation rechecks the grant under its lock",
+    "revocation",
+    async (env, t) => {
+      const [w, late] = await env.workers(2);
+      await begin(env, w, t, ["e1", "e2"]);
+      const c1 = await claim(env, w, t, "e1");
+      const c2 = await claim(env, late, t, "e2");
+      const step = env.settings.holdMs / 4;
+      const held = await heldAdmission(env, w, t, "e1", c1.revision);
+      const revoke = watch(Promise.resolve(env.host.revoke!(P, t)));
+      await sleep(step);
+      let launchedLate = 0;
+      const queued = watch(admit(late, t, "e2", c2.revision, () => void launchedLate++));
+      await sleep(step);
+      await held.release();
+      await env.call(revoke.promise, "revoke()");
+      const q = await env.call(queued.promise, "admitDispatch");
+      expect(
+        launchedLate === 0 && q?.admitted === false && q.reason === "unauthorized",
+        "an admission queued behind a revocation launched although the revocation committed first: " +
+          "authority was checked before the fence (read it inside the transaction, under the lock)",
+      );
+    },
+  );
+
+  add(
+    "admission: concurrent admissions of one claim from separate instances launch once",
+    null,
+    async (env, t) => {
+      const ws = await env.workers(Math.max(2, env.settings.n));
+      await begin(env, ws[0], t);
+      const c = await claim(env, ws[0], t);
+      const held = await heldAdmission(env, ws[0], t, "e1", c.revision);
+      let others = 0;
+      const rest = watch(
+        Promise.all(ws.slice(1).map((w) => admit(w, t, "e1", c.revision, () => void others++))),
+      );
+      await settlesWithin(rest.promise, env.settings.holdMs);
+      const launchedWhileHeld = others;
+      const first = await held.release();
+      const outs = await env.call(rest.promise, "concurrent admitDispatch");
+      expect(
+        launchedWhileHeld === 0,
+        `${launchedWhileHeld} admission(s) of the same claim launched while another instance held the ` +
+          "fence: the lock must be the database's, not a per-instance (in-process) one",
+      );
+      const admitted = [first, ...outs].filter((o) => o?.admitted === true).length;
+      expect(
+        others === 0 && admitted === 1,
+        `expected 1 launch and 1 admission, got ${1 + others} and ${admitted}`,
+      );
+    },
+  );
+
+  add(
+    "admission: the mark survives a launch that throws (a worker dying between mark and launch)",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      await begin(env, w, t);
+      const c = await claim(env, w, t);
+      let launches = 0;
+      let out: AdmitOutcome | undefined;
+      try {
+        out = await admit(w, t, "e1", c.revision, () => {
+          launches++;
+          throw new Error("worker died inside launch");
+        });
+      } catch {
+        out = undefined;
+      }
+      const fresh = await env.call(other.store.readEffect(t, "e1"), "readEffect");
+      expect(
+        launches === 1 && fresh?.state === "admitted" && fresh.revision === c.revision + 1,
+        "a launch that throws must not roll back the admission mark (the launch may have started " +
+          `something): write the mark, call launch, COMMIT anyway (read back: ${
+            fresh?.state ?? "nothing"
+          })`,
+      );
+      expect(
+        out === undefined || out.admitted === true,
+        "admitDispatch must not report a refusal after launching",
+      );
+      await neverRelaunched(env, other, t, c.revision, "the effect must never be launched again");
+    },
+  );
+
+  add(
+    "lost acks: a lost admission acknowledgement never relaunches",
+    "lost-acks",
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      env.need(w.raw.loseNextAck, "loseNextAck()", "lost-acks");
+      await begin(env, w, t);
+      const c = await claim(env, w, t);
+      await env.call(w.raw.loseNextAck!("admitDispatch"), "loseNextAck()");
+      let launches = 0;
+      let threw = false;
+      try {
+        await admit(w, t, "e1", c.revision, () => void launches++);
+      } catch {
+        threw = true;
+      }
+      // The invariant first: a store that retries a transaction whose ack it
+      // lost (and so resolves) must fail here for the relaunch, not for the shape.
+      expect(launches === 1, `a committed admission launches exactly once, got ${launches}`);
+      expect(threw, "loseNextAck('admitDispatch') must make admitDispatch reject");
+      const fresh = await env.call(other.store.readEffect(t, "e1"), "readEffect");
+      expect(
+        fresh?.state === "admitted",
+        "the admission whose acknowledgement was lost must be durable",
+      );
+      await neverRelaunched(
+        env,
+        other,
+        t,
+        c.revision,
+        "retrying after a lost ack must not relaunch",
+      );
+    },
+  );
+
+  add(
+    "lost acks: a CAS whose acknowledgement was lost is durable and a retry conflicts with it",
+    "lost-acks",
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      env.need(w.raw.loseNextAck, "loseNextAck()", "lost-acks");
+      await begin(env, w, t);
+      await env.call(w.raw.loseNextAck!("casEffect"), "loseNextAck()");
+      let threw = false;
+      try {
+        await w.store.casEffect(t, "e1", 0, {
+          turnId: t,
+          effectId: "e1",
+          state: "claimed",
+          claimToken: "lost",
+        });
+      } catch {
+        threw = true;
+      }
+      expect(threw, "loseNextAck('casEffect') must make casEffect reject");
+      const fresh = await env.call(other.store.readEffect(t, "e1"), "readEffect");
+      expect(
+        fresh?.claimToken === "lost" && fresh.revision === 1,
+        "the write whose acknowledgement was lost must be durable",
+      );
+      const retry = await env.call(
+        other.store.casEffect(t, "e1", 0, {
+          turnId: t,
+          effectId: "e1",
+          state: "claimed",
+          claimToken: "retry",
+        }),
+        "casEffect",
+      );
+      expect(
+        retry?.ok === false && retry.code === "conflict" && retry.current?.claimToken === "lost",
+        "a retry at the same expected revision must conflict and carry the committed record",
+      );
+    },
+  );
+}
