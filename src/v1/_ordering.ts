@@ -39,7 +39,7 @@ import type { Refusal } from "../result.ts";
 import { refusal } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
 import { parseChatEnvelope } from "./parse.ts";
-import type { EnvelopeRefusal } from "./parse.ts";
+import type { EnvelopeRefusal, ParseChatEnvelopeOptions } from "./parse.ts";
 import type { ChatEventEnvelope, ChatOrderingCode, ChatOrderingDetail } from "./types.ts";
 import { MAX_REFUSALS } from "./limits.ts";
 
@@ -282,12 +282,15 @@ export class Sequencer<R extends Refusal> {
 
   /** When set, every verdict goes here as it is decided instead of into {@link verdicts}. */
   readonly #sink: ((index: number, error: R | OrderingRefusal) => void) | undefined;
+  /** What each value is parsed with (the host's extension registry). */
+  readonly #parse: ParseChatEnvelopeOptions | undefined;
 
   /**
    * `conversationId` / `turnId`: the turn's ids (each defaults to the first
    * envelope's that parses); `lastSeq`: what the consumer already applied;
    * `window`: how many envelopes to hold (default {@link REORDER_WINDOW});
-   * `sink`: receive every verdict as it is decided (none is kept or capped).
+   * `sink`: receive every verdict as it is decided (none is kept or capped);
+   * `parse`: the options each value is parsed with.
    */
   constructor(
     consumer: SequencedConsumer<R>,
@@ -297,10 +300,12 @@ export class Sequencer<R extends Refusal> {
       lastSeq?: number;
       window?: number;
       sink?: (index: number, error: R | OrderingRefusal) => void;
+      parse?: ParseChatEnvelopeOptions;
     } = {},
   ) {
     this.#consumer = consumer;
     this.#sink = options.sink;
+    this.#parse = options.parse;
     this.#window = options.window ?? REORDER_WINDOW;
     this.#conversationId = options.conversationId;
     this.#turnId = options.turnId;
@@ -322,7 +327,7 @@ export class Sequencer<R extends Refusal> {
 
   /** Take the value at `index` of the input. */
   offer(value: unknown, index: number): void {
-    const parsed = parseChatEnvelope(value);
+    const parsed = parseChatEnvelope(value, this.#parse);
     if (!parsed.ok) {
       this.report(index, this.#consumer.invalid(value, parsed.error));
       return;

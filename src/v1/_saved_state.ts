@@ -1,6 +1,7 @@
 /**
- * Validation of a saved {@link ChatStateV1} for `ChatStateFolder.from`: the
- * state must be one the fold could have produced. Field rules are the
+ * Validation of a saved {@link ChatStateV1} for `resumeChatState` (and the
+ * `from` option of `foldChatState`): the state must be one the fold could
+ * have produced. Field rules are the
  * envelope parser's own validators (`_validate.ts`); this module adds only
  * what a state has and an event does not (seq bounds, uniqueness, the status
  * agreeing with the rest).
@@ -10,6 +11,8 @@
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { isWireId } from "../_internal/id.ts";
+import { isExtensionName } from "./extensions.ts";
+import { MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
 import type { InvalidStateRefusal } from "./fold.ts";
 import { isTurnStatus } from "./lifecycle.ts";
 import { TurnFold } from "./_turn_fold.ts";
@@ -79,6 +82,68 @@ function record(v: unknown, key: string, issues: EnvelopeIssue[]): Bag | null {
 }
 
 /**
+ * Read a saved state's extension fields into `f`: `extensionState` (a record
+ * of at most 128 extension names, each `{ data, seq }`) and
+ * `extensionEvents` (`{ name, data, seq }` in `seq` order), both optional
+ * but never empty when present; every `seq` in `1..lastSeq`, every `data`
+ * bounded JSON. The first problem, or `null`.
+ */
+function readExtensions(
+  f: TurnFold,
+  state: unknown,
+  events: unknown,
+  lastSeq: number,
+  issues: EnvelopeIssue[],
+): EnvelopeIssue | null {
+  const seqOf = (v: unknown, path: string): number => {
+    if (!check.isIntFrom(v, 1) || v > lastSeq) {
+      check.issue(issues, path, `must be an integer in 1..${lastSeq}`);
+    }
+    return v as number;
+  };
+  if (state !== undefined) {
+    if (!isRecord(state)) return { path: "extensionState", message: "must be an object" };
+    const names = Object.keys(state);
+    if (names.length === 0 || names.length > MAX_EXTENSION_STATE_NAMES) {
+      return {
+        path: "extensionState",
+        message: `must hold 1 to ${MAX_EXTENSION_STATE_NAMES} names (absent when none)`,
+      };
+    }
+    for (const name of names) {
+      const path = `extensionState.${name}`, e = state[name];
+      if (!isExtensionName(name)) return { path, message: "is not an extension name" };
+      if (!isRecord(e)) return { path, message: "must be an object" };
+      const data = check.readJson(e.data, `${path}.data`, issues);
+      const seq = seqOf(e.seq, `${path}.seq`);
+      if (issues.length > 0) return issues[0];
+      f.setExtensionState(name, Object.freeze({ data, seq }));
+    }
+  }
+  if (events !== undefined) {
+    if (!Array.isArray(events) || events.length === 0) {
+      return { path: "extensionEvents", message: "must be a non-empty array (absent when none)" };
+    }
+    let last = 0;
+    for (let i = 0; i < events.length; i++) {
+      const path = `extensionEvents.${i}`, e = events[i];
+      if (!isRecord(e)) return { path, message: "must be an object" };
+      const name = e.name;
+      if (!isExtensionName(name)) {
+        return { path: `${path}.name`, message: "is not an extension name" };
+      }
+      const data = check.readJson(e.data, `${path}.data`, issues);
+      const seq = seqOf(e.seq, `${path}.seq`);
+      if (issues.length > 0) return issues[0];
+      if (seq <= last) return { path: `${path}.seq`, message: "must be after the previous one's" };
+      last = seq;
+      f.extensionEvents.push(Object.freeze({ name, data, seq }));
+    }
+  }
+  return null;
+}
+
+/**
  * A fold resumed from `state`, or `invalid-state` naming the first offending
  * field. May throw on hostile objects (the caller guards it).
  */
@@ -102,8 +167,10 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
       message: lastSeq === 0 ? "must be null when lastSeq is 0" : check.WIRE_ID,
     });
   }
-  for (const key of ["text", "reasoning"]) {
-    if (typeof s[key] !== "string") return refuse({ path: key, message: "must be a string" });
+  const text = s.text, reasoning = s.reasoning; // each field is read once
+  if (typeof text !== "string") return refuse({ path: "text", message: "must be a string" });
+  if (typeof reasoning !== "string") {
+    return refuse({ path: "reasoning", message: "must be a string" });
   }
   const tools = s.tools, openCards = s.openCards, closedCards = s.closedCards;
   for (
@@ -113,8 +180,8 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   }
   const f = new TurnFold(conversationId, turnId, lastSeq, lastEventId as string | null);
   f.status = status;
-  f.text = s.text as string;
-  f.reasoning = s.reasoning as string;
+  f.text = text;
+  f.reasoning = reasoning;
   for (let i = 0; i < (tools as unknown[]).length; i++) {
     const t = readTool((tools as unknown[])[i], `tools.${i}`, lastSeq, issues);
     if (t === null || issues.length > 0) return first();
@@ -173,6 +240,8 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   }
   f.statusReason = check.readOptString(s.statusReason, "statusReason", issues);
   if (issues.length > 0) return first();
+  const extRefusal = readExtensions(f, s.extensionState, s.extensionEvents, lastSeq, issues);
+  if (extRefusal !== null) return refuse(extRefusal);
   // The status must agree with what the fold would have produced.
   const open = f.openIndex.size;
   if (status === "awaiting-input" && open === 0) {

@@ -24,6 +24,7 @@ import { PersistentVector, type VectorView } from "./_pvec.ts";
 import type {
   CardResolution,
   ChatEventEnvelope,
+  ChatJsonValue,
   ChatStateV1,
   ChatUsage,
   ProviderProvenance,
@@ -95,6 +96,14 @@ export class TurnFold extends TurnOrder {
   done: Readonly<{ stopReason?: string; usage?: ChatUsage }> | undefined;
   error: Readonly<NonNullable<ChatStateV1["error"]>> | undefined;
   statusReason: string | undefined;
+  /** State-channel extension data by name (frozen entries; at most 128 names). */
+  readonly extensionState: Map<string, Readonly<{ data: ChatJsonValue; seq: number }>> = new Map();
+  /** {@link extensionState} as the frozen record snapshots share, until it changes. */
+  #extensionRecord: ChatStateV1["extensionState"] | undefined;
+  /** Event-channel extension events, in order (frozen objects). */
+  readonly extensionEvents: PersistentVector<
+    Readonly<{ name: string; data: ChatJsonValue; seq: number }>
+  > = new PersistentVector();
 
   /** A fold of the turn `turnId` of `conversationId` (resuming after `lastSeq` / `lastEventId`). */
   constructor(
@@ -123,6 +132,12 @@ export class TurnFold extends TurnOrder {
   setTool(t: ToolCallStateV1): void {
     this.tools.set(this.toolIndex.get(t.callId)!, Object.freeze(t));
     if (t.status !== "running") this.running.delete(t.callId);
+  }
+
+  /** Set the last state-channel data of extension `name`. */
+  setExtensionState(name: string, entry: Readonly<{ data: ChatJsonValue; seq: number }>): void {
+    this.extensionState.set(name, entry);
+    this.#extensionRecord = undefined;
   }
 
   /** Open `card` (its `correlationId` not open and never closed). */
@@ -222,6 +237,14 @@ export class TurnFold extends TurnOrder {
     if (this.done !== undefined) s.done = this.done;
     if (this.error !== undefined) s.error = this.error;
     if (this.statusReason !== undefined) s.statusReason = this.statusReason;
+    if (this.extensionState.size > 0) {
+      s.extensionState = this.#extensionRecord ??= Object.freeze(
+        Object.fromEntries(this.extensionState),
+      );
+    }
+    if (this.extensionEvents.size > 0) {
+      collection(s, "extensionEvents", this.extensionEvents.view());
+    }
     return s as unknown as ChatStateV1;
   }
 }

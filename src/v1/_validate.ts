@@ -16,8 +16,10 @@
 import { isRecord } from "../_internal/guards.ts";
 import { isId, isWireId } from "../_internal/id.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
+import { MAX_EXTENSION_DEPTH, MAX_EXTENSION_VALUES } from "./limits.ts";
 import type {
   CardResolution,
+  ChatJsonValue,
   ChatUsage,
   ErrorEventV1,
   GroundedBlock,
@@ -271,4 +273,86 @@ export function readClosed(
 export function readVersion(v: unknown, path: string, issues: EnvelopeIssue[]): number {
   if (!isIntFrom(v, 0)) issue(issues, path, "must be a non-negative integer");
   return v as number;
+}
+
+/** State of one {@link readJson} walk: values seen so far, the first problem. */
+interface JsonWalk {
+  values: number;
+  problem: string;
+}
+
+const PLAIN = Object.prototype;
+
+/** A fresh copy of JSON value `v` nested in `level` containers, or a problem in `w`. */
+function copyJson(v: unknown, level: number, w: JsonWalk): ChatJsonValue {
+  if (++w.values > MAX_EXTENSION_VALUES) {
+    w.problem = `holds more than ${MAX_EXTENSION_VALUES} JSON values`;
+    return null;
+  }
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return v;
+  if (typeof v === "number") {
+    if (v - v === 0) return v; // finite
+    w.problem = "holds a number that is not finite";
+    return null;
+  }
+  if (typeof v !== "object") {
+    w.problem = `holds ${v === undefined ? "undefined" : `a ${typeof v}`} (JSON data only)`;
+    return null;
+  }
+  if (level === MAX_EXTENSION_DEPTH) {
+    w.problem = `nests arrays and objects deeper than ${MAX_EXTENSION_DEPTH}`;
+    return null;
+  }
+  if (Array.isArray(v)) {
+    const out: ChatJsonValue[] = [];
+    for (let i = 0; i < v.length && w.problem === ""; i++) out.push(copyJson(v[i], level + 1, w));
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== PLAIN && proto !== null) {
+    w.problem = "holds an object that is not plain JSON data (a class instance, a Date, a Map…)";
+    return null;
+  }
+  const out: Record<string, ChatJsonValue> = {};
+  for (const k of Object.keys(v)) {
+    const x = copyJson((v as Record<string, unknown>)[k], level + 1, w);
+    if (w.problem !== "") break;
+    // `__proto__` from JSON.parse is an own data key: keep it one (never a prototype)
+    if (k === "__proto__") {
+      Object.defineProperty(out, k, {
+        value: x,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    } else out[k] = x;
+  }
+  return out;
+}
+
+/**
+ * `v` as bounded JSON data: a fresh copy of it (plain objects and arrays
+ * rebuilt, so nothing a getter or a proxy answers later can change it),
+ * or an issue at `path` naming the first problem: `undefined`, a function,
+ * a symbol or bigint, a non-finite number, an object that is not plain
+ * (its prototype neither `Object.prototype` nor `null`), nesting deeper
+ * than {@link MAX_EXTENSION_DEPTH}, more than {@link MAX_EXTENSION_VALUES}
+ * values. May throw on hostile values (callers guard).
+ */
+export function readJson(v: unknown, path: string, issues: EnvelopeIssue[]): ChatJsonValue {
+  const w: JsonWalk = { values: 0, problem: "" };
+  const out = copyJson(v, 0, w);
+  if (w.problem !== "") issue(issues, path, w.problem);
+  return out;
+}
+
+/** The first problem {@link readJson} finds in `v`, or `""` (for schemas: never throws). */
+export function jsonProblem(v: unknown): string {
+  try {
+    const issues: EnvelopeIssue[] = [];
+    readJson(v, "", issues);
+    return issues.length === 0 ? "" : issues[0].message;
+  } catch {
+    return "could not be read";
+  }
 }

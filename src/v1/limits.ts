@@ -14,3 +14,26 @@
  * therefore costs time linear in its length and a bounded report.
  */
 export const MAX_REFUSALS = 1_000;
+
+/** Longest extension event name, in characters (ASCII: one byte each). */
+export const MAX_EXTENSION_NAME_LENGTH = 128;
+
+/**
+ * Deepest nesting of arrays and objects in an extension event's `data`:
+ * `[[1]]` nests 2 deep, a scalar 0. Deeper data is refused.
+ */
+export const MAX_EXTENSION_DEPTH = 32;
+
+/**
+ * Most JSON values in an extension event's `data`, counting the root, every
+ * array element and every object member value (keys do not count). More
+ * are refused.
+ */
+export const MAX_EXTENSION_VALUES = 10_000;
+
+/**
+ * Most distinct names of state-channel extension events one turn keeps
+ * (`ChatStateV1.extensionState`); an event with one more name is refused
+ * (`too-many-extensions`).
+ */
+export const MAX_EXTENSION_STATE_NAMES = 128;

@@ -17,6 +17,9 @@
  */
 import { z } from "zod";
 import { WIRE_ID_PATTERN } from "../_internal/id.ts";
+import { EXTENSION_NAME_PATTERN } from "./extensions.ts";
+import { MAX_EXTENSION_NAME_LENGTH } from "./limits.ts";
+import { jsonProblem } from "./_validate.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardClosedEventV1,
@@ -28,7 +31,9 @@ import type {
   ChatUsage,
   DeltaEventV1,
   DoneEventV1,
+  ElidedEventV1,
   ErrorEventV1,
+  ExtensionEventV1,
   GroundedBlock,
   NavigateEventV1,
   ProvenanceEventV1,
@@ -225,6 +230,32 @@ const turnStatusEventV1Raw = z.object({
 /** `turn_status`: `status` one of running/cancelled/interrupted/needs-reconciliation; optional `reason`. */
 export const TurnStatusEventV1Schema: z.ZodType<TurnStatusEventV1> = turnStatusEventV1Raw;
 
+const extensionEventV1Raw = z.object({
+  type: z.literal("ext"),
+  name: z.string().max(MAX_EXTENSION_NAME_LENGTH).regex(EXTENSION_NAME_PATTERN),
+  channel: z.enum(["event", "state", "transient"]).optional(),
+  data: z.unknown().superRefine((v, ctx) => {
+    const problem = jsonProblem(v);
+    if (problem !== "") ctx.addIssue({ code: "custom", message: problem });
+  }),
+});
+/**
+ * `ext`: `name` an extension name (lowercase `namespace.name` segments, at
+ * most 128 characters: {@link EXTENSION_NAME_PATTERN}); optional `channel`
+ * event, state or transient; `data` required bounded JSON data (at most 32
+ * levels of arrays/objects and 10,000 values; no `undefined`, functions,
+ * non-finite numbers or non-plain objects).
+ */
+export const ExtensionEventV1Schema: z.ZodType<ExtensionEventV1> = extensionEventV1Raw as z.ZodType<
+  ExtensionEventV1
+>;
+const elidedEventV1Raw = z.object({
+  type: z.literal("elided"),
+  of: z.enum(["navigate", "ext"]),
+});
+/** `elided`: `of` the type of the transient event it stands for (navigate or ext). */
+export const ElidedEventV1Schema: z.ZodType<ElidedEventV1> = elidedEventV1Raw;
+
 /** Any v1 event; an unknown `type` is refused. */
 export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("type", [
   sessionEventV1Raw,
@@ -241,7 +272,9 @@ export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("t
   errorEventV1Raw,
   navigateEventV1Raw,
   turnStatusEventV1Raw,
-]);
+  extensionEventV1Raw,
+  elidedEventV1Raw,
+]) as z.ZodType<ChatEventV1>;
 
 /**
  * The v1 envelope: `schemaVersion` literal `1`; `conversationId`, `turnId`,

@@ -7,7 +7,8 @@
  * v1 is additive over the v0 vocabulary (v0-wire spec §1): the same event
  * names keep their meaning; v1 makes identity explicit (host-allocated ids,
  * per-turn `seq`, a required tool `callId`) and adds `reasoning`,
- * `tool_progress` and `turn_status`.
+ * `tool_progress`, `turn_status`, the extension event `ext` and the replay
+ * stand-in `elided`.
  *
  * Parsing validates the contract only. Authorization, cursor ordering across
  * connections, retention and atomic mutation belong to the host: no parser
@@ -239,6 +240,64 @@ export interface TurnStatusEventV1 {
   reason?: string;
 }
 
+/**
+ * A JSON value: `null`, a boolean, a finite number, a string, an array or a
+ * plain object of JSON values. What an extension event's `data` holds.
+ */
+export type ChatJsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | ChatJsonValue[]
+  | { [key: string]: ChatJsonValue };
+
+/**
+ * The replay channel of a v1 event (the full table: `CHAT_EVENT_V1_CHANNELS`):
+ * - `event`: append-only history, folded in order and re-sent on replay;
+ * - `state`: last write wins per key (a card, a call's progress, the
+ *   `state` snapshot, an extension name), re-sent on replay like the rest;
+ * - `transient`: fire-once (`navigate`), never folded into state and never
+ *   re-sent: a replay sends an `elided` event in its place.
+ */
+export type ChatChannel = "event" | "state" | "transient";
+
+/**
+ * `ext`: a product's own event (e.g. Scout's product list). The parser
+ * checks the wire rules: `name` is an extension name (`scout.products`:
+ * namespace, `.`, name; see `isExtensionName`), `data` is bounded JSON data
+ * (at most 32 levels deep and 10,000 values; no functions, `undefined`,
+ * non-finite numbers or class instances: data, never code), `channel` one
+ * of {@link ChatChannel}. A host's registry may validate `data` further.
+ *
+ * The fold keeps it by channel: `state` → `ChatStateV1.extensionState[name]`
+ * (last write wins), `event` → appended to `ChatStateV1.extensionEvents`,
+ * `transient` → not kept (like `navigate`).
+ */
+export interface ExtensionEventV1 {
+  /** The event discriminant. */
+  type: "ext";
+  /** The namespaced name, e.g. `scout.products`. */
+  name: string;
+  /** Its replay channel; absent means `event` (append-only). */
+  channel?: ChatChannel;
+  /** The payload: JSON data (a fresh copy after parsing), `null` for none. */
+  data: ChatJsonValue;
+}
+
+/**
+ * `elided`: stands where a transient event (`navigate`, or an `ext` event on
+ * the `transient` channel) was, when a replay re-sends the turn: the `seq`
+ * stays taken, so the stream has no gap, and nothing fires again. The fold
+ * applies it as a no-op.
+ */
+export interface ElidedEventV1 {
+  /** The event discriminant. */
+  type: "elided";
+  /** The type of the event it stands for. */
+  of: "navigate" | "ext";
+}
+
 /** The v1 event union (the `event` of a {@link ChatEventEnvelope}). */
 export type ChatEventV1 =
   | SessionEventV1
@@ -254,7 +313,9 @@ export type ChatEventV1 =
   | DoneEventV1
   | ErrorEventV1
   | NavigateEventV1
-  | TurnStatusEventV1;
+  | TurnStatusEventV1
+  | ExtensionEventV1
+  | ElidedEventV1;
 
 /** The `type` strings of {@link ChatEventV1}. */
 export type ChatEventV1Type = ChatEventV1["type"];
@@ -390,6 +451,17 @@ export interface ChatStateV1 {
   error?: Readonly<{ message: string; code?: string; retryable: boolean; retryAfterMs?: number }>;
   /** Reason of the last `turn_status` event. */
   statusReason?: string;
+  /**
+   * State-channel extension events: the last `data` of each name (last write
+   * wins) with its `seq`, at most 128 names; absent when there is none.
+   * Frozen.
+   */
+  extensionState?: Readonly<Record<string, Readonly<{ data: ChatJsonValue; seq: number }>>>;
+  /**
+   * Event-channel extension events, in order, each with its name, `data` and
+   * `seq`; absent when there is none. Frozen, shared like `tools`.
+   */
+  extensionEvents?: readonly Readonly<{ name: string; data: ChatJsonValue; seq: number }>[];
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   createChatState,
   foldChatState,
   foldChatStateStrict,
+  resumeChatState,
 } from "../../mod.ts";
 import { nearEnvelope, tricky, validEvent } from "./_arbitraries.ts";
 
@@ -207,7 +208,7 @@ Deno.test("cards: awaiting-input, unknown-card, duplicate-card, last close → r
   const g = new ChatStateFolder(C, T);
   g.push(env(1, card("k1")));
   g.push(env(2, { type: "card_closed", correlationId: "k1" }));
-  const resumed = ChatStateFolder.from(g.state());
+  const resumed = resumeChatState(g.state());
   assert.ok(resumed.ok);
   assert.equal(code(resumed.value.push(env(3, card("k1")))), "duplicate-card");
 });
@@ -262,7 +263,7 @@ Deno.test("terminal states: cards close with a failed or cancelled turn; calls s
       "illegal-transition",
     );
     // the state resumes as it is, also through JSON
-    const resumed = ChatStateFolder.from(JSON.parse(JSON.stringify(s)));
+    const resumed = resumeChatState(JSON.parse(JSON.stringify(s)));
     assert.ok(resumed.ok, JSON.stringify(resumed));
     assert.deepEqual(resumed.value.state(), s);
   }
@@ -470,19 +471,19 @@ Deno.test("golden: turn_problems reports every problem with its position", async
   await assertGolden("v1/turn_problems.strict.json", strict);
 });
 
-Deno.test("resume: ChatStateFolder.from(state) continues where the saved state stopped", async () => {
+Deno.test("resume: resumeChatState(state) continues where the saved state stopped", async () => {
   const values = ndjson(await readFixture("v1/turn_basic.ndjson"));
   const full = foldChatState(values).state!;
   const head = foldChatState(values.slice(0, 9)).state!;
   const saved = JSON.parse(JSON.stringify(head));
-  const resumed = ChatStateFolder.from(saved);
+  const resumed = resumeChatState(saved);
   assert.ok(resumed.ok);
   for (const v of values.slice(9)) assert.ok(resumed.value.push(v).ok);
   assert.deepEqual(resumed.value.state(), full);
   // via foldChatState's `from`
   assert.deepEqual(foldChatState(values.slice(9), { from: saved }).state, full);
   // after a resume the last event is a duplicate, older ones are reordered
-  const again = ChatStateFolder.from(saved);
+  const again = resumeChatState(saved);
   assert.ok(again.ok);
   assert.equal(code(again.value.push(values[8])), "duplicate");
   assert.equal(code(again.value.push(values[2])), "reordered");
@@ -493,7 +494,7 @@ Deno.test("resume: ChatStateFolder.from(state) continues where the saved state s
       tools: [{}],
     }]
   ) {
-    const r = ChatStateFolder.from(bad);
+    const r = resumeChatState(bad);
     assert.equal(!r.ok && r.error.code, "invalid-state");
   }
   const rep = foldChatState(values, { from: { ...saved, text: 5 } });
@@ -578,7 +579,7 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
     ],
   ];
   for (const [bad, path] of cases) {
-    const r = ChatStateFolder.from(bad as ChatStateV1);
+    const r = resumeChatState(bad as ChatStateV1);
     assert.deepEqual(
       !r.ok && [r.error.code, r.error.path],
       ["invalid-state", path],
@@ -592,7 +593,7 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
       throw new Error("boom");
     },
   };
-  assert.equal(code(ChatStateFolder.from(throwing as unknown as ChatStateV1)), "invalid-state");
+  assert.equal(code(resumeChatState(throwing as unknown as ChatStateV1)), "invalid-state");
   // the states the fold can reach are accepted (running with a paused card, failed with one open…)
   const ok = [
     {
@@ -608,7 +609,7 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
     { ...s0, tools: [{ ...tool, status: "error", finishedSeq: 2, progress: 1 }] },
   ];
   for (const good of ok) {
-    assert.ok(ChatStateFolder.from(good as ChatStateV1).ok, JSON.stringify(good));
+    assert.ok(resumeChatState(good as ChatStateV1).ok, JSON.stringify(good));
   }
 });
 
@@ -625,8 +626,8 @@ Deno.test("property: every state the fold reaches resumes to the same folder (al
       if (saved.tools.length > 0) seen.tools++;
       if (["completed", "failed", "cancelled"].includes(saved.status)) seen.terminal++;
       if (["interrupted", "needs-reconciliation"].includes(saved.status)) seen.paused++;
-      const direct = ChatStateFolder.from(saved);
-      const viaJson = ChatStateFolder.from(JSON.parse(JSON.stringify(saved)));
+      const direct = resumeChatState(saved);
+      const viaJson = resumeChatState(JSON.parse(JSON.stringify(saved)));
       assert.ok(direct.ok, JSON.stringify(direct));
       assert.ok(viaJson.ok, JSON.stringify(viaJson));
       assert.deepEqual(direct.value.state(), saved);
@@ -647,7 +648,7 @@ Deno.test("property: ChatStateFolder.from never throws on near-states", () => {
   const keys = Object.keys(saved).concat(["tools", "openCards", "done", "error", "provenance"]);
   fc.assert(
     fc.property(fc.constantFrom(...keys), fc.oneof(tricky, fc.jsonValue()), (key, value) => {
-      const r = ChatStateFolder.from({ ...saved, [key]: value } as unknown as ChatStateV1);
+      const r = resumeChatState({ ...saved, [key]: value } as unknown as ChatStateV1);
       if (r.ok) JSON.stringify(r.value.state());
       else assert.equal(r.error.code, "invalid-state");
     }),

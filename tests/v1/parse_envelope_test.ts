@@ -66,6 +66,8 @@ Deno.test("every v1 event type parses; result equals the stripped input", () => 
     },
     { type: "navigate", href: "/orders" },
     { type: "turn_status", status: "needs-reconciliation", reason: "ack lost" },
+    { type: "ext", name: "scout.products", channel: "state", data: { products: [{ id: "p1" }] } },
+    { type: "elided", of: "navigate" },
   ];
   assert.deepEqual(events.map((e) => e.type), [...CHAT_EVENT_V1_TYPES]);
   for (const event of events) {
