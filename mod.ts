@@ -13,7 +13,8 @@
  *   capabilities ({@link requireChatCapabilities}) and version negotiation
  *   ({@link negotiateChatVersion}).
  * - Extension events ({@link ExtensionEventV1}, {@link isExtensionName},
- *   {@link createExtensionRegistry}).
+ *   {@link createExtensionRegistry}) and the channels and replay rule
+ *   ({@link CHAT_EVENT_V1_CHANNELS}, {@link replayEnvelope}).
  *
  * The card types that `card` events and `ChatStateV1.openCards` carry
  * (`OpenCardSnapshot`, …) are in `./cards`, the report block types in
@@ -102,6 +103,7 @@ export {
   type ExtensionVerdict,
   isExtensionName,
 } from "./src/v1/extensions.ts";
+export { CHAT_EVENT_V1_CHANNELS, chatEventChannel, replayEnvelope } from "./src/v1/channels.ts";
 export {
   canTransition,
   isTerminalTurnStatus,
