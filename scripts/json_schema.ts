@@ -190,9 +190,9 @@ export const DOCUMENTS: readonly SchemaDocument[] = [
     root: "ChatStateV1",
     title: "ChatStateV1",
     description:
-      "The folded state of one turn, as the v1 fold produces it and ChatStateFolder.from accepts it.",
+      "The folded state of one turn, as the v1 fold produces it and resumeChatState accepts it.",
     notExpressed:
-      "Not expressed here (ChatStateFolder.from refuses them; see the conformance corpus): tool callIds unique; card correlationIds unique across openCards and closedCards; every tool's startedSeq and finishedSeq at most lastSeq.",
+      "Not expressed here (resumeChatState refuses them; see the conformance corpus): tool callIds unique; card correlationIds unique across openCards and closedCards; every tool's startedSeq and finishedSeq at most lastSeq.",
   },
   {
     file: "v1/chat-capabilities.schema.json",

@@ -9,7 +9,7 @@
  * @module
  */
 import { parseChatEnvelope, parseChatEnvelopeJson } from "../../src/v1/parse.ts";
-import { ChatStateFolder } from "../../src/v1/fold.ts";
+import { ChatStateFolder, resumeChatState } from "../../src/v1/fold.ts";
 import type { ChatFoldRefusal } from "../../src/v1/fold.ts";
 import { ChatCapabilitiesSchema } from "../../src/v1/schemas.ts";
 import { requireChatCapabilities } from "../../src/v1/capabilities.ts";
@@ -117,7 +117,7 @@ const wrapEvent = (event: unknown) => ({
 export const DOCUMENT_VERDICTS: Readonly<Record<string, (value: unknown) => boolean>> = {
   "v1/chat-event-envelope": (v) => parseChatEnvelope(v).ok,
   "v1/chat-event": (v) => parseChatEnvelope(wrapEvent(v)).ok,
-  "v1/chat-state": (v) => ChatStateFolder.from(v as ChatStateV1).ok,
+  "v1/chat-state": (v) => resumeChatState(v as ChatStateV1).ok,
   "v1/chat-capabilities": (v) => ChatCapabilitiesSchema.safeParse(v).success,
   "v0/chat-event": (v) => ChatEventSchema.safeParse(v).success,
   "cards/open-card-snapshot": (v) => OpenCardSnapshotSchema.safeParse(v).success,

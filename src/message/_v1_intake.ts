@@ -153,7 +153,7 @@ export class EnvelopeStream<T> {
   }
 
   /** Record a refusal about the input at `index` that is not the adapter's (e.g. the input failed). */
-  report(index: number, error: EnvelopeAdmissionRefusal): void {
+  report(index: number, error: V1AdapterRefusal): void {
     this.#sequencer.report(index, error);
   }
 

@@ -339,7 +339,7 @@ const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
 
 /**
  * {@link ChatStateV1}: a folded turn, as `ChatStateFolder.state()` produces it
- * and `ChatStateFolder.from` accepts it. Field rules are those of the events
+ * and `resumeChatState` accepts it. Field rules are those of the events
  * the fold reads them from (non-empty ids, `progress` 0..1, known card
  * resolutions, finite usage, the retry rule of `error`…); unknown keys are
  * stripped. Cross-field rules, each refused with an issue at the named path:
@@ -350,7 +350,7 @@ const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
  *   `openCards` and `closedCards` together;
  * - every tool's `startedSeq` / `finishedSeq` is at most `lastSeq`.
  *
- * Agrees with `ChatStateFolder.from` on every input (a property test holds
+ * Agrees with `resumeChatState` on every input (a property test holds
  * them together).
  */
 export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({

@@ -2,7 +2,7 @@
  * The JSON Schema agrees with the library: on generated valid and broken
  * documents of every type, ajv's verdict with the checked-in schema (and
  * with the bundle's definition) equals the library's own verdict
- * (`parseChatEnvelope`, `ChatStateFolder.from`, `parseChatMessage`,
+ * (`parseChatEnvelope`, `resumeChatState`, `parseChatMessage`,
  * `parseInboundChatMessage`, and the zod schemas where the library's
  * contract is the schema). Prints the counts.
  */
@@ -12,7 +12,7 @@ import { loadValidators } from "./_ajv.ts";
 import * as docs from "./_documents.ts";
 import { ChatCapabilitiesSchema, ChatStateV1Schema } from "../../src/v1/schemas.ts";
 import { parseChatEnvelope } from "../../src/v1/parse.ts";
-import { ChatStateFolder } from "../../src/v1/fold.ts";
+import { resumeChatState } from "../../src/v1/fold.ts";
 import { ChatEventSchema } from "../../src/wire/schemas.ts";
 import {
   CardResponseSchema,
@@ -100,7 +100,7 @@ const CASES: Case[] = [
     runs: 10_000,
     docs: docs.mutated(docs.stateDoc),
     library: (d) => {
-      const from = ChatStateFolder.from(d as ChatStateV1).ok;
+      const from = resumeChatState(d as ChatStateV1).ok;
       assert.equal(ChatStateV1Schema.safeParse(d).success, from, "zod schema vs from()");
       return from;
     },

@@ -643,7 +643,7 @@ Deno.test("property: every state the fold reaches resumes to the same folder (al
   for (const [k, v] of Object.entries(seen)) assert.ok(v >= 20, `only ${v} runs reached ${k}`);
 });
 
-Deno.test("property: ChatStateFolder.from never throws on near-states", () => {
+Deno.test("property: resumeChatState never throws on near-states", () => {
   const saved = { ...createChatState(C, T), lastSeq: 1, lastEventId: "e1" };
   const keys = Object.keys(saved).concat(["tools", "openCards", "done", "error", "provenance"]);
   fc.assert(
