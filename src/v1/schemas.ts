@@ -18,7 +18,7 @@
 import { z } from "zod";
 import { WIRE_ID_PATTERN } from "../_internal/id.ts";
 import { EXTENSION_NAME_PATTERN } from "./extensions.ts";
-import { MAX_EXTENSION_NAME_LENGTH } from "./limits.ts";
+import { MAX_EXTENSION_NAME_LENGTH, MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
 import { jsonProblem } from "./_validate.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
@@ -134,6 +134,8 @@ const toolProgressEventV1Raw = z.object({
 });
 /** `tool_progress`: `callId` a wire id; optional `message`; optional `progress` in [0, 1]. */
 export const ToolProgressEventV1Schema: z.ZodType<ToolProgressEventV1> = toolProgressEventV1Raw;
+/** Grounded blocks whose ids are unique within the list (the parser's `readBlocks`). */
+const groundedBlocksRaw = z.array(GroundedBlockSchema).superRefine(uniqueBlockIds);
 const toolResultEventV1Raw = z.object({
   type: z.literal("tool_result"),
   callId: wireId(),
@@ -141,20 +143,23 @@ const toolResultEventV1Raw = z.object({
   ok: z.boolean(),
   summary: z.string().optional(),
   output: z.unknown().optional(),
-  blocks: z.array(GroundedBlockSchema).superRefine((blocks, ctx) => {
-    const seen = new Set<string>();
-    blocks.forEach((b, i) => {
-      if (seen.has(b.id)) {
-        ctx.addIssue({
-          code: "custom",
-          message: "repeats the id of an earlier block",
-          path: [i, "id"],
-        });
-      }
-      seen.add(b.id);
-    });
-  }).optional(),
+  blocks: groundedBlocksRaw.optional(),
 });
+/** Grounded blocks whose ids are unique within the list. */
+function uniqueBlockIds(blocks: GroundedBlock[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  blocks.forEach((b, i) => {
+    if (seen.has(b.id)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "repeats the id of an earlier block",
+        path: [i, "id"],
+      });
+    }
+    seen.add(b.id);
+  });
+}
+
 /**
  * `tool_result`: `callId` a wire id, non-empty `name`, boolean `ok`, optional
  * `summary`, `output` (data), `blocks` (block ids unique within the list).
@@ -239,14 +244,18 @@ const turnStatusEventV1Raw = z.object({
 /** `turn_status`: `status` one of running/cancelled/interrupted/needs-reconciliation; optional `reason`. */
 export const TurnStatusEventV1Schema: z.ZodType<TurnStatusEventV1> = turnStatusEventV1Raw;
 
+const extensionNameRaw = z.string().max(MAX_EXTENSION_NAME_LENGTH).regex(EXTENSION_NAME_PATTERN);
+/** Bounded JSON data (`readJson`'s rules); missing is refused (`undefined` is no JSON). */
+const extensionDataRaw = z.unknown().superRefine((v, ctx) => {
+  const problem = jsonProblem(v);
+  if (problem !== "") ctx.addIssue({ code: "custom", message: problem });
+});
+const extensionEntryRaw = z.object({ data: extensionDataRaw, seq: z.int().positive() });
 const extensionEventV1Raw = z.object({
   type: z.literal("ext"),
-  name: z.string().max(MAX_EXTENSION_NAME_LENGTH).regex(EXTENSION_NAME_PATTERN),
+  name: extensionNameRaw,
   channel: z.enum(["event", "state", "transient"]).optional(),
-  data: z.unknown().superRefine((v, ctx) => {
-    const problem = jsonProblem(v);
-    if (problem !== "") ctx.addIssue({ code: "custom", message: problem });
-  }),
+  data: extensionDataRaw,
 });
 /**
  * `ext`: `name` an extension name (lowercase `namespace.name` segments, at
@@ -311,15 +320,15 @@ export const ChatCapabilitiesSchema: z.ZodType<ChatCapabilities> = z.object({
 });
 
 const toolCallStateV1Raw = z.object({
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   input: z.unknown().optional(),
-  status: z.enum(["running", "ok", "error"]),
+  status: z.enum(["running", "ok", "error", "unfinished"]),
   progress: z.number().min(0).max(1).optional(),
   progressMessage: z.string().optional(),
   summary: z.string().optional(),
   output: z.unknown().optional(),
-  blocks: z.array(GroundedBlockSchema).optional(),
+  blocks: groundedBlocksRaw.optional(),
   startedSeq: z.int().positive(),
   finishedSeq: z.int().positive().optional(),
 }).refine((t) => (t.status === "running") === (t.finishedSeq === undefined), {
@@ -327,8 +336,8 @@ const toolCallStateV1Raw = z.object({
   path: ["finishedSeq"],
 });
 /**
- * {@link ToolCallStateV1}: non-empty `callId` and `name`; `status` running,
- * ok or error; `startedSeq` (and `finishedSeq`) positive safe integers;
+ * {@link ToolCallStateV1}: `callId` a wire id, non-empty `name`; `status`
+ * running, ok, error or unfinished (still running when its turn ended); `startedSeq` (and `finishedSeq`) positive safe integers;
  * `finishedSeq` present exactly when the status is not `running`; optional
  * `progress` in [0, 1], `progressMessage`, `summary`, `blocks`, opaque
  * `input` / `output`. Unknown keys stripped.
@@ -344,7 +353,13 @@ const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
  * resolutions, finite usage, the retry rule of `error`…); unknown keys are
  * stripped. Cross-field rules, each refused with an issue at the named path:
  * - `lastEventId` is `null` exactly when `lastSeq` is 0, else a non-empty string;
- * - `awaiting-input` has an open card, `running` and `completed` have none;
+ * - `awaiting-input` has an open card, `running`, `completed`, `failed` and
+ *   `cancelled` have none (cards close with the turn);
+ * - a finished turn (`completed`, `failed`, `cancelled`) has no `running`
+ *   tool call, and only a finished turn has `unfinished` ones;
+ * - `extensionState` (1 to 128 extension names) and `extensionEvents`
+ *   (non-empty, `seq` increasing) hold bounded JSON `data`, every `seq` at
+ *   most `lastSeq`;
  * - `done` is present exactly when `completed`, `error` exactly when `failed`;
  * - tool `callId`s are unique; card `correlationId`s are unique across
  *   `openCards` and `closedCards` together;
@@ -355,8 +370,8 @@ const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
  */
 export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   schemaVersion: z.literal(1),
-  conversationId: nonEmpty(),
-  turnId: nonEmpty(),
+  conversationId: wireId(),
+  turnId: wireId(),
   status: z.enum([
     "running",
     "awaiting-input",
@@ -367,8 +382,8 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
     "needs-reconciliation",
   ]),
   lastSeq: z.int().nonnegative(),
-  lastEventId: nonEmpty().nullable(),
-  sessionId: nonEmpty().optional(),
+  lastEventId: wireId().nullable(),
+  sessionId: wireId().optional(),
   text: z.string(),
   reasoning: z.string(),
   tools: z.array(toolCallStateV1Raw),
@@ -380,6 +395,12 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   done: doneEventV1Raw.omit({ type: true }).optional(),
   error: z.object(errorFields).refine(retryAllowed, retryRule).optional(),
   statusReason: z.string().optional(),
+  extensionState: z.record(extensionNameRaw, extensionEntryRaw).refine(
+    (r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_EXTENSION_STATE_NAMES,
+    { message: `must hold 1 to ${MAX_EXTENSION_STATE_NAMES} names (absent when none)` },
+  ).optional(),
+  extensionEvents: z.array(extensionEntryRaw.extend({ name: extensionNameRaw })).min(1)
+    .optional(),
 }).superRefine((s, ctx) => {
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: "custom", message, path });
@@ -390,9 +411,27 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   if (s.status === "awaiting-input" && open === 0) {
     issue(["status"], "is awaiting-input but no card is open");
   }
-  if ((s.status === "running" || s.status === "completed") && open > 0) {
+  const ended = s.status === "completed" || s.status === "failed" || s.status === "cancelled";
+  if ((s.status === "running" || ended) && open > 0) {
     issue(["status"], `is ${s.status} but cards are open`);
   }
+  s.tools.forEach((t, i) => {
+    if (ended ? t.status === "running" : t.status === "unfinished") {
+      issue(["tools", i, "status"], `is ${t.status} but the turn is ${s.status}`);
+    }
+  });
+  const seqIn = (seq: number, path: (string | number)[]) => {
+    if (seq > s.lastSeq) issue(path, "is after lastSeq");
+  };
+  for (const [name, e] of Object.entries(s.extensionState ?? {})) {
+    seqIn(e.seq, ["extensionState", name, "seq"]);
+  }
+  let previous = 0;
+  (s.extensionEvents ?? []).forEach((e, i) => {
+    seqIn(e.seq, ["extensionEvents", i, "seq"]);
+    if (e.seq <= previous) issue(["extensionEvents", i, "seq"], "must be after the previous one's");
+    previous = e.seq;
+  });
   if ((s.status === "completed") !== (s.done !== undefined)) {
     issue(["done"], "is present exactly when the status is completed");
   }
