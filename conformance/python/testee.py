@@ -102,7 +102,7 @@ def run_capabilities(inp):
     r = require_chat_capabilities(inp.get("declared", MISSING), inp.get("required", MISSING))
     if r is None:
         return {"ok": True}
-    return {"ok": False, "missing": r[0], "unknown": r[1]}
+    return {"ok": False, "missing": r[0], "unknown": r[1], "invalid": r[2]}
 
 
 def run_version(inp):

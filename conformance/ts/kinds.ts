@@ -266,7 +266,12 @@ function runCapabilities(input: JsonObject): JsonObject {
     input.required as unknown as Partial<ChatCapabilities>,
   );
   if (r.ok) return { ok: true };
-  return { ok: false, missing: [...r.error.missing], unknown: [...r.error.unknown] };
+  return {
+    ok: false,
+    missing: [...r.error.missing],
+    unknown: [...r.error.unknown],
+    invalid: [...r.error.invalid],
+  };
 }
 
 function runVersion(input: JsonObject): JsonObject {
