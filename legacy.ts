@@ -37,6 +37,7 @@ export {
 } from "./src/legacy/decode.ts";
 export {
   type LegacyToolFrame,
+  type LegacyExtensionOptions,
   type LegacyUpgradeContext,
   upgradeDecodedLegacyChatFrame,
   upgradeLegacyChatFrame,
