@@ -36,8 +36,8 @@ export {
   type LegacyDecodeOptions,
 } from "./src/legacy/decode.ts";
 export {
-  type LegacyToolFrame,
   type LegacyExtensionOptions,
+  type LegacyToolFrame,
   type LegacyUpgradeContext,
   upgradeDecodedLegacyChatFrame,
   upgradeLegacyChatFrame,

@@ -207,9 +207,12 @@ Deno.test("with ctx.extensions, domain frames upgrade to v1 extension events (Sc
       5,
     ]
   ) {
-    const r = upgradeLegacyChatFrame(frame({ type: "products" }), host("scout", {
-      extensions: e as never,
-    }));
+    const r = upgradeLegacyChatFrame(
+      frame({ type: "products" }),
+      host("scout", {
+        extensions: e as never,
+      }),
+    );
     assert.equal(!r.ok && r.error.code, "invalid-context", JSON.stringify(e));
   }
 });
