@@ -10,6 +10,7 @@
  */
 import { parseChatEnvelope, parseChatEnvelopeJson } from "../../src/v1/parse.ts";
 import { ChatStateFolder, resumeChatState } from "../../src/v1/fold.ts";
+import { replayEnvelope } from "../../src/v1/channels.ts";
 import type { ChatFoldRefusal } from "../../src/v1/fold.ts";
 import { ChatCapabilitiesSchema } from "../../src/v1/schemas.ts";
 import { requireChatCapabilities } from "../../src/v1/capabilities.ts";
@@ -341,6 +342,8 @@ async function runReplay(input: JsonObject): Promise<JsonObject> {
     return {
       ok: true,
       eventIds: r.value.frames.map((f) => f.eventId),
+      // what the host sends: each frame through replayEnvelope (transient ones elided)
+      eventTypes: r.value.frames.map((f) => replayEnvelope(f).event.type),
       lastSeq: r.value.lastSeq,
       lowestRetainedSeq: r.value.lowestRetainedSeq,
     };

@@ -1514,6 +1514,20 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       return rest;
     },
   }),
+  "replay.transient-elided": () => ({
+    // the effect lost: transient frames re-sent as they are
+    outcome(kind, input, outcome) {
+      if (kind !== "replay" || outcome.ok !== true) return outcome;
+      const frames = (input.frames as Obj[]).filter(isObj);
+      return {
+        ...outcome,
+        eventTypes: (outcome.eventIds as Json[]).map((id) => {
+          const e = frames.find((f) => f.eventId === id)?.event;
+          return isObj(e) ? e.type : null;
+        }),
+      };
+    },
+  }),
   "replay.exact-suffix": () => ({
     outcome(kind, _input, outcome) {
       if (kind !== "replay" || outcome.ok !== true) return outcome;

@@ -492,6 +492,11 @@ export const RULES: readonly (readonly [string, string, string])[] = [
     "A cursor below the retained window (afterSeq < lowestRetainedSeq − 1) is stale-cursor.",
     REPLAY,
   ],
+  [
+    "replay.transient-elided",
+    "A replay re-sends a transient envelope (navigate, an ext on the transient channel) as an elided event with the same eventId and seq, every other one as it is: no gap, nothing fires twice.",
+    REPLAY,
+  ],
   ["replay.cursor-beyond-latest", "A cursor after the latest seq is cursor-beyond-latest.", REPLAY],
   [
     "replay.invalid-cursor",
