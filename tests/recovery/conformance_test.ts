@@ -78,6 +78,12 @@ const EXPECTED: Record<BrokenVariant, [string, RegExp]> = {
   "no-renewal": ["owner's renewal", /lease renewal .* was refused/],
 };
 
+// The per-instance lock is caught when the other instances launch while the
+// first one holds the fence for `holdMs`; on a loaded 2-core machine 50 ms was
+// once too short for them to get there (29 of 30 caught). The kit's own
+// default hold is longer; 300 ms leaves a wide margin at a small cost.
+const holdMsFor = (variant: string): number => variant === "per-instance-lock" ? 300 : 50;
+
 const isFailure = (e: unknown) => e instanceof ConformanceFailure;
 
 for (const variant of BROKEN_VARIANTS) {
@@ -86,7 +92,11 @@ for (const variant of BROKEN_VARIANTS) {
     const { caught, misses } = await catches(
       RUNS,
       (seed) =>
-        recoveryConformanceCases(hostFor(variant, seed), { prefix: "", holdMs: 50, seed })
+        recoveryConformanceCases(hostFor(variant, seed), {
+          prefix: "",
+          holdMs: holdMsFor(variant),
+          seed,
+        })
           .find((x) => x.name.includes(name)),
       isFailure,
       reason,
