@@ -19,7 +19,8 @@
  * - Adapters: messaging ({@link fromMessagingInbound},
  *   {@link toMessagingOutbound}, {@link deliveryFromSendResult}) and
  *   human-in-the-loop gates and approvals ({@link fromHitlGate},
- *   {@link toHitlAnswer}, {@link toHitlAnswers}).
+ *   {@link toHitlAnswer}, {@link toHitlAnswers}, and their Result forms
+ *   {@link readHitlAnswer}, {@link readHitlAnswers}).
  *
  * The AI SDK UI message stream (chunks, the fold, v1 ⇄ chunks) is in
  * `./ai-sdk`, AG-UI events in `./ag-ui`, the zod schemas in `./schemas`.
@@ -137,7 +138,11 @@ export {
   type GateRefusal,
   type GateSnapshot,
   type HitlAnswerOptions,
+  type HitlAnswerRefusal,
+  MAX_HITL_ANSWER_PARTS,
   parseHitlGate,
+  readHitlAnswer,
+  readHitlAnswers,
   toHitlAnswer,
   toHitlAnswers,
 } from "./src/message/hitl.ts";

@@ -23,13 +23,14 @@ export type MessageArgumentErrorCode =
 
 /**
  * Thrown by the message document's typed builders (`markHumanEndorsed`,
- * `fromHitlGate`, `toUIMessage`, `fromUIMessage`, the messaging adapter,
- * `toHitlAnswer`) when an argument breaks their documented contract: a
+ * `fromHitlGate`, `toUIMessage`, `fromUIMessage`, the messaging adapter)
+ * when an argument breaks their documented contract: a
  * programmer's mistake, as Deno std throws a `TypeError` for one. Those
  * functions throw nothing else, whatever they are given (hostile objects
  * included). Untrusted input has Result-returning forms beside them
  * (`parseChatMessage`, `parseInboundChatMessage`, `endorseAgentMessage`,
- * `parseHitlGate`, `createDataPart`), which never throw.
+ * `parseHitlGate`, `createDataPart`), which never throw; `toHitlAnswer` /
+ * `toHitlAnswers` read request bodies and never throw at all.
  *
  * It extends `TypeError`; match on {@link MessageArgumentError.code}.
  *

@@ -225,13 +225,37 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
   };
 }
 
-/** Options of {@link toHitlAnswer}. */
+/** Options of {@link toHitlAnswer} and {@link readHitlAnswer}. */
 export interface HitlAnswerOptions {
   /**
    * Read the answer of this approval (`approval.id`) on any tool part
    * (`tool-*` or `dynamic-tool`), instead of the first `tool-gate` part's.
    */
   readonly approvalId?: string;
+}
+
+/**
+ * The most tool parts {@link readHitlAnswer} / {@link readHitlAnswers} look
+ * at in one message: a message with more `parts` is refused
+ * (`too-many-parts`) before any part is read, so a request body claiming a
+ * huge `parts` array cannot make the reader loop over it.
+ */
+export const MAX_HITL_ANSWER_PARTS = 10_000;
+
+/** Refusal of {@link readHitlAnswer} / {@link readHitlAnswers}. */
+export interface HitlAnswerRefusal {
+  /**
+   * Stable machine-readable reason:
+   * - `invalid-message`: the message is not an object whose `parts` is an
+   *   array (`null`, `{}`, `{ parts: "x" }`, an array-like object), or
+   *   reading it threw (a revoked proxy, a throwing getter);
+   * - `invalid-options`: the options cannot be read, or `approvalId` is not
+   *   a string;
+   * - `too-many-parts`: `parts.length` is over {@link MAX_HITL_ANSWER_PARTS}.
+   */
+  readonly code: "invalid-message" | "invalid-options" | "too-many-parts";
+  /** One human-readable sentence; not stable, do not match on it. */
+  readonly message: string;
 }
 
 /** The answer-bearing fields of one tool part (each read once). */
@@ -259,9 +283,12 @@ interface ApprovalRead {
  *
  * `approval-responded` is what the AI SDK's `addToolApprovalResponse` sets
  * on the client; a `useChat` request carries it back in its messages.
- * `undefined` too for a message without such a part or approval. Each field
- * is read once; throws {@link MessageArgumentError} (`invalid-argument`)
- * when `message` (or its parts) cannot be read.
+ * `undefined` too for a message without such a part or approval, and for
+ * input {@link readHitlAnswer} refuses (a message that is not an object with
+ * a `parts` array, more than {@link MAX_HITL_ANSWER_PARTS} parts, options
+ * that cannot be read, a non-string `approvalId`): a request body is
+ * untrusted, so this never throws. Use {@link readHitlAnswer} to tell an
+ * unreadable message from an unanswered one. Each field is read once.
  *
  * **The answer is the client's claim, not an authority.** A message from a
  * request may replay an old answer or forge one for a card the user cannot
@@ -284,36 +311,58 @@ interface ApprovalRead {
  *   }],
  * };
  * toHitlAnswer(approved, { approvalId: "card-1" }); // { action: "accept", gateId: "card-1", payload: { confirmed: true } }
+ * toHitlAnswer(null as never); // undefined
  * ```
  */
 export function toHitlAnswer(
   message: ChatMessage | { readonly parts: readonly unknown[] },
   options?: HitlAnswerOptions,
 ): GateAnswer | undefined {
+  const r = readHitlAnswer(message, options);
+  return r.ok && r.value !== null ? r.value : undefined;
+}
+
+/**
+ * The checked form of {@link toHitlAnswer} for a message from a request: the
+ * answer, `null` while the gate or approval is still open (or the message
+ * has none), or a typed {@link HitlAnswerRefusal} when the message or the
+ * options cannot be read. Never throws, whatever it is given (hostile
+ * objects included); reads at most {@link MAX_HITL_ANSWER_PARTS} parts.
+ *
+ * @example
+ * ```ts
+ * import { readHitlAnswer } from "@papercusp/chat-protocol/message";
+ * declare const body: unknown; // a POST body
+ * const r = readHitlAnswer(body);
+ * if (!r.ok) console.error(r.error.code); // "invalid-message" | "invalid-options" | "too-many-parts"
+ * else if (r.value === null) console.log("still open");
+ * else console.log(r.value.action, r.value.gateId);
+ * ```
+ */
+export function readHitlAnswer(
+  message: unknown,
+  options?: unknown,
+): Result<GateAnswer | null, HitlAnswerRefusal> {
   let approvalId: unknown;
   try {
-    approvalId = options?.approvalId;
+    approvalId = options == null ? undefined : (options as HitlAnswerOptions).approvalId;
   } catch {
-    throw new MessageArgumentError("invalid-argument", "the options could not be read");
+    return err({ code: "invalid-options", message: "the options could not be read" });
   }
   if (approvalId !== undefined && typeof approvalId !== "string") {
-    throw new MessageArgumentError("invalid-argument", "options.approvalId must be a string");
+    return err({ code: "invalid-options", message: "options.approvalId must be a string" });
   }
-  let reads: ApprovalRead[];
-  try {
-    reads = readApprovals(message, approvalId);
-  } catch {
-    throw new MessageArgumentError("invalid-argument", "the message could not be read");
-  }
-  return reads.length === 0 ? undefined : answerOf(reads[0]);
+  const reads = readApprovals(message, approvalId);
+  if (!reads.ok) return reads;
+  return ok(reads.value.length === 0 ? null : answerOf(reads.value[0]) ?? null);
 }
 
 /**
  * Every answer a message carries: one per tool part (a `tool-gate` part or
  * any other tool's) whose approval was answered, in part order (see
  * {@link toHitlAnswer} for the states and the warning: each answer is the
- * client's claim). Throws {@link MessageArgumentError} (`invalid-argument`)
- * when `message` (or its parts) cannot be read.
+ * client's claim). An empty array too for input {@link readHitlAnswers}
+ * refuses; never throws.
  *
  * @example
  * ```ts
@@ -327,18 +376,34 @@ export function toHitlAnswer(
 export function toHitlAnswers(
   message: ChatMessage | { readonly parts: readonly unknown[] },
 ): GateAnswer[] {
-  let reads: ApprovalRead[];
-  try {
-    reads = readApprovals(message, null);
-  } catch {
-    throw new MessageArgumentError("invalid-argument", "the message could not be read");
-  }
+  const r = readHitlAnswers(message);
+  return r.ok ? r.value : [];
+}
+
+/**
+ * The checked form of {@link toHitlAnswers}: every answer, or a typed
+ * {@link HitlAnswerRefusal} (`invalid-message`, `too-many-parts`) when the
+ * message cannot be read. Never throws; reads at most
+ * {@link MAX_HITL_ANSWER_PARTS} parts.
+ *
+ * @example
+ * ```ts
+ * import { readHitlAnswers } from "@papercusp/chat-protocol/message";
+ * declare const body: unknown; // the last message of a useChat request
+ * const r = readHitlAnswers(body);
+ * if (!r.ok) console.error(r.error.code);
+ * else for (const answer of r.value) console.log(answer.gateId);
+ * ```
+ */
+export function readHitlAnswers(message: unknown): Result<GateAnswer[], HitlAnswerRefusal> {
+  const reads = readApprovals(message, null);
+  if (!reads.ok) return reads;
   const out: GateAnswer[] = [];
-  for (const r of reads) {
+  for (const r of reads.value) {
     const a = answerOf(r);
     if (a !== undefined) out.push(a);
   }
-  return out;
+  return ok(out);
 }
 
 const CONFIRMED = { confirmed: true } as const;
@@ -367,38 +432,73 @@ function isToolPart(type: unknown): boolean {
 }
 
 /**
- * The approvals of `message`'s tool parts, each field read once. May throw.
- * `which`: a string → only the part whose approval has that id (first
- * match); `undefined` → only the first `tool-gate` part with an approval;
- * `null` → every tool part with an approval.
+ * The approvals of `message`'s tool parts, each field read once; never
+ * throws. `which`: a string → only the part whose approval has that id
+ * (first match); `undefined` → only the first `tool-gate` part with an
+ * approval; `null` → every tool part with an approval. A part that cannot
+ * be read is skipped (it carries no answer).
  */
-function readApprovals(message: unknown, which: string | null | undefined): ApprovalRead[] {
-  const parts: unknown = (message as { parts?: unknown }).parts;
-  if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
-  const out: ApprovalRead[] = [];
-  const n = parts.length;
-  for (let i = 0; i < n; i++) {
-    const p: unknown = parts[i];
-    if (!isRecord(p)) continue;
-    const type = p.type;
-    const gate = type === GATE_PART_TYPE;
-    if (which === undefined ? !gate : !isToolPart(type)) continue;
-    const approval = p.approval;
-    if (!isRecord(approval)) {
-      if (which === undefined) return out; // the first gate part has no approval
-      continue;
+function readApprovals(
+  message: unknown,
+  which: string | null | undefined,
+): Result<ApprovalRead[], HitlAnswerRefusal> {
+  let parts: unknown;
+  let n: number;
+  try {
+    if (!isRecord(message)) {
+      return err({ code: "invalid-message", message: "the message is not an object" });
     }
-    const id = approval.id;
-    if (typeof which === "string" && id !== which) continue;
-    out.push({
-      gateId: id,
-      gate,
-      state: p.state,
-      output: p.output,
-      approved: approval.approved,
-      reason: approval.reason,
-    });
-    if (which !== null) return out;
+    parts = message.parts;
+    if (!Array.isArray(parts)) {
+      return err({
+        code: "invalid-message",
+        message: `the message's parts is ${describeValue(parts)}, not an array`,
+      });
+    }
+    n = parts.length;
+  } catch {
+    return err({ code: "invalid-message", message: "reading the message threw" });
   }
-  return out;
+  if (n > MAX_HITL_ANSWER_PARTS) {
+    return err({
+      code: "too-many-parts",
+      message: `the message has ${n} parts, over ${MAX_HITL_ANSWER_PARTS}`,
+    });
+  }
+  const out: ApprovalRead[] = [];
+  for (let i = 0; i < n; i++) {
+    let read: ApprovalRead | "skip" | "stop";
+    try {
+      read = readPart((parts as unknown[])[i], which);
+    } catch {
+      read = "skip"; // a part that cannot be read carries no answer
+    }
+    if (read === "stop") return ok(out);
+    if (read === "skip") continue;
+    out.push(read);
+    if (which !== null) return ok(out);
+  }
+  return ok(out);
+}
+
+/** One part's approval, or what to do with a part that has none. May throw. */
+function readPart(p: unknown, which: string | null | undefined): ApprovalRead | "skip" | "stop" {
+  if (!isRecord(p)) return "skip";
+  const type = p.type;
+  const gate = type === GATE_PART_TYPE;
+  if (which === undefined ? !gate : !isToolPart(type)) return "skip";
+  const approval = p.approval;
+  if (!isRecord(approval)) {
+    return which === undefined ? "stop" : "skip"; // the first gate part has no approval
+  }
+  const id = approval.id;
+  if (typeof which === "string" && id !== which) return "skip";
+  return {
+    gateId: id,
+    gate,
+    state: p.state,
+    output: p.output,
+    approved: approval.approved,
+    reason: approval.reason,
+  };
 }
