@@ -192,7 +192,10 @@ export interface ChunkIssue {
    * - `invalid-event-id`: only from {@link UIMessageChunksToV1}: the host's
    *   `nextEventId()` returned a non-string, an empty string or an id it had
    *   already returned, or threw (or its `conversationId` / `turnId` or
-   *   `now()` clock was unusable).
+   *   `now()` clock was unusable);
+   * - `not-json`: only from {@link UIMessageChunksToV1}: a tool input or
+   *   output that is not JSON data (a `bigint`, a cycle, a `Map`, a `Date`,
+   *   a function, …); the v1 event is sent without it.
    */
   code:
     | "invalid-json"
@@ -202,7 +205,8 @@ export interface ChunkIssue {
     | "orphan-chunk"
     | "limit"
     | "invalid-option"
-    | "invalid-event-id";
+    | "invalid-event-id"
+    | "not-json";
   /** One human-readable sentence; not stable, do not match on it. */
   message: string;
 }

@@ -10,6 +10,7 @@
 import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/types.ts";
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { isIterable } from "../_internal/guards.ts";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { IssueLog } from "./_issue_log.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
@@ -67,7 +68,9 @@ type Tool = { name: string; called: boolean; resulted: boolean };
  * turn) is reported as `unsupported-chunk` for each of its chunks after the
  * first result, so the envelopes stay a valid v1 turn; a tool chunk with an
  * empty `toolCallId` or `toolName` (legal in the AI SDK, not in v1) is
- * reported as `invalid-chunk` and converted to nothing; `error` → `error`
+ * reported as `invalid-chunk` and converted to nothing; a tool input or
+ * output that is not JSON data (a `bigint`, a cycle, a `Map`, a `Date`, …)
+ * is reported as `not-json` and its event is sent without it; `error` → `error`
  * (`retryable: false`: a UI chunk carries no retry permission, so none is
  * granted; the `finish` the AI SDK sends after it is expected and ignored);
  * `finish` → `done` (`stopReason` = `finishReason`); `abort` →
@@ -244,6 +247,23 @@ export class UIMessageChunksToV1 {
     return true;
   }
 
+  /**
+   * Whether `value` (a tool chunk's `input` / `output`) goes into the v1
+   * event: `false` when absent, and when it is not JSON data (reported
+   * `not-json`; the event is sent without it).
+   */
+  #json(index: number, type: string, field: string, value: unknown): boolean {
+    if (value === undefined) return false;
+    const bad = jsonValueProblem(value, field);
+    if (bad === null) return true;
+    this.#issue(
+      index,
+      "not-json",
+      `${type} has ${bad.what} at ${bad.path}, which is not JSON data: the v1 event is sent without its ${field}`,
+    );
+    return false;
+  }
+
   /** A chunk that would reuse a call id: v1 call ids are unique per turn. */
   #reused(index: number, type: string, callId: string): ChatEventV1[] {
     this.#issue(
@@ -286,7 +306,7 @@ export class UIMessageChunksToV1 {
         }
         this.#tools.set(c.toolCallId, { name: c.toolName, called: true, resulted: false });
         const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
-        if (c.input !== undefined) call.input = c.input;
+        if (this.#json(index, c.type, "input", c.input)) call.input = c.input;
         return [call];
       }
       case "tool-input-error": {
@@ -299,7 +319,7 @@ export class UIMessageChunksToV1 {
         const out: ChatEventV1[] = [];
         if (!t?.called) {
           const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name };
-          if (c.input !== undefined) call.input = c.input;
+          if (this.#json(index, c.type, "input", c.input)) call.input = c.input;
           out.push(call);
         }
         this.#tools.set(c.toolCallId, { name, called: true, resulted: true });
@@ -376,7 +396,7 @@ export class UIMessageChunksToV1 {
         name: t.name,
         ok: true,
       };
-      if (c.output !== undefined) ev.output = c.output;
+      if (this.#json(index, c.type, "output", c.output)) ev.output = c.output;
       return [ev];
     }
     return [{

@@ -21,6 +21,7 @@ import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
 import { envelopeTransformer } from "./_envelope_transformer.ts";
 import { finishReasonOf } from "./_finish_reasons.ts";
 import { readOptions } from "../_internal/fields.ts";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import { GATE_TOOL_NAME } from "./gate_part.ts";
@@ -119,7 +120,11 @@ const isNonNegInt = (n: unknown): n is number =>
  * Not carried: the envelope framing (`eventId`, `seq`, `at`; resumption
  * replays the turn instead), and each {@link DroppedEvent} (held-back
  * text at the end of an unfinished turn, a denied call's result content, an
- * approval closed without a resolution), reported through `onDropped`.
+ * approval closed without a resolution, a tool input or output that is not
+ * JSON data: `not-json`, the input sent as `{}`, the output as `null`),
+ * reported through `onDropped`. The v1 parser already refuses an envelope
+ * whose input or output is not JSON data; `not-json` is for a value that
+ * changed after parsing (opaque data is kept by reference).
  * {@link V1ToUIMessageChunks.resync} converts an envelope after a gap
  * knowingly.
  *
@@ -325,7 +330,7 @@ export class V1ToUIMessageChunks {
           type: "tool-input-available",
           toolCallId: e.callId,
           toolName: e.name,
-          input: e.input === undefined ? {} : e.input,
+          input: this.#jsonOr(e.input, "input", e.callId, {}),
         });
         return;
       case "tool_result":
@@ -419,6 +424,25 @@ export class V1ToUIMessageChunks {
     this.#close(out);
   }
 
+  /**
+   * `value` when it is JSON data; `fallback` when it is absent, and when it
+   * is not JSON data (reported `not-json` for `field`; the parser refuses
+   * such data, so only a value that changed after parsing gets here).
+   */
+  #jsonOr<F>(value: unknown, field: string, callId: string, fallback: F): unknown {
+    if (value === undefined) return fallback;
+    const bad = jsonValueProblem(value, field);
+    if (bad === null) return value;
+    this.#drop(
+      "not-json",
+      field,
+      `the ${field} of call ${callId} has ${bad.what} at ${bad.path}, which is not JSON data: ${
+        fallback === undefined ? "it is left out" : `${JSON.stringify(fallback)} is sent instead`
+      }`,
+    );
+    return fallback;
+  }
+
   #toolResult(e: ToolResultEventV1, out: UIMessageChunk[]): void {
     const tool = this.#tools.get(e.callId);
     if (tool !== undefined) tool.finished = true;
@@ -443,13 +467,16 @@ export class V1ToUIMessageChunks {
       const chunk: UIMessageChunk = {
         type: "tool-output-available",
         toolCallId: e.callId,
-        output: outputOf(e),
+        output: this.#jsonOr(outputOf(e), "output", e.callId, null),
       };
       if (e.summary !== undefined || e.blocks !== undefined) chunk.toolMetadata = meta;
       out.push(chunk);
       return;
     }
-    if (e.output !== undefined) meta.output = e.output;
+    if (e.output !== undefined) {
+      const output = this.#jsonOr(e.output, "output", e.callId, undefined);
+      if (output !== undefined) meta.output = output;
+    }
     const chunk: UIMessageChunk = {
       type: "tool-output-error",
       toolCallId: e.callId,

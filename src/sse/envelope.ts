@@ -36,7 +36,8 @@ export interface EncodeChatEnvelopeFrameOptions {
  *   envelope (the message names the first problem), `invalid-id` when its
  *   `eventId` cannot be an SSE id (CR, LF, NUL or a lone surrogate),
  *   `invalid-data` when opaque data (`input`, `output`, `snapshot`, a card)
- *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry` (not a
+ *   is not JSON data (a `BigInt`, a cycle, a `Map`; the parser's `not-json`
+ *   issue), `invalid-retry` (not a
  *   non-negative safe integer, or the options cannot be read)
  *
  * @example
@@ -54,7 +55,11 @@ export function encodeChatEnvelopeFrame(
   options?: EncodeChatEnvelopeFrameOptions,
 ): string {
   const parsed = parseChatEnvelope(envelope);
-  if (!parsed.ok) throw new SseEncodeError("invalid-frame", parsed.error.message);
+  if (!parsed.ok) {
+    const e = parsed.error;
+    const notJson = e.code === "invalid-envelope" && e.issues.some((i) => i.code === "not-json");
+    throw new SseEncodeError(notJson ? "invalid-data" : "invalid-frame", e.message);
+  }
   const env = parsed.value;
   let data: string;
   try {

@@ -16,6 +16,7 @@
  * @module
  */
 import { z } from "zod";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardClosedEventV1,
@@ -43,6 +44,9 @@ import type {
   TurnStatusEventV1,
 } from "./types.ts";
 
+/** Opaque data must be JSON data (the rule of `../_internal/json_value.ts`, as the parser checks it). */
+const NOT_JSON = { message: "is not JSON data (not-json)" };
+const jsonData = () => z.unknown().refine((v) => jsonValueProblem(v, "") === null, NOT_JSON);
 const nonEmpty = () => z.string().min(1);
 const finiteNonNegative = () => z.number().nonnegative();
 
@@ -114,7 +118,7 @@ const toolCallEventV1Raw = z.object({
   type: z.literal("tool_call"),
   callId: nonEmpty(),
   name: nonEmpty(),
-  input: z.unknown().optional(),
+  input: jsonData().optional(),
 });
 /** `tool_call`: non-empty `callId` and `name`; `input` any JSON (kept as data). */
 export const ToolCallEventV1Schema: z.ZodType<ToolCallEventV1> = toolCallEventV1Raw;
@@ -132,7 +136,7 @@ const toolResultEventV1Raw = z.object({
   name: nonEmpty(),
   ok: z.boolean(),
   summary: z.string().optional(),
-  output: z.unknown().optional(),
+  output: jsonData().optional(),
   blocks: z.array(GroundedBlockSchema).optional(),
 });
 /** `tool_result`: non-empty `callId` and `name`, boolean `ok`, optional `summary`, `output` (data), `blocks`. */
@@ -164,7 +168,7 @@ const stateEventV1Raw = z.object({
   version: z.int().nonnegative(),
   snapshot: z.unknown().refine((v) => v !== undefined, {
     message: "is required (use null for none)",
-  }),
+  }).refine((v) => v === undefined || jsonValueProblem(v, "") === null, NOT_JSON),
 });
 /**
  * `state`: `version` non-negative safe integer; `snapshot` any JSON value
