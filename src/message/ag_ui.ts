@@ -283,7 +283,13 @@ export class V1ToAgUi {
     this.#reasoning = undefined;
   }
 
-  /** Convert one envelope. Never throws. */
+  /**
+   * Convert one envelope, with the live ordering policy (the v1 fold's
+   * `TurnOrder`, as `ChatStateFolder.push`): it never waits, so a `seq`
+   * ahead of the next expected one is refused as `gap` at once (nothing
+   * changes; {@link resync} applies it knowingly), and one at or below the
+   * last applied `seq` is `duplicate` or `reordered`. Never throws.
+   */
   push(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
     return this.#convert(envelope, false);
   }
@@ -635,7 +641,8 @@ export interface V1ToAgUiResult {
  * of a missing `seq` is held (up to 32); a late one within that window is
  * converted in `seq` order and reported `reordered`; a `seq` that never
  * arrives is reported once as `gap` at the first envelope after it, and the
- * conversion goes on. Never throws: a non-iterable `envelopes` is one
+ * conversion goes on. That window is for a complete input; a live stream
+ * ({@link V1ToAgUiStream}, the push form) never waits. Never throws: a non-iterable `envelopes` is one
  * `invalid-envelope` refusal at index -1 (no events); an iterator that
  * throws ends the input with an `invalid-envelope` refusal at the index it
  * could not read, and the envelopes read before it are converted (open
@@ -672,16 +679,23 @@ export function v1ToAgUiEvents(
 /** Options of {@link V1ToAgUiStream}. */
 export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
   /**
-   * Called with every refused envelope and every ordering report (`gap`,
-   * `reordered`) and its 0-based index in the stream, as it is decided.
+   * Called with every refused envelope and its 0-based index in the stream,
+   * at once: a `gap` (reported, then the envelope is applied knowingly, so
+   * the stream goes on), a late or re-sent envelope (`reordered`,
+   * `duplicate`: skipped), and every other refusal.
    */
   onRefused?: (refusal: { index: number; error: AgUiRefusal }) => void;
 }
 
 /**
  * {@link V1ToAgUi} as a `TransformStream`: v1 envelopes in, AG-UI events
- * out, with the whole-stream ordering policy of {@link v1ToAgUiEvents}.
- * Refusals go to `onRefused`, what AG-UI cannot carry to `onDropped`;
+ * out, with the live ordering policy of {@link V1ToAgUi.push} (it never
+ * waits): each in-order envelope's events are emitted at once; a `seq`
+ * ahead of the next expected one is reported as `gap` at once and applied
+ * knowingly ({@link V1ToAgUi.resync}); a late or re-sent envelope
+ * (`reordered`, `duplicate`) is reported and skipped. (The one-shot
+ * {@link v1ToAgUiEvents} over a complete input holds up to 32 envelopes to
+ * reorder instead.) Refusals go to `onRefused`, what AG-UI cannot carry to `onDropped`;
  * neither is ever thrown, and the stream never errors on bad input. When
  * the input ends, the run is ended as {@link V1ToAgUi.end} ends it.
  *

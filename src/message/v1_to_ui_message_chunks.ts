@@ -249,7 +249,13 @@ export class V1ToUIMessageChunks {
     }
   }
 
-  /** Convert one envelope. Never throws. */
+  /**
+   * Convert one envelope, with the live ordering policy (the v1 fold's
+   * `TurnOrder`, as `ChatStateFolder.push`): it never waits, so a `seq`
+   * ahead of the next expected one is refused as `gap` at once (nothing
+   * changes; {@link resync} applies it knowingly), and one at or below the
+   * last applied `seq` is `duplicate` or `reordered`. Never throws.
+   */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
     return this.#convert(envelope, false);
   }
@@ -628,7 +634,9 @@ export interface V1ToChunksResult {
  * `foldChatState`): an envelope ahead of a missing `seq` is held (up to
  * 32); a late one within that window is converted in `seq` order and
  * reported `reordered`; a `seq` that never arrives is reported once as `gap`
- * at the first envelope after it, and the conversion goes on. Never throws:
+ * at the first envelope after it, and the conversion goes on. That window is
+ * for a complete input; a live stream ({@link V1ToUIMessageChunksStream}, the push form) never
+ * waits. Never throws:
  * a non-iterable `envelopes` is one
  * `invalid-envelope` refusal at index -1 (no chunks); an iterator that throws
  * ends the input with an `invalid-envelope` refusal at the index it could not
@@ -667,18 +675,24 @@ export function v1ToUIMessageChunks(
 /** Options of {@link V1ToUIMessageChunksStream}. */
 export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
   /**
-   * Called with every refused envelope and every ordering report (`gap`,
-   * `reordered`) and its 0-based index in the stream, as it is decided.
+   * Called with every refused envelope and its 0-based index in the stream,
+   * at once: a `gap` (reported, then the envelope is applied knowingly, so
+   * the stream goes on), a late or re-sent envelope (`reordered`,
+   * `duplicate`: skipped), and every other refusal.
    */
   onRefused?: (refusal: { index: number; error: V1EnvelopeRefusal }) => void;
 }
 
 /**
  * {@link V1ToUIMessageChunks} as a `TransformStream`: v1 envelopes in, AI
- * SDK UI message chunks out, with the whole-stream ordering policy of
- * {@link v1ToUIMessageChunks} (an envelope ahead of a missing `seq` is held,
- * up to 32; a late one is converted in order and reported `reordered`; a
- * hole never filled is reported once as `gap`). Refusals go to `onRefused`,
+ * SDK UI message chunks out, with the live ordering policy of
+ * {@link V1ToUIMessageChunks.push} (it never waits): each in-order
+ * envelope's chunks are emitted at once; a `seq` ahead of the next expected
+ * one is reported as `gap` at once and applied knowingly
+ * ({@link V1ToUIMessageChunks.resync}); a late or re-sent envelope
+ * (`reordered`, `duplicate`) is reported and skipped. (The one-shot
+ * {@link v1ToUIMessageChunks} over a complete input holds up to 32
+ * envelopes to reorder instead.) Refusals go to `onRefused`,
  * what the AI SDK cannot carry to `onDropped`; neither is ever thrown, and
  * the stream never errors on bad input. When the input ends, the turn is
  * closed as {@link V1ToUIMessageChunks.end} closes it.
