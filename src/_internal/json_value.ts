@@ -13,7 +13,8 @@
  * function (dropped), `NaN` / `±Infinity` (written as `null`), a `Map`,
  * `Set`, `Date` or any other class instance (written as `{}` or as its
  * `toJSON` text, not as itself), a cycle (JSON.stringify throws), an
- * object nested deeper than {@link MAX_JSON_DEPTH}, more than
+ * object nested deeper than {@link MAX_JSON_DEPTH} (checked without
+ * recursion), more than
  * {@link MAX_JSON_NODES} values in all (shared references count once per
  * occurrence, as JSON.stringify writes them), or an object whose reading
  * throws (a revoked proxy, a throwing getter).
@@ -23,8 +24,13 @@
  * @module
  */
 
-/** Deepest nesting of arrays and objects accepted (the top-level value is depth 0). */
-export const MAX_JSON_DEPTH = 256;
+/**
+ * Deepest nesting of arrays and objects accepted (the top-level value is
+ * depth 0). The walk is iterative, so the bound is not a stack limit: it
+ * keeps a value within what recursive readers of JSON data (folds, the
+ * CLI) are tested with.
+ */
+export const MAX_JSON_DEPTH = 16_384;
 
 /** Most values (every array item, object field value and the top value) accepted in one check. */
 export const MAX_JSON_NODES = 1_000_000;
@@ -51,82 +57,106 @@ export function jsonValueProblem(value: unknown, root: string): JsonValueProblem
     case "number":
       return Number.isFinite(value) ? null : { path: root, what: `the number ${value}` };
   }
-  const walk = { nodes: 0, ancestors: new Set<object>() };
+  const stack: Frame[] = [];
   try {
-    return check(value, root, 0, walk);
+    return walk(value, stack, root);
   } catch {
-    return { path: root, what: "a value whose reading threw" };
+    return { path: pathOf(root, stack, null), what: "a value whose reading threw" };
   }
 }
 
-interface Walk {
-  nodes: number;
-  readonly ancestors: Set<object>;
+/** An array or object being walked: its key in its parent, and the next child to visit. */
+interface Frame {
+  readonly value: object;
+  /** Own enumerable keys of an object; `null` for an array. */
+  readonly keys: readonly string[] | null;
+  readonly n: number;
+  i: number;
+  /** Its key in its parent (`null` for the top value). */
+  readonly key: string | null;
 }
 
-function check(v: unknown, path: string, depth: number, walk: Walk): JsonValueProblem | null {
-  if (++walk.nodes > MAX_JSON_NODES) {
-    return { path, what: `more than ${MAX_JSON_NODES} values` };
+function pathOf(root: string, stack: readonly Frame[], key: string | null): string {
+  let path = root;
+  for (const f of stack) if (f.key !== null) path += `.${f.key}`;
+  return key === null ? path : `${path}.${key}`;
+}
+
+/** Depth-first, without recursion; `stack` holds the open arrays and objects. */
+function walk(top: unknown, stack: Frame[], root: string): JsonValueProblem | null {
+  const open = new Set<object>();
+  let nodes = 0;
+  let value = top;
+  let key: string | null = null;
+  for (;;) {
+    const what = ++nodes > MAX_JSON_NODES
+      ? `more than ${MAX_JSON_NODES} values`
+      : enter(value, key, stack, open);
+    if (what !== null) return { path: pathOf(root, stack, key), what };
+    // the next value to visit: the next child of the innermost open container
+    for (;;) {
+      const f = stack.at(-1);
+      if (f === undefined) return null;
+      if (f.i < f.n) {
+        const i = f.i++;
+        if (f.keys === null) {
+          key = String(i);
+          if (!Object.hasOwn(f.value, i)) return { path: pathOf(root, stack, key), what: "a hole" };
+          value = (f.value as unknown[])[i];
+        } else {
+          key = f.keys[i];
+          value = (f.value as Record<string, unknown>)[key];
+        }
+        break;
+      }
+      stack.pop();
+      open.delete(f.value);
+    }
   }
+}
+
+/**
+ * Check one value: `null` when it is a JSON scalar, or an array / plain
+ * object now open on `stack`; else what is wrong with it.
+ */
+function enter(v: unknown, key: string | null, stack: Frame[], open: Set<object>): string | null {
   switch (typeof v) {
     case "string":
     case "boolean":
       return null;
     case "number":
-      return Number.isFinite(v) ? null : { path, what: `the number ${v}` };
+      return Number.isFinite(v) ? null : `the number ${v}`;
     case "undefined":
-      return { path, what: "undefined" };
+      return "undefined";
     case "bigint":
-      return { path, what: "a bigint" };
+      return "a bigint";
     case "symbol":
-      return { path, what: "a symbol" };
+      return "a symbol";
     case "function":
-      return { path, what: "a function" };
+      return "a function";
   }
   if (v === null) return null;
   const o = v as object;
-  if (walk.ancestors.has(o)) return { path, what: "a cycle" };
-  if (depth >= MAX_JSON_DEPTH) return { path, what: `nesting deeper than ${MAX_JSON_DEPTH}` };
-  walk.ancestors.add(o);
-  const problem = Array.isArray(o)
-    ? checkArray(o, path, depth, walk)
-    : checkObject(o, path, depth, walk);
-  walk.ancestors.delete(o);
-  return problem;
-}
-
-function checkArray(
-  a: unknown[],
-  path: string,
-  depth: number,
-  walk: Walk,
-): JsonValueProblem | null {
-  if (Object.getPrototypeOf(a) !== Array.prototype) return { path, what: "an array subclass" };
-  const n = a.length;
-  if (n > MAX_JSON_NODES) return { path, what: `more than ${MAX_JSON_NODES} values` };
-  for (let i = 0; i < n; i++) {
-    if (!Object.hasOwn(a, i)) return { path: `${path}.${i}`, what: "a hole" };
-    const p = check(a[i], `${path}.${i}`, depth + 1, walk);
-    if (p !== null) return p;
+  if (open.has(o)) return "a cycle";
+  if (stack.length >= MAX_JSON_DEPTH) return `nesting deeper than ${MAX_JSON_DEPTH}`;
+  let keys: string[] | null = null;
+  let n: number;
+  if (Array.isArray(o)) {
+    if (Object.getPrototypeOf(o) !== Array.prototype) return "an array subclass";
+    n = o.length;
+    if (n > MAX_JSON_NODES) return `more than ${MAX_JSON_NODES} values`;
+  } else {
+    const proto = Object.getPrototypeOf(o);
+    if (proto !== Object.prototype && proto !== null) {
+      const name = constructorName(proto);
+      return name === undefined ? "an object that is not plain" : `a ${name}`;
+    }
+    if (Object.getOwnPropertySymbols(o).length > 0) return "an object with symbol keys";
+    keys = Object.keys(o);
+    n = keys.length;
   }
-  return null;
-}
-
-function checkObject(o: object, path: string, depth: number, walk: Walk): JsonValueProblem | null {
-  const proto = Object.getPrototypeOf(o);
-  if (proto !== Object.prototype && proto !== null) {
-    const name = constructorName(proto);
-    return { path, what: name === undefined ? "an object that is not plain" : `a ${name}` };
-  }
-  if (Object.getOwnPropertySymbols(o).length > 0) {
-    return { path, what: "an object with symbol keys" };
-  }
-  const keys = Object.keys(o);
-  const record = o as Record<string, unknown>;
-  for (const k of keys) {
-    const p = check(record[k], `${path}.${k}`, depth + 1, walk);
-    if (p !== null) return p;
-  }
+  stack.push({ value: o, keys, n, i: 0, key });
+  open.add(o);
   return null;
 }
 
