@@ -166,9 +166,17 @@ export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedE
 const stateEventV1Raw = z.object({
   type: z.literal("state"),
   version: z.int().nonnegative(),
-  snapshot: z.unknown().refine((v) => v !== undefined, {
-    message: "is required (use null for none)",
-  }).refine((v) => v === undefined || jsonValueProblem(v, "") === null, NOT_JSON),
+  snapshot: z.unknown().check((ctx) => {
+    if (ctx.value === undefined) {
+      ctx.issues.push({
+        code: "custom",
+        message: "is required (use null for none)",
+        input: undefined,
+      });
+    } else if (jsonValueProblem(ctx.value, "") !== null) {
+      ctx.issues.push({ code: "custom", ...NOT_JSON, input: ctx.value });
+    }
+  }),
 });
 /**
  * `state`: `version` non-negative safe integer; `snapshot` any JSON value
