@@ -17,9 +17,9 @@ import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 
 /** Host-supplied identity for envelopes made from chunks. */
 export interface V1IdAllocator {
-  /** Host-allocated conversation id (non-empty; checked, read for each envelope). */
+  /** Host-allocated conversation id (non-empty; checked; read once, for the first envelope). */
   conversationId: string;
-  /** Host-allocated turn id (non-empty; checked, read for each envelope). */
+  /** Host-allocated turn id (non-empty; checked; read once, for the first envelope). */
   turnId: string;
   /**
    * Returns a fresh, non-empty event id, unique within the conversation.
@@ -85,7 +85,8 @@ type Tool = { name: string; called: boolean; resulted: boolean };
  * Host ids are checked, not trusted: when `nextEventId()` returns a
  * non-string, an empty string or an id it already returned to this adapter
  * (or throws, whatever it throws), when `conversationId` / `turnId` is not a
- * non-empty string (or reading it throws), or when `options.now()` throws or
+ * non-empty string (or reading it throws; both are read once, for the first
+ * envelope, so every envelope of the turn carries the same ids), or when `options.now()` throws or
  * returns anything but a finite, non-negative number, the chunk being
  * converted yields no envelope at all (`seq` is not advanced, so the emitted
  * stream stays gapless), an `invalid-event-id` issue is recorded, and the
@@ -110,6 +111,7 @@ export class UIMessageChunksToV1 {
   #index = 0;
   #tools = new Map<string, Tool>();
   #eventIds = new Set<string>();
+  #turnIds: HostRead<{ conversationId: string; turnId: string }> | undefined;
   #stopped = false;
   readonly #read: ChunkProblemSlot = { problem: null };
   readonly #log = new IssueLog(MAX_ISSUES);
@@ -165,24 +167,33 @@ export class UIMessageChunksToV1 {
   /** Wrap `event` in an envelope with the host's ids and the next `seq`. */
   #envelope(event: ChatEventV1): HostRead<ChatEventEnvelope> {
     // every host-supplied value is read and checked before `seq` moves
-    const conversationId = this.#hostId("conversationId");
-    if (!conversationId.ok) return conversationId;
-    const turnId = this.#hostId("turnId");
-    if (!turnId.ok) return turnId;
+    // the turn's ids are read once, for the first envelope: every envelope gets the same
+    this.#turnIds ??= this.#readTurnIds();
+    const ids = this.#turnIds;
+    if (!ids.ok) return ids;
     const at = this.#clock();
     if (!at.ok) return at;
     const eventId = this.#nextEventId();
     if (!eventId.ok) return eventId;
     const env: ChatEventEnvelope = {
       schemaVersion: 1,
-      conversationId: conversationId.value,
-      turnId: turnId.value,
+      conversationId: ids.value.conversationId,
+      turnId: ids.value.turnId,
       eventId: eventId.value,
       seq: ++this.#seq,
       event,
     };
     if (at.value !== undefined) env.at = at.value;
     return { ok: true, value: env };
+  }
+
+  /** The host's `conversationId` and `turnId`, each read once and checked. */
+  #readTurnIds(): HostRead<{ conversationId: string; turnId: string }> {
+    const conversationId = this.#hostId("conversationId");
+    if (!conversationId.ok) return conversationId;
+    const turnId = this.#hostId("turnId");
+    if (!turnId.ok) return turnId;
+    return { ok: true, value: { conversationId: conversationId.value, turnId: turnId.value } };
   }
 
   #hostId(key: "conversationId" | "turnId"): HostRead<string> {
