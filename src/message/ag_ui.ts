@@ -18,8 +18,8 @@ import type {
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
-import { envelopeTransformer } from "./_envelope_transformer.ts";
+import { EnvelopeIntake } from "./_v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
@@ -625,28 +625,21 @@ export class V1ToAgUi {
 export interface V1ToAgUiResult {
   /** The AG-UI events, in order. */
   events: AgUiEvent[];
-  /**
-   * Refused envelopes, and the ordering reports on applied ones (`gap`,
-   * `reordered`), with their 0-based index, sorted by index.
-   */
+  /** Refusals and ordering reports (`gap`, `reordered`) by 0-based index, sorted. */
   refused: { index: number; error: AgUiRefusal }[];
   /** What AG-UI could not carry, in the order found (see {@link DroppedEvent}). */
   dropped: DroppedEvent[];
 }
 
 /**
- * Convert a whole v1 envelope stream to AG-UI events (mapping and
- * per-envelope refusals on {@link V1ToAgUi}), with the v1 whole-stream
- * ordering policy (the same verdicts as `foldChatState`): an envelope ahead
- * of a missing `seq` is held (up to 32); a late one within that window is
- * converted in `seq` order and reported `reordered`; a `seq` that never
- * arrives is reported once as `gap` at the first envelope after it, and the
- * conversion goes on. That window is for a complete input; a live stream
- * ({@link V1ToAgUiStream}, the push form) never waits. Never throws: a non-iterable `envelopes` is one
- * `invalid-envelope` refusal at index -1 (no events); an iterator that
- * throws ends the input with an `invalid-envelope` refusal at the index it
- * could not read, and the envelopes read before it are converted (open
- * messages closed, the run ended as {@link V1ToAgUi.end} ends it).
+ * Convert a complete v1 envelope stream to AG-UI events (mapping and
+ * per-envelope refusals on {@link V1ToAgUi}). Ordering follows
+ * `foldChatState` (a window of 32 envelopes: a late one is applied in order
+ * and reported `reordered`, a hole never filled is one `gap`); a live
+ * stream goes through {@link V1ToAgUiStream}, which never waits. Never
+ * throws: input that is not iterable is one `invalid-envelope` refusal at
+ * index -1; an iterator that throws is one at the index it failed at, after
+ * what it gave was converted and the run ended ({@link V1ToAgUi.end}).
  *
  * @example
  * ```ts
@@ -659,22 +652,13 @@ export function v1ToAgUiEvents(
   envelopes: Iterable<unknown>,
   options: V1ToAgUiOptions = {},
 ): V1ToAgUiResult {
-  const dropped: DroppedEvent[] = [];
-  const o = readOptions(options, ["runId", "resumeAfterSeq", "onDropped"] as const);
-  const user = o !== null && typeof o.onDropped === "function"
-    ? o.onDropped as (d: DroppedEvent) => void
-    : undefined;
-  const adapter = new V1ToAgUi({
-    runId: o?.runId as string | undefined,
-    resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-    onDropped: (d) => {
-      dropped.push(d);
-      user?.(d);
-    },
-  });
-  const { out, refused } = convertEnvelopes(envelopes, adapter);
+  const { out, refused, dropped } = convertWhole(envelopes, options, "runId", makeV1ToAgUi);
   return { events: out, refused, dropped };
 }
+
+/** The adapter the one-shot and stream forms drive. */
+const makeV1ToAgUi = (s: AdapterSettings) =>
+  new V1ToAgUi({ runId: s.id, resumeAfterSeq: s.resumeAfterSeq, onDropped: s.onDropped });
 
 /** Options of {@link V1ToAgUiStream}. */
 export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
@@ -709,16 +693,6 @@ export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
 export class V1ToAgUiStream extends TransformStream<unknown, AgUiEvent> {
   /** Create the stream (see {@link V1ToAgUiStreamOptions}). */
   constructor(options: V1ToAgUiStreamOptions = {}) {
-    const o = readOptions(options, ["runId", "resumeAfterSeq", "onDropped", "onRefused"]);
-    super(envelopeTransformer(
-      new V1ToAgUi({
-        runId: o?.runId as string | undefined,
-        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
-      }),
-      typeof o?.onRefused === "function"
-        ? o.onRefused as (r: { index: number; error: AgUiRefusal }) => void
-        : undefined,
-    ));
+    super(liveTransformer(options, "runId", makeV1ToAgUi));
   }
 }

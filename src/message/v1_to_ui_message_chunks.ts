@@ -17,8 +17,8 @@ import type {
   TurnStatus,
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
-import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
-import { envelopeTransformer } from "./_envelope_transformer.ts";
+import { EnvelopeIntake } from "./_v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
 import { finishReasonOf } from "./_finish_reasons.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { jsonValueProblem } from "../_internal/json_value.ts";
@@ -628,20 +628,19 @@ export interface V1ToChunksResult {
 }
 
 /**
- * Convert a whole v1 envelope stream to UI message chunks (see
+ * Convert a complete v1 envelope stream to UI message chunks (see
  * {@link V1ToUIMessageChunks} for the mapping and the per-envelope
- * refusals), with the v1 whole-stream ordering policy (the same verdicts as
- * `foldChatState`): an envelope ahead of a missing `seq` is held (up to
- * 32); a late one within that window is converted in `seq` order and
- * reported `reordered`; a `seq` that never arrives is reported once as `gap`
- * at the first envelope after it, and the conversion goes on. That window is
- * for a complete input; a live stream ({@link V1ToUIMessageChunksStream}, the push form) never
- * waits. Never throws:
- * a non-iterable `envelopes` is one
- * `invalid-envelope` refusal at index -1 (no chunks); an iterator that throws
- * ends the input with an `invalid-envelope` refusal at the index it could not
- * read, and the envelopes read before it are converted (open parts closed,
- * the turn's status carried as in {@link V1ToUIMessageChunks.end}).
+ * refusals), with the whole-stream ordering policy of `foldChatState`: an
+ * envelope ahead of a missing `seq` is held (up to 32); a late one within
+ * that window is converted in `seq` order and reported `reordered`; a `seq`
+ * that never arrives is reported once as `gap` at the first envelope after
+ * it, and the conversion goes on. That window is for a complete input; a
+ * live stream ({@link V1ToUIMessageChunksStream}, the push form) never
+ * waits. Never throws: a non-iterable `envelopes` is one `invalid-envelope`
+ * refusal at index -1 (no chunks); an iterator that throws ends the input
+ * with an `invalid-envelope` refusal at the index it could not read, and
+ * the envelopes read before it are converted (open parts closed, the turn's
+ * status carried as in {@link V1ToUIMessageChunks.end}).
  *
  * @example
  * ```ts
@@ -655,22 +654,17 @@ export function v1ToUIMessageChunks(
   envelopes: Iterable<unknown>,
   options: V1ToChunksOptions = {},
 ): V1ToChunksResult {
-  const dropped: DroppedEvent[] = [];
-  const o = readOptions(options, ["messageId", "resumeAfterSeq", "onDropped"] as const);
-  const user = o !== null && typeof o.onDropped === "function"
-    ? o.onDropped as (d: DroppedEvent) => void
-    : undefined;
-  const adapter = new V1ToUIMessageChunks({
-    messageId: o?.messageId as string | undefined,
-    resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-    onDropped: (d) => {
-      dropped.push(d);
-      user?.(d);
-    },
-  });
-  const { out, refused } = convertEnvelopes(envelopes, adapter);
+  const { out, refused, dropped } = convertWhole(envelopes, options, "messageId", makeV1ToChunks);
   return { chunks: out, refused, dropped };
 }
+
+/** The adapter the one-shot and stream forms drive. */
+const makeV1ToChunks = (s: AdapterSettings) =>
+  new V1ToUIMessageChunks({
+    messageId: s.id,
+    resumeAfterSeq: s.resumeAfterSeq,
+    onDropped: s.onDropped,
+  });
 
 /** Options of {@link V1ToUIMessageChunksStream}. */
 export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
@@ -709,16 +703,6 @@ export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
 export class V1ToUIMessageChunksStream extends TransformStream<unknown, UIMessageChunk> {
   /** Create the stream (see {@link V1ToChunksStreamOptions}). */
   constructor(options: V1ToChunksStreamOptions = {}) {
-    const o = readOptions(options, ["messageId", "resumeAfterSeq", "onDropped", "onRefused"]);
-    super(envelopeTransformer(
-      new V1ToUIMessageChunks({
-        messageId: o?.messageId as string | undefined,
-        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
-      }),
-      typeof o?.onRefused === "function"
-        ? o.onRefused as (r: { index: number; error: V1EnvelopeRefusal }) => void
-        : undefined,
-    ));
+    super(liveTransformer(options, "messageId", makeV1ToChunks));
   }
 }
