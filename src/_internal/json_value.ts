@@ -59,7 +59,26 @@ export function jsonValueProblem(value: unknown, root: string): JsonValueProblem
   }
   const stack: Frame[] = [];
   try {
-    return walk(value, stack, root);
+    const r = walk(value, stack, root, false);
+    return "what" in r ? r : null;
+  } catch {
+    return { path: pathOf(root, stack, null), what: "a value whose reading threw" };
+  }
+}
+
+/**
+ * A fresh copy of `value` made of plain objects and arrays, when it is JSON
+ * data, else the first problem (as {@link jsonValueProblem}). Each value is
+ * read once, so the copy is what was checked: a getter that changes its
+ * value later cannot make the copy stop being JSON data. Never throws.
+ */
+export function jsonValueCopy(
+  value: unknown,
+  root: string,
+): { readonly copy: unknown } | JsonValueProblem {
+  const stack: Frame[] = [];
+  try {
+    return walk(value, stack, root, true);
   } catch {
     return { path: pathOf(root, stack, null), what: "a value whose reading threw" };
   }
@@ -74,6 +93,8 @@ interface Frame {
   i: number;
   /** Its key in its parent (`null` for the top value). */
   readonly key: string | null;
+  /** The copy being built (when copying). */
+  readonly copy: unknown[] | Record<string, unknown> | undefined;
 }
 
 function pathOf(root: string, stack: readonly Frame[], key: string | null): string {
@@ -83,20 +104,42 @@ function pathOf(root: string, stack: readonly Frame[], key: string | null): stri
 }
 
 /** Depth-first, without recursion; `stack` holds the open arrays and objects. */
-function walk(top: unknown, stack: Frame[], root: string): JsonValueProblem | null {
+function walk(
+  top: unknown,
+  stack: Frame[],
+  root: string,
+  copying: boolean,
+): { readonly copy: unknown } | JsonValueProblem {
   const open = new Set<object>();
   let nodes = 0;
   let value = top;
   let key: string | null = null;
+  let copy: unknown;
   for (;;) {
+    const depth = stack.length;
     const what = ++nodes > MAX_JSON_NODES
       ? `more than ${MAX_JSON_NODES} values`
-      : enter(value, key, stack, open);
+      : enter(value, key, stack, open, copying);
     if (what !== null) return { path: pathOf(root, stack, key), what };
+    if (copying) {
+      const pushed = stack.length > depth;
+      const v = pushed ? stack[depth].copy : value;
+      const parent = depth === 0 ? undefined : stack[depth - 1].copy;
+      if (parent === undefined) copy = v;
+      else if (Array.isArray(parent)) parent.push(v); // items are visited in order
+      else if (key === "__proto__") {
+        Object.defineProperty(parent, key, {
+          value: v,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      } else parent[key!] = v;
+    }
     // the next value to visit: the next child of the innermost open container
     for (;;) {
       const f = stack.at(-1);
-      if (f === undefined) return null;
+      if (f === undefined) return { copy };
       if (f.i < f.n) {
         const i = f.i++;
         if (f.keys === null) {
@@ -119,7 +162,13 @@ function walk(top: unknown, stack: Frame[], root: string): JsonValueProblem | nu
  * Check one value: `null` when it is a JSON scalar, or an array / plain
  * object now open on `stack`; else what is wrong with it.
  */
-function enter(v: unknown, key: string | null, stack: Frame[], open: Set<object>): string | null {
+function enter(
+  v: unknown,
+  key: string | null,
+  stack: Frame[],
+  open: Set<object>,
+  copying: boolean,
+): string | null {
   switch (typeof v) {
     case "string":
     case "boolean":
@@ -155,7 +204,8 @@ function enter(v: unknown, key: string | null, stack: Frame[], open: Set<object>
     keys = Object.keys(o);
     n = keys.length;
   }
-  stack.push({ value: o, keys, n, i: 0, key });
+  const copy = copying ? (keys === null ? [] : {}) : undefined;
+  stack.push({ value: o, keys, n, i: 0, key, copy });
   open.add(o);
   return null;
 }

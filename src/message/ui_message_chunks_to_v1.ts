@@ -10,7 +10,7 @@
 import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/types.ts";
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { isIterable } from "../_internal/guards.ts";
-import { jsonValueProblem } from "../_internal/json_value.ts";
+import { jsonValueCopy } from "../_internal/json_value.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { IssueLog } from "./_issue_log.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
@@ -259,20 +259,21 @@ export class UIMessageChunksToV1 {
   }
 
   /**
-   * Whether `value` (a tool chunk's `input` / `output`) goes into the v1
-   * event: `false` when absent, and when it is not JSON data (reported
-   * `not-json`; the event is sent without it).
+   * What of `value` (a tool chunk's `input` / `output`) goes into the v1
+   * event: a fresh copy read once (so the envelope stays valid v1 whatever
+   * its getters do later); `undefined` when absent, and when it is not JSON
+   * data (reported `not-json`; the event is sent without it).
    */
-  #json(index: number, type: string, field: string, value: unknown): boolean {
-    if (value === undefined) return false;
-    const bad = jsonValueProblem(value, field);
-    if (bad === null) return true;
+  #json(index: number, type: string, field: string, value: unknown): unknown {
+    if (value === undefined) return undefined;
+    const r = jsonValueCopy(value, field);
+    if ("copy" in r) return r.copy;
     this.#issue(
       index,
       "not-json",
-      `${type} has ${bad.what} at ${bad.path}, which is not JSON data: the v1 event is sent without its ${field}`,
+      `${type} has ${r.what} at ${r.path}, which is not JSON data: the v1 event is sent without its ${field}`,
     );
-    return false;
+    return undefined;
   }
 
   /** A chunk that would reuse a call id: v1 call ids are unique per turn. */
@@ -317,7 +318,8 @@ export class UIMessageChunksToV1 {
         }
         this.#tools.set(c.toolCallId, { name: c.toolName, called: true, resulted: false });
         const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
-        if (this.#json(index, c.type, "input", c.input)) call.input = c.input;
+        const input = this.#json(index, c.type, "input", c.input);
+        if (input !== undefined) call.input = input;
         return [call];
       }
       case "tool-input-error": {
@@ -330,7 +332,8 @@ export class UIMessageChunksToV1 {
         const out: ChatEventV1[] = [];
         if (!t?.called) {
           const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name };
-          if (this.#json(index, c.type, "input", c.input)) call.input = c.input;
+          const input = this.#json(index, c.type, "input", c.input);
+          if (input !== undefined) call.input = input;
           out.push(call);
         }
         this.#tools.set(c.toolCallId, { name, called: true, resulted: true });
@@ -407,7 +410,8 @@ export class UIMessageChunksToV1 {
         name: t.name,
         ok: true,
       };
-      if (this.#json(index, c.type, "output", c.output)) ev.output = c.output;
+      const output = this.#json(index, c.type, "output", c.output);
+      if (output !== undefined) ev.output = output;
       return [ev];
     }
     return [{

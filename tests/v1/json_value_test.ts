@@ -11,6 +11,7 @@ import { ChatEventEnvelopeSchema } from "../../schemas.ts";
 import { uiMessageChunksToV1, V1ToUIMessageChunks } from "../../ai_sdk.ts";
 import type { DroppedEvent } from "../../src/message/dropped_event.ts";
 import {
+  jsonValueCopy,
   jsonValueProblem,
   MAX_JSON_DEPTH,
   MAX_JSON_NODES,
@@ -165,4 +166,23 @@ Deno.test("V1ToUIMessageChunks reports not-json for data that changed after pars
   const chunk = r.value.find((c) => c.type === "tool-input-available");
   assert.deepEqual(chunk && "input" in chunk ? chunk.input : "missing", {});
   assert.deepEqual(dropped.map((d) => [d.code, d.field]), [["not-json", "input"]]);
+});
+
+Deno.test("jsonValueCopy: a plain copy read once (a value-changing getter cannot change it), __proto__ kept as data", () => {
+  let reads = 0;
+  const fickle = {
+    get a() {
+      return ++reads === 1 ? [1, { b: "x" }] : 10n;
+    },
+  };
+  const r = jsonValueCopy(fickle, "v");
+  assert.ok("copy" in r);
+  assert.deepEqual(r.copy, { a: [1, { b: "x" }] });
+  assert.equal(jsonValueProblem(r.copy, "v"), null);
+  const proto = jsonValueCopy(JSON.parse('{"__proto__":{"polluted":1}}'), "v");
+  assert.ok("copy" in proto);
+  assert.equal(Object.getPrototypeOf(proto.copy), Object.prototype);
+  assert.deepEqual(Object.keys(proto.copy as object), ["__proto__"]);
+  assert.deepEqual(jsonValueCopy([1, 10n], "v"), { path: "v.1", what: "a bigint" });
+  assert.deepEqual(jsonValueCopy("s", "v"), { copy: "s" });
 });
