@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { initCodedError } from "../_internal/coded_error.ts";
 
 /**
  * Reason codes of {@link MessageArgumentError}:
@@ -49,16 +50,10 @@ export type MessageArgumentErrorCode =
  */
 export class MessageArgumentError extends TypeError {
   /** Stable machine-readable reason. */
-  readonly code: MessageArgumentErrorCode;
-  /**
-   * Create the error.
-   *
-   * @param code stable reason code
-   * @param message one human-readable sentence (not stable)
-   */
+  declare readonly code: MessageArgumentErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
   constructor(code: MessageArgumentErrorCode, message: string) {
     super(message);
-    this.name = "MessageArgumentError";
-    this.code = code;
+    initCodedError(this, "MessageArgumentError", code);
   }
 }

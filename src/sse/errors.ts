@@ -1,10 +1,13 @@
 /**
  * Typed errors of the SSE codec: {@link SseEncodeError} (the host asked the
- * encoder to write something the event-stream format cannot carry) and
- * {@link SseLimitError} (an incoming stream exceeded a configured bound).
+ * encoder to write something the event-stream format cannot carry),
+ * {@link SseArgumentError} (the host gave the decoder an argument of the
+ * wrong type) and {@link SseLimitError} (an incoming stream exceeded a
+ * configured bound).
  *
  * @module
  */
+import { initCodedError } from "../_internal/coded_error.ts";
 
 /** Reason codes of {@link SseEncodeError}. */
 export type SseEncodeErrorCode =
@@ -39,17 +42,63 @@ export type SseEncodeErrorCode =
  */
 export class SseEncodeError extends TypeError {
   /** Stable machine-readable reason. */
-  readonly code: SseEncodeErrorCode;
-  /**
-   * Create the error.
-   *
-   * @param code stable reason code
-   * @param message one human-readable sentence (not stable)
-   */
+  declare readonly code: SseEncodeErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
   constructor(code: SseEncodeErrorCode, message: string) {
     super(message);
-    this.name = "SseEncodeError";
-    this.code = code;
+    initCodedError(this, "SseEncodeError", code);
+  }
+}
+
+/**
+ * Reason codes of {@link SseArgumentError}:
+ * - `invalid-options`: the options cannot be read (a throwing getter, a
+ *   revoked proxy);
+ * - `invalid-callback`: `onEvent` is not a function, or `onRetry` /
+ *   `onComment` is neither a function nor `undefined`;
+ * - `invalid-limit`: `maxLineLength` / `maxEventLength` is not a positive
+ *   safe integer;
+ * - `invalid-last-event-id`: `lastEventId` is neither a string nor
+ *   `undefined`;
+ * - `invalid-chunk`: {@link SseParser.feed} got neither a string nor a
+ *   `Uint8Array` (e.g. `null`).
+ */
+export type SseArgumentErrorCode =
+  | "invalid-options"
+  | "invalid-callback"
+  | "invalid-limit"
+  | "invalid-last-event-id"
+  | "invalid-chunk";
+
+/**
+ * Thrown by the SSE decoder ({@link SseParser}, {@link SseDecoderStream})
+ * when the host passes an argument of the wrong type: options that cannot
+ * be read or break their documented types, or a chunk that is neither text
+ * nor bytes. A programmer's mistake on the consuming side, so it is thrown
+ * (the stream form errors the stream with it); the parser's state is
+ * unchanged. Bad input *bytes* are never this: they decode per the WHATWG
+ * rules, and only a size bound raises {@link SseLimitError}.
+ *
+ * It extends `TypeError`; match on {@link SseArgumentError.code}.
+ *
+ * @example
+ * ```ts
+ * import { SseArgumentError, SseParser } from "@papercusp/chat-protocol/sse";
+ * const parser = new SseParser({ onEvent: (m) => console.log(m.data) });
+ * try {
+ *   parser.feed(null as never);
+ * } catch (e) {
+ *   if (e instanceof SseArgumentError) console.log(e.code); // "invalid-chunk"
+ * }
+ * ```
+ */
+export class SseArgumentError extends TypeError {
+  /** Stable machine-readable reason. */
+  declare readonly code: SseArgumentErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
+  constructor(code: SseArgumentErrorCode, message: string) {
+    super(message);
+    initCodedError(this, "SseArgumentError", code);
   }
 }
 
