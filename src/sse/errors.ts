@@ -50,19 +50,7 @@ export class SseEncodeError extends TypeError {
   }
 }
 
-/**
- * Reason codes of {@link SseArgumentError}:
- * - `invalid-options`: the options cannot be read (a throwing getter, a
- *   revoked proxy);
- * - `invalid-callback`: `onEvent` is not a function, or `onRetry` /
- *   `onComment` is neither a function nor `undefined`;
- * - `invalid-limit`: `maxLineLength` / `maxEventLength` is not a positive
- *   safe integer;
- * - `invalid-last-event-id`: `lastEventId` is neither a string nor
- *   `undefined`;
- * - `invalid-chunk`: {@link SseParser.feed} got neither a string nor a
- *   `Uint8Array` (e.g. `null`).
- */
+/** Reason codes of {@link SseArgumentError} (each explained there). */
 export type SseArgumentErrorCode =
   | "invalid-options"
   | "invalid-callback"
@@ -71,25 +59,24 @@ export type SseArgumentErrorCode =
   | "invalid-chunk";
 
 /**
- * Thrown by the SSE decoder ({@link SseParser}, {@link SseDecoderStream})
- * when the host passes an argument of the wrong type: options that cannot
- * be read or break their documented types, or a chunk that is neither text
- * nor bytes. A programmer's mistake on the consuming side, so it is thrown
- * (the stream form errors the stream with it); the parser's state is
- * unchanged. Bad input *bytes* are never this: they decode per the WHATWG
- * rules, and only a size bound raises {@link SseLimitError}.
- *
- * It extends `TypeError`; match on {@link SseArgumentError.code}.
+ * A decoder argument of the wrong type, a programmer's mistake on the
+ * consuming side: {@link SseParser}'s constructor (and
+ * {@link SseDecoderStream}'s) throws it with `invalid-options` (the options
+ * cannot be read: a throwing getter, a revoked proxy), `invalid-callback`
+ * (`onEvent` not a function, `onRetry` / `onComment` neither a function nor
+ * `undefined`), `invalid-limit` (`maxLineLength` / `maxEventLength` not a
+ * positive safe integer) or `invalid-last-event-id` (neither a string nor
+ * `undefined`); {@link SseParser.feed} throws `invalid-chunk` for a chunk
+ * that is neither a string nor a `Uint8Array` (the parser's state is
+ * unchanged), and the stream form errors with it. Bytes never cause it:
+ * they decode per the WHATWG rules, and only a size bound raises
+ * {@link SseLimitError}. A `TypeError` subclass; match on its `code`.
  *
  * @example
  * ```ts
- * import { SseArgumentError, SseParser } from "@papercusp/chat-protocol/sse";
- * const parser = new SseParser({ onEvent: (m) => console.log(m.data) });
- * try {
- *   parser.feed(null as never);
- * } catch (e) {
- *   if (e instanceof SseArgumentError) console.log(e.code); // "invalid-chunk"
- * }
+ * import { SseDecoderStream } from "@papercusp/chat-protocol/sse";
+ * const decoded = ReadableStream.from<unknown>([null]).pipeThrough(new SseDecoderStream() as never);
+ * await decoded.getReader().read().catch((e) => e.code); // "invalid-chunk"
  * ```
  */
 export class SseArgumentError extends TypeError {
