@@ -22,8 +22,9 @@
  * JSON data (plain objects, arrays without holes, finite numbers, strings,
  * booleans, `null`; no cycle, bounded depth and size): anything else (a
  * `bigint`, a `Map`, a `Date`, a function, a cycle, …) is an issue with
- * `code: "not-json"` at the offending path. Treat them as data: never merge them into
- * other objects with `Object.assign` or spread without your own checks.
+ * `code: "not-json"` at the offending path. Treat them as data: never merge
+ * them into other objects with `Object.assign` or spread without your own
+ * checks.
  *
  * @module
  */
