@@ -217,3 +217,15 @@ function constructorName(proto: object): string | undefined {
   const name: unknown = Object.getOwnPropertyDescriptor(ctor, "name")?.value;
   return typeof name === "string" && name.length > 0 && name.length <= 64 ? name : undefined;
 }
+
+/**
+ * Whether a refusal of `parseChatEnvelope` is about opaque data that is not
+ * JSON data (an `invalid-envelope` with a `not-json` issue): what an encoder
+ * reports as its own "cannot serialize" code.
+ */
+export function isNotJsonRefusal(
+  error: { readonly code: string; readonly issues?: readonly { readonly code?: string }[] },
+): boolean {
+  return error.code === "invalid-envelope" &&
+    (error.issues ?? []).some((i) => i.code === "not-json");
+}

@@ -7,6 +7,7 @@
  * @module
  */
 import { parseChatEnvelope } from "../v1/parse.ts";
+import { isNotJsonRefusal } from "../_internal/json_value.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { SseEncodeError } from "./errors.ts";
 import { encodeSseFrame } from "./encoder.ts";
@@ -57,8 +58,7 @@ export function encodeChatEnvelopeFrame(
   const parsed = parseChatEnvelope(envelope);
   if (!parsed.ok) {
     const e = parsed.error;
-    const notJson = e.code === "invalid-envelope" && e.issues.some((i) => i.code === "not-json");
-    throw new SseEncodeError(notJson ? "invalid-data" : "invalid-frame", e.message);
+    throw new SseEncodeError(isNotJsonRefusal(e) ? "invalid-data" : "invalid-frame", e.message);
   }
   const env = parsed.value;
   let data: string;
