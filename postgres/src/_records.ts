@@ -164,6 +164,30 @@ export function effectParams(draft: EffectDraft, maxOutcomeBytes: number): PgPar
   ];
 }
 
+/**
+ * The effect record a CAS stored from `params` (as {@link effectParams}
+ * built them) at `revision`: what a read of the row returns.
+ */
+export function storedEffect(
+  key: readonly string[],
+  params: readonly PgParam[],
+  revision: unknown,
+): EffectRecord {
+  const [state, claimToken, lease, claims, outcome, reconciled, reason] = params;
+  return effectOf({
+    turn_id: key[0],
+    effect_id: key[1],
+    revision,
+    state: state as string,
+    claim_token: claimToken as string,
+    lease_until: lease,
+    claims,
+    outcome: outcome as string | null,
+    reconciled: reconciled as boolean | null,
+    reason: reason as string | null,
+  });
+}
+
 /** `true` for a revision a CAS can match: a non-negative safe integer (0 = create). */
 export function isRevision(v: unknown): v is number {
   return Number.isSafeInteger(v) && (v as number) >= 0;

@@ -60,6 +60,7 @@ import {
   effectParams,
   type EffectRow,
   isRevision,
+  storedEffect,
   textField,
   TURN_COLUMNS,
   turnOf,
@@ -259,13 +260,17 @@ export class PostgresRecoveryStore implements RecoveryStore {
     const params = effectParams(next, this.#maxOutcome);
     if (isRevision(expectedRevision)) {
       const { rows } = expectedRevision === 0
-        ? await this.driver.query<EffectRow>(this.#sql.insertEffect, [...key, ...params])
-        : await this.driver.query<EffectRow>(this.#sql.updateEffect, [
+        ? await this.driver.query<{ revision: unknown }>(this.#sql.insertEffect, [
+          ...key,
+          ...params,
+        ])
+        : await this.driver.query<{ revision: unknown }>(this.#sql.updateEffect, [
           ...key,
           ...params,
           expectedRevision,
         ]);
-      if (rows.length > 0) return { ok: true, record: effectOf(rows[0]) };
+      // Written as sent: the record is the draft as stored, at the new revision.
+      if (rows.length > 0) return { ok: true, record: storedEffect(key, params, rows[0].revision) };
     }
     return { ok: false, code: "conflict", current: await this.readEffect(key[0], key[1]) };
   }
@@ -276,9 +281,10 @@ export class PostgresRecoveryStore implements RecoveryStore {
    * `FOR SHARE` and, when the turn is `running`, the grant present and the
    * effect `claimed` at exactly `claimRevision`, writes it `admitted`
    * (revision + 1). Then it calls `launch` once and awaits it (a throw or
-   * rejection leaves the mark), and COMMITs. Refusals, in this order:
-   * `unknown-turn`, `unauthorized`, `turn-not-running` (with the status),
-   * `stale-claim`; nothing is launched. Resolves after COMMIT; rejects with
+   * rejection leaves the mark), and COMMITs. When it wrote nothing, a second
+   * statement reads the turn and the grant under the same locks to say why,
+   * in this order: `unknown-turn`, `unauthorized`, `turn-not-running` (with
+   * the status), `stale-claim`; nothing is launched. Resolves after COMMIT; rejects with
    * the driver's `PgDriverError` on any database failure, including a COMMIT
    * whose outcome is unknown (`commit: "uncertain"`). Never retried.
    */
@@ -293,21 +299,24 @@ export class PostgresRecoveryStore implements RecoveryStore {
       Number.isSafeInteger(claimRevision) && claimRevision > 0 ? claimRevision : -1,
       isStorableText(principal) ? principal : "",
     ];
-    const fence = this.#sql.admit;
+    const sql = this.#sql;
     return await this.driver.transaction(async (tx): Promise<AdmitOutcome> => {
-      const { rows } = await tx.query<EffectRow & { turn_status: string; granted: boolean }>(
-        fence,
-        params,
-      );
-      const row = rows[0];
-      const status = row?.turn_status as TurnRecord["status"] | null | undefined;
-      if (status === null || status === undefined) {
-        return { admitted: false, reason: "unknown-turn" };
+      const marked = await tx.query<EffectRow>(sql.admit, params);
+      if (marked.rows.length === 0) {
+        // Nothing written: say why, from the rows locked the same way.
+        const { rows } = await tx.query<{ status: string | null; granted: boolean }>(
+          sql.admitRefusal,
+          [turnId, params[3]],
+        );
+        const status = rows[0]?.status as TurnRecord["status"] | null | undefined;
+        if (status === null || status === undefined) {
+          return { admitted: false, reason: "unknown-turn" };
+        }
+        if (rows[0].granted !== true) return { admitted: false, reason: "unauthorized", status };
+        if (status !== "running") return { admitted: false, reason: "turn-not-running", status };
+        return { admitted: false, reason: "stale-claim", status };
       }
-      if (row.granted !== true) return { admitted: false, reason: "unauthorized", status };
-      if (status !== "running") return { admitted: false, reason: "turn-not-running", status };
-      if (row.effect_id === null) return { admitted: false, reason: "stale-claim", status };
-      const record = effectOf(row);
+      const record = effectOf(marked.rows[0]);
       await invokeLaunch(launch);
       return { admitted: true, record };
     }, this.#tx);
@@ -330,8 +339,10 @@ export class PostgresRecoveryStore implements RecoveryStore {
   }
 
   /**
-   * Revoke a grant: deletes its row, so it waits for every fence that read
-   * the row (`FOR SHARE`) and every later fence refuses. Resolves once
+   * Revoke a grant: locks the turn row the way the fences do, then deletes
+   * the grant row, so it waits for every fence that holds either (a fence
+   * reads the grant `FOR SHARE` under the turn lock), goes before the fences
+   * that queue after it, and every later fence refuses. Resolves once
    * committed (or on `tx`, the host's transaction). Rejects like
    * {@link PostgresRecoveryStore.grant}.
    */
@@ -459,34 +470,43 @@ function statements(n: TableNames, notify: boolean) {
       VALUES ($1::text, $2::text, 1, $3::text, $4::text, $5::float8, $6::bigint, $7::text,
         $8::boolean, $9::text)
       ON CONFLICT (turn_id, effect_id) DO NOTHING
-      RETURNING ${EFFECT_COLUMNS}`,
+      RETURNING revision`,
     updateEffect: `UPDATE ${E} SET state = $3::text, claim_token = $4::text,
         lease_until = $5::float8, claims = $6::bigint, outcome = $7::text,
         reconciled = $8::boolean, reason = $9::text, revision = revision + 1,
         updated_at = clock_timestamp()
       WHERE turn_id = $1::text AND effect_id = $2::text AND revision = $10::bigint
-      RETURNING ${EFFECT_COLUMNS}`,
+      RETURNING revision`,
     // The fence: turn row locked, then the user's grant FOR SHARE, then the
     // mark, written only when the turn runs, the grant is there and the
-    // claim is current. Every check is answered in the one row returned.
+    // claim is current.
     admit: `WITH t AS MATERIALIZED (
         SELECT status FROM ${T} WHERE turn_id = $1::text FOR NO KEY UPDATE),
       g AS MATERIALIZED (
         SELECT 1 FROM ${G} AS gr, t WHERE gr.actor = 'user' AND gr.principal = $4::text
-          AND gr.turn_id = $1::text FOR SHARE OF gr),
-      u AS (
-        UPDATE ${E} AS e SET state = 'admitted', revision = e.revision + 1,
-          updated_at = clock_timestamp()
-        WHERE e.turn_id = $1::text AND e.effect_id = $2::text AND e.state = 'claimed'
-          AND e.revision = $3::bigint
-          AND EXISTS (SELECT 1 FROM t WHERE t.status = 'running') AND EXISTS (SELECT 1 FROM g)
-        RETURNING ${EFFECT_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")})
-      SELECT (SELECT status FROM t) AS turn_status, EXISTS (SELECT 1 FROM g) AS granted, u.*
-      FROM (VALUES (1)) AS one (x) LEFT JOIN u ON true`,
+          AND gr.turn_id = $1::text FOR SHARE OF gr)
+      UPDATE ${E} AS e SET state = 'admitted', revision = e.revision + 1,
+        updated_at = clock_timestamp()
+      WHERE e.turn_id = $1::text AND e.effect_id = $2::text AND e.state = 'claimed'
+        AND e.revision = $3::bigint
+        AND EXISTS (SELECT 1 FROM t WHERE t.status = 'running') AND EXISTS (SELECT 1 FROM g)
+      RETURNING ${EFFECT_COLUMNS.split(", ").map((c) => `e.${c}`).join(", ")}`,
+    // Why the fence wrote nothing: the turn and the grant, locked as the fence locks them.
+    admitRefusal: `WITH t AS MATERIALIZED (
+        SELECT status FROM ${T} WHERE turn_id = $1::text FOR NO KEY UPDATE),
+      g AS MATERIALIZED (
+        SELECT 1 FROM ${G} AS gr, t WHERE gr.actor = 'user' AND gr.principal = $2::text
+          AND gr.turn_id = $1::text FOR SHARE OF gr)
+      SELECT (SELECT status FROM t) AS status, EXISTS (SELECT 1 FROM g) AS granted`,
     grant: `INSERT INTO ${G} (actor, principal, turn_id) VALUES ($1::text, $2::text, $3::text)
       ON CONFLICT DO NOTHING`,
-    revoke:
-      `DELETE FROM ${G} WHERE actor = $1::text AND principal = $2::text AND turn_id = $3::text`,
+    // The turn row first (as the fences take it), then the grant row: a
+    // revocation queued behind a running admission goes before admissions
+    // queued after it (waiters on one row are served in order).
+    revoke: `WITH t AS MATERIALIZED (
+        SELECT 1 FROM ${T} WHERE turn_id = $3::text FOR NO KEY UPDATE)
+      DELETE FROM ${G} WHERE actor = $1::text AND principal = $2::text AND turn_id = $3::text
+        AND (SELECT count(*) FROM t) >= 0`,
     authorized: `SELECT EXISTS (SELECT 1 FROM ${G} WHERE actor = $1::text AND principal = $2::text
       AND turn_id IN ($3::text, $4::text)) AS ok`,
     deleteEffects: `DELETE FROM ${E} WHERE turn_id = $1::text`,
