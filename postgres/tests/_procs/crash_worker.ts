@@ -168,6 +168,9 @@ const recoveryStore: RecoveryStore = {
     const r = await store.admitDispatch({
       ...req,
       launch: async () => {
+        // A launch that takes a while (holding the fence), so cancels and
+        // revocations race against open fences, not only against statements.
+        if (!sweeping && random() < 0.3) await new Promise((r) => setTimeout(r, random() * 8));
         await checkTurnFence(req.turnId, req.principal);
         await killPoint("launch", `${req.turnId}/${req.effectId}`);
         return req.launch();
@@ -436,13 +439,13 @@ async function work(): Promise<void> {
         const e = pick(effects);
         await runOne(e.turnId, e.effectId);
       }
-    } else if (roll < 0.88) {
+    } else if (roll < 0.86) {
       const cards = await openCards(side, n, 6);
       if (cards.length > 0) await answerOne(pick(cards));
-    } else if (roll < 0.91) {
-      const turns = await openTurns(side, n, 6);
+    } else if (roll < 0.9) {
+      const turns = await openTurns(side, n, 4);
       if (turns.length > 0) await cancelTurn(pick(turns));
-    } else if (roll < 0.93) {
+    } else if (roll < 0.925) {
       const turns = await openTurns(side, n, 6);
       if (turns.length > 0) {
         const t = pick(turns);
