@@ -73,6 +73,8 @@ export interface CrashReport {
   /** Answers that were not typed, and worker processes that died on their own. */
   readonly untyped: string[];
   readonly crashed: string[];
+  /** Every answer the workers got, by kind (`effect:completed`, `card:duplicate`, `cancel:ok`, …). */
+  readonly answers: Record<string, number>;
   readonly counts: {
     effects: number;
     completed: number;
@@ -114,6 +116,8 @@ interface Printed {
   readonly accepted: string[];
   readonly untyped: string[];
   readonly counters: Map<string, number>;
+  /** Every typed answer a worker got, by kind (`effect:completed`, `card:duplicate`, …). */
+  readonly answers: Map<string, number>;
   uncertainInjected: number;
   uncertainEndedTyped: number;
   uncertainCut: number;
@@ -160,6 +164,7 @@ function summarize(c: Child, p: Printed): void {
     for (const k of COUNTED) {
       if (l.startsWith(k)) p.counters.set(k, (p.counters.get(k) ?? 0) + 1);
     }
+    if (l.startsWith("r ")) p.answers.set(l.slice(2), (p.answers.get(l.slice(2)) ?? 0) + 1);
   }
 }
 
@@ -227,6 +232,7 @@ export async function runCrash(options: CrashOptions): Promise<CrashReport> {
       accepted: [],
       untyped: [],
       counters: new Map(),
+      answers: new Map(),
       uncertainInjected: 0,
       uncertainEndedTyped: 0,
       uncertainCut: 0,
@@ -463,6 +469,7 @@ async function verify(
     unresolved,
     cardViolations,
     untyped: printed.untyped,
+    answers: Object.fromEntries([...printed.answers].sort((a, b) => b[1] - a[1])),
     counts: {
       effects: effects.rows.length,
       completed: states("completed"),

@@ -429,6 +429,19 @@ async function cancelTurn(turnId: string): Promise<void> {
   if (r.ok) out(`cancelled ${turnId} ${r.value.turn.revision}`);
 }
 
+/**
+ * Turns to cancel or revoke: those with an effect claimed right now (its
+ * admission is about to run, or runs), else the oldest open ones.
+ */
+async function racedTurns(): Promise<string[]> {
+  const { rows } = await side.query<{ turn_id: string }>(
+    `SELECT DISTINCT e.turn_id FROM ${n.recoveryEffects} AS e JOIN ${n.recoveryTurns} AS t
+       USING (turn_id)
+     WHERE e.state = 'claimed' AND t.status = 'running' LIMIT 4`,
+  );
+  return rows.length > 0 ? rows.map((r) => r.turn_id) : await openTurns(side, n, 4);
+}
+
 async function work(): Promise<void> {
   for (const t of (await openTurns(side, n, 6)).filter(() => random() < 0.5)) await resumeTurn(t);
   for (let i = 0; i < 400; i++) {
@@ -443,10 +456,10 @@ async function work(): Promise<void> {
       const cards = await openCards(side, n, 6);
       if (cards.length > 0) await answerOne(pick(cards));
     } else if (roll < 0.9) {
-      const turns = await openTurns(side, n, 4);
+      const turns = await racedTurns();
       if (turns.length > 0) await cancelTurn(pick(turns));
     } else if (roll < 0.925) {
-      const turns = await openTurns(side, n, 6);
+      const turns = await racedTurns();
       if (turns.length > 0) {
         const t = pick(turns);
         await store.revoke(principalOf(t), t);
