@@ -82,10 +82,14 @@ export function storeNames(schema: string): TableNames {
   return tableNames({ schema });
 }
 
+/** A turn's user still holds its grant (a host stops working on a turn whose user lost access). */
+const granted = (n: TableNames) =>
+  `EXISTS (SELECT 1 FROM ${n.recoveryGrants} AS g WHERE g.actor = 'user' AND g.turn_id = t.turn_id)`;
+
 /**
  * Effects a worker may take up: of turns still `running` or
- * `needs-reconciliation`, not completed, oldest turns first (workers race on
- * the same few), at most `limit`.
+ * `needs-reconciliation` whose user holds the grant, not completed, oldest
+ * turns first (workers race on the same few), at most `limit`.
  */
 export async function openEffects(
   q: PgQueryable,
@@ -96,7 +100,7 @@ export async function openEffects(
     `SELECT t.turn_id, e.id AS effect_id
      FROM ${n.recoveryTurns} AS t,
        LATERAL json_array_elements_text(t.effect_ids::json) AS e (id)
-     WHERE t.status IN ('running', 'needs-reconciliation')
+     WHERE t.status IN ('running', 'needs-reconciliation') AND ${granted(n)}
        AND NOT EXISTS (SELECT 1 FROM ${n.recoveryEffects} AS x
          WHERE x.turn_id = t.turn_id AND x.effect_id = e.id AND x.state = 'completed')
      ORDER BY t.turn_id, e.id LIMIT $1::int`,
@@ -114,11 +118,12 @@ export async function openCards(q: PgQueryable, n: TableNames, limit: number): P
   return rows.map((r) => r.id);
 }
 
-/** Turns still running or waiting for reconciliation (for `resume`), oldest first. */
+/** Turns still running or waiting for reconciliation, their user granted, oldest first. */
 export async function openTurns(q: PgQueryable, n: TableNames, limit: number): Promise<string[]> {
   const { rows } = await q.query<{ turn_id: string }>(
-    `SELECT turn_id FROM ${n.recoveryTurns}
-     WHERE status IN ('running', 'needs-reconciliation') ORDER BY turn_id LIMIT $1::int`,
+    `SELECT turn_id FROM ${n.recoveryTurns} AS t
+     WHERE status IN ('running', 'needs-reconciliation') AND ${granted(n)}
+     ORDER BY turn_id LIMIT $1::int`,
     [limit],
   );
   return rows.map((r) => r.turn_id);

@@ -437,7 +437,9 @@ async function racedTurns(): Promise<string[]> {
   const { rows } = await side.query<{ turn_id: string }>(
     `SELECT DISTINCT e.turn_id FROM ${n.recoveryEffects} AS e JOIN ${n.recoveryTurns} AS t
        USING (turn_id)
-     WHERE e.state = 'claimed' AND t.status = 'running' LIMIT 4`,
+     WHERE e.state = 'claimed' AND t.status = 'running' AND EXISTS (SELECT 1
+       FROM ${n.recoveryGrants} AS g WHERE g.actor = 'user' AND g.turn_id = t.turn_id)
+     LIMIT 4`,
   );
   return rows.length > 0 ? rows.map((r) => r.turn_id) : await openTurns(side, n, 4);
 }
