@@ -17,9 +17,24 @@
  */
 export {
   type AgUiEvent,
+  type AgUiEventBase,
+  type AgUiInterrupt,
   type AgUiRefusal,
+  type AgUiTokenUsage,
   V1ToAgUi,
   v1ToAgUiEvents,
+  type V1ToAgUiOptions,
   type V1ToAgUiResult,
+  V1ToAgUiStream,
+  type V1ToAgUiStreamOptions,
 } from "./src/message/ag_ui.ts";
+export {
+  type AgUiResume,
+  type AgUiResumeRefusal,
+  type AgUiResumeRefusalCode,
+  MAX_AG_UI_RESUME_ENTRIES,
+  parseAgUiResume,
+} from "./src/message/ag_ui_resume.ts";
+export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
+export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
 export type { ChatOrderingDetail, EnvelopeAdmissionRefusal } from "./src/v1/types.ts";

@@ -41,9 +41,13 @@ export {
   type V1EnvelopeRefusal,
   type V1ToChunksOptions,
   type V1ToChunksResult,
+  type V1ToChunksStreamOptions,
   V1ToUIMessageChunks,
   v1ToUIMessageChunks,
+  V1ToUIMessageChunksStream,
 } from "./src/message/v1_to_ui_message_chunks.ts";
+export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
+export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
 export {
   type ChunksToV1Options,
   type ChunksToV1Result,

@@ -25,7 +25,6 @@
  * @module
  */
 export {
-  type AddCase,
   type InteractionConformanceCase,
   InteractionConformanceError,
   type InteractionConformanceOptions,

@@ -18,7 +18,8 @@
  * - Delivery: {@link DeliveryState}, {@link capDeliveryStatus}.
  * - Adapters: messaging ({@link fromMessagingInbound},
  *   {@link toMessagingOutbound}, {@link deliveryFromSendResult}) and
- *   human-in-the-loop gates ({@link fromHitlGate}, {@link toHitlAnswer}).
+ *   human-in-the-loop gates and approvals ({@link fromHitlGate},
+ *   {@link toHitlAnswer}, {@link toHitlAnswers}).
  *
  * The AI SDK UI message stream (chunks, the fold, v1 ⇄ chunks) is in
  * `./ai-sdk`, AG-UI events in `./ag-ui`, the zod schemas in `./schemas`.
@@ -128,14 +129,15 @@ export {
   type OutboundResult,
   toMessagingOutbound,
 } from "./src/message/messaging.ts";
+export { GATE_PART_TYPE, GATE_TOOL_NAME } from "./src/message/gate_part.ts";
 export {
   fromHitlGate,
-  GATE_PART_TYPE,
-  GATE_TOOL_NAME,
   type GateAnswer,
   type GateContext,
   type GateRefusal,
   type GateSnapshot,
+  type HitlAnswerOptions,
   parseHitlGate,
   toHitlAnswer,
+  toHitlAnswers,
 } from "./src/message/hitl.ts";

@@ -20,7 +20,6 @@
  * @module
  */
 export {
-  type AddCase,
   type ConformanceCase,
   type ConformanceCaseContext,
   ConformanceFailure,

@@ -12,7 +12,7 @@
 
 /** The top-level entry point files (deno.json `exports`). */
 const ENTRY_FILE =
-  /\/(mod|v0|sse|legacy|cards|blocks|message|ai_sdk|ag_ui|schemas|recovery|recovery_testing|interactions|interactions_testing|agents)\.ts$/;
+  /\/(mod|v0|sse|legacy|cards|blocks|message|ai_sdk|ag_ui|http|schemas|recovery|recovery_testing|interactions|interactions_testing|agents)\.ts$/;
 
 /** Whether the lint rules below apply to `filename` (an absolute path). */
 export function isLibraryFile(filename: string): boolean {

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
   assertEdgeSafe,
@@ -67,7 +67,7 @@ const binText = await Deno.readTextFile(binPath);
 await Deno.writeTextFile(binPath, `#!/usr/bin/env node\n${binText.replace(/^#!.*\n/, "")}`);
 await Deno.chmod(binPath, 0o755);
 
-// 2. package.json, README, LICENSE
+// 2. package.json, README, LICENSE, the JSON Schema files
 const exportsMap = exportsFor(ENTRY_POINTS);
 const pkg = {
   name: denoJson.name,
@@ -79,9 +79,9 @@ const pkg = {
   sideEffects: false,
   main: "./esm/mod.js",
   types: "./esm/mod.d.ts",
-  exports: { ...exportsMap, "./package.json": "./package.json" },
+  exports: { ...exportsMap, "./schema/*": "./schema/*", "./package.json": "./package.json" },
   bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" },
-  files: ["esm", "README.md", "LICENSE"],
+  files: ["esm", "schema", "README.md", "LICENSE"],
   engines: { node: ">=20.19" },
   peerDependencies: { zod: zodRange },
   keywords: ["sse", "chat", "agent", "protocol", "streaming", "ai-sdk", "uimessage", "zod"],
@@ -89,6 +89,11 @@ const pkg = {
 await Deno.writeTextFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
 await Deno.copyFile(join(root, "README.md"), join(out, "README.md"));
 await Deno.copyFile(join(root, "LICENSE"), join(out, "LICENSE"));
+// The JSON Schema files (schema/*.schema.json), as `@papercusp/chat-protocol/schema/…`.
+for (const path of await listFiles(join(root, "schema"))) {
+  await Deno.mkdir(join(out, "schema", dirname(path)), { recursive: true });
+  await Deno.copyFile(join(root, "schema", path), join(out, "schema", path));
+}
 log(`wrote npm/package.json (${pkg.name}@${pkg.version})`);
 
 if (skipChecks) Deno.exit(0);
@@ -108,3 +113,14 @@ await smokeTest({
     run("node", [binPath, "--json", join(root, "fixtures", "legacy", "scout_turn.sse")], out),
 });
 log("npm package OK");
+
+/** Every file under `dir`, as paths relative to it, sorted. */
+async function listFiles(dir: string, prefix = ""): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(join(dir, prefix))) {
+    const rel = prefix === "" ? e.name : join(prefix, e.name);
+    if (e.isDirectory) out.push(...await listFiles(dir, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}

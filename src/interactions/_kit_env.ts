@@ -21,7 +21,7 @@ import type {
   TransactRequest,
   WorkflowTransition,
 } from "./types.ts";
-import type { InteractionStoreHarness } from "./testing.ts";
+import type { InteractionStoreHarness, OptionalInteractionCapability } from "./testing.ts";
 
 /** Thrown (as a rejection) by a failing interactions conformance case. */
 export class InteractionConformanceError extends KitFailure {}
@@ -323,3 +323,10 @@ export function overriding(
 export function describeResult(r: { ok: boolean; error?: { code: string } }): string {
   return r.ok ? "ok" : (r.error?.code ?? "?");
 }
+
+/** Registers one case (the kit's own case modules use it). */
+export type AddCase = (
+  name: string,
+  needs: OptionalInteractionCapability | null,
+  body: (env: KitCase, prefix: string) => Promise<void>,
+) => void;

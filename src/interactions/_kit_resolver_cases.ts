@@ -22,7 +22,7 @@ import {
   submit,
 } from "./_kit_env.ts";
 import type { InteractionResolver } from "./resolver.ts";
-import type { AddCase } from "./testing.ts";
+import type { AddCase } from "./_kit_env.ts";
 import type { InteractionStore } from "./types.ts";
 
 const open = (w: InteractionResolver, id: string, extra: { timeoutMs?: number } = {}) =>

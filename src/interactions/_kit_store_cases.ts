@@ -19,7 +19,7 @@ import {
   SCHEMA_2,
   writeSubmit,
 } from "./_kit_env.ts";
-import type { AddCase } from "./testing.ts";
+import type { AddCase } from "./_kit_env.ts";
 import type { InteractionRecordV1, InteractionStore, TransactRequest } from "./types.ts";
 
 /** Checks that `store` refuses `request` with `code` WITHOUT running the callback. */

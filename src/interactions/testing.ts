@@ -50,7 +50,7 @@
  * @module
  */
 import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
-import { InteractionConformanceError, KitCase } from "./_kit_env.ts";
+import { type AddCase, InteractionConformanceError, KitCase } from "./_kit_env.ts";
 import { resolverCases } from "./_kit_resolver_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
 import { MemoryInteractionDatabase, MemoryInteractionStore } from "./memory_store.ts";
@@ -131,13 +131,6 @@ export interface InteractionConformanceOptions extends KitRunOptions {
   /** Prefix of case names (default none). */
   readonly prefix?: string;
 }
-
-/** Registers one case (the kit's own case modules use it). */
-export type AddCase = (
-  name: string,
-  needs: OptionalInteractionCapability | null,
-  body: (env: KitCase, prefix: string) => Promise<void>,
-) => void;
 
 /**
  * Build the conformance cases for a store. `makeHarness` is called once per

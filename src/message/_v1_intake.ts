@@ -12,25 +12,38 @@
 import type { Result } from "../result.ts";
 import { isIterable } from "../_internal/guards.ts";
 import { describeThrown } from "../_internal/describe.ts";
-import { refuse } from "../_internal/refusal.ts";
-import type { ChatEventEnvelope, EnvelopeAdmissionRefusal } from "../v1/types.ts";
+import { refusal } from "../_internal/refusal.ts";
+import type { ChatEventEnvelope, TurnStatus } from "../v1/types.ts";
 import { type EnvelopeRefusal, parseChatEnvelope } from "../v1/parse.ts";
-import { Sequencer, TurnOrder } from "../v1/_ordering.ts";
+import { ChatStateFolder } from "../v1/fold.ts";
+import { isTerminalTurnStatus } from "../v1/lifecycle.ts";
+import { Sequencer } from "../v1/_ordering.ts";
+import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
 
 /** The shared describer, re-exported for the message files that import it from here. */
 export { describeThrown };
 
 /** The adapters' refusal of a value the v1 parser refused. */
-function invalid(error: EnvelopeRefusal): EnvelopeAdmissionRefusal {
+function invalid(error: EnvelopeRefusal): V1AdapterRefusal {
   return { code: "invalid-envelope", message: error.message };
 }
 
+/** The fold's refusal codes that mean "the v1 parser refused it". */
+const PARSE_CODES: ReadonlySet<string> = new Set([
+  "invalid-envelope",
+  "unsupported-version",
+  "unknown-event-type",
+]);
+
 /**
- * The admission state of one single-turn adapter: the turn it is bound to
- * (by the first accepted envelope) and the ordering of what it accepted.
+ * The admission state of one single-turn adapter: a v1 fold
+ * ({@link ChatStateFolder}) of what it accepted, so an adapter refuses
+ * exactly what the fold refuses (ordering, lifecycle, tool and card
+ * identity) and knows the turn's status. The fold binds to the turn of the
+ * first envelope it applies.
  */
 export class EnvelopeIntake {
-  readonly #order = new TurnOrder();
+  #folder: ChatStateFolder | null = null;
   readonly #unit: "run" | "turn";
 
   /** `unit` names the turn in the `after-terminal` message ("the run already ended"). */
@@ -40,44 +53,60 @@ export class EnvelopeIntake {
 
   /** The turn's id, once an envelope was accepted. */
   get turnId(): string | undefined {
-    return this.#order.turnId;
+    return this.#folder?.turnId;
   }
   /** The turn's conversation id, once an envelope was accepted. */
   get conversationId(): string | undefined {
-    return this.#order.conversationId;
+    return this.#folder?.conversationId;
+  }
+  /** The turn's status after what was accepted (`running` before anything). */
+  get status(): TurnStatus {
+    return this.#folder?.status ?? "running";
+  }
+  /** `seq` of the last accepted envelope (0 before any). */
+  get lastSeq(): number {
+    return this.#folder?.lastSeq ?? 0;
+  }
+
+  /** Parse `value` with the v1 parser (`invalid-envelope` when it refuses). Changes nothing. */
+  parse(value: unknown): Result<ChatEventEnvelope, V1AdapterRefusal> {
+    const parsed = parseChatEnvelope(value);
+    return parsed.ok ? parsed : { ok: false, error: invalid(parsed.error) };
   }
 
   /**
-   * Parse `value` with the v1 parser, then refuse it when it belongs to
-   * another turn or conversation, when its `seq` is not the next one
-   * (`duplicate`, `reordered`, or `gap` unless `resync`), or when the turn
-   * already `ended`. Changes nothing: call {@link accept} once applied.
+   * Apply `env` (from {@link parse}) to the fold: `null` when accepted,
+   * else the refusal (nothing changed). `resync` knowingly skips missing
+   * `seq`s (a reported `gap`).
    */
-  admit(
-    value: unknown,
-    ended: boolean,
-    resync: boolean,
-  ): Result<ChatEventEnvelope, EnvelopeAdmissionRefusal> {
-    const parsed = parseChatEnvelope(value);
-    if (!parsed.ok) return { ok: false, error: invalid(parsed.error) };
-    const ordering = this.#order.check(parsed.value, resync);
-    if (ordering !== null) return { ok: false, error: ordering };
-    if (ended) return refuse("after-terminal", `the ${this.#unit} already ended`);
-    return parsed;
-  }
-
-  /** Record `env` (admitted by {@link admit}) as applied. */
-  accept(env: ChatEventEnvelope): void {
-    this.#order.applied(env);
+  apply(env: ChatEventEnvelope, resync: boolean): V1AdapterRefusal | null {
+    const folder = this.#folder ?? new ChatStateFolder(env.conversationId, env.turnId);
+    const before = folder.status;
+    const r = resync ? folder.resync(env) : folder.push(env);
+    if (r.ok) {
+      this.#folder = folder;
+      return null;
+    }
+    const e = r.error;
+    if (PARSE_CODES.has(e.code)) return { code: "invalid-envelope", message: e.message };
+    if (e.code === "illegal-transition" && isTerminalTurnStatus(before)) {
+      return refusal("after-terminal", `the ${this.#unit} already ended`, {
+        seq: e.seq,
+        eventId: e.eventId,
+        eventType: e.eventType,
+      });
+    }
+    const { issues: _issues, ...rest } = e;
+    return rest as V1AdapterRefusal;
   }
 }
 
 /** An incremental v1 adapter as {@link EnvelopeStream} drives it. */
 export interface EnvelopeAdapter<T> {
   /** Convert the next envelope (refuses a `gap`). */
-  push(envelope: unknown): Result<T[], EnvelopeAdmissionRefusal>;
+  push(envelope: unknown): Result<T[], V1AdapterRefusal>;
   /** Convert an envelope after a reported `gap`, knowingly skipping the missing `seq`s. */
-  resync(envelope: unknown): Result<T[], EnvelopeAdmissionRefusal>;
+  resync(envelope: unknown): Result<T[], V1AdapterRefusal>;
   /** End of input: what the adapter still has to emit. */
   end(): T[];
 }
@@ -87,7 +116,7 @@ export interface IndexedAdmissionRefusal {
   /** 0-based index in the input; -1 for the input itself. */
   readonly index: number;
   /** The refusal. */
-  readonly error: EnvelopeAdmissionRefusal;
+  readonly error: V1AdapterRefusal;
 }
 
 /**
@@ -100,12 +129,13 @@ export interface IndexedAdmissionRefusal {
 export class EnvelopeStream<T> {
   readonly #adapter: EnvelopeAdapter<T>;
   readonly #emit: (items: T[], index: number) => void;
-  readonly #sequencer: Sequencer<EnvelopeAdmissionRefusal>;
+  readonly #sequencer: Sequencer<V1AdapterRefusal>;
+  #reported = 0;
 
   /** Drive `adapter`; `emit` receives the items each applied envelope produced. */
   constructor(adapter: EnvelopeAdapter<T>, emit: (items: T[], index: number) => void) {
     this.#adapter = adapter;
-    this.#sequencer = new Sequencer<EnvelopeAdmissionRefusal>({
+    this.#sequencer = new Sequencer<V1AdapterRefusal>({
       apply(env, index, resync) {
         const r = resync ? adapter.resync(env) : adapter.push(env);
         if (!r.ok) return r.error;
@@ -120,6 +150,19 @@ export class EnvelopeStream<T> {
   /** Take the value at `index` of the input. */
   offer(value: unknown, index: number): void {
     this.#sequencer.offer(value, index);
+  }
+
+  /**
+   * The verdicts decided since the last call, in the order decided (a `gap`
+   * is decided once the envelopes after it were read): for a streaming
+   * consumer that reports them as they happen.
+   */
+  takeVerdicts(): IndexedAdmissionRefusal[] {
+    const all = this.#sequencer.verdicts;
+    if (this.#reported === all.length) return [];
+    const out = all.slice(this.#reported);
+    this.#reported = all.length;
+    return out;
   }
 
   /**

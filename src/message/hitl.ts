@@ -5,17 +5,14 @@
  * @module
  */
 import { type ChatMessage, parseChatMessage } from "./envelope.ts";
-import type { ToolPart } from "./parts.ts";
+import { isToolPartType, type ToolPart } from "./parts.ts";
 import { z } from "zod";
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { describeValue } from "../_internal/describe.ts";
 import { MessageArgumentError } from "./errors.ts";
 
-/** Tool name of gate parts. */
-export const GATE_TOOL_NAME = "gate" as const;
-/** Part type of gate parts. */
-export const GATE_PART_TYPE = "tool-gate" as const;
+import { GATE_PART_TYPE } from "./gate_part.ts";
 
 /** A gate row. `createdAt` / `expiresAt` are ISO-8601. `schema` is the answer's JSON Schema. */
 export interface GateSnapshot {
@@ -228,13 +225,49 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
   };
 }
 
+/** Options of {@link toHitlAnswer}. */
+export interface HitlAnswerOptions {
+  /**
+   * Read the answer of this approval (`approval.id`) on any tool part
+   * (`tool-*` or `dynamic-tool`), instead of the first `tool-gate` part's.
+   */
+  readonly approvalId?: string;
+}
+
+/** The answer-bearing fields of one tool part (each read once). */
+interface ApprovalRead {
+  readonly gateId: unknown;
+  readonly gate: boolean;
+  readonly state: unknown;
+  readonly output: unknown;
+  readonly approved: unknown;
+  readonly reason: unknown;
+}
+
 /**
- * The gate answer a message carries: from its first `tool-gate` part,
- * `output-available` → accept (payload = output), `output-denied` → decline
- * (reason = approval reason, or `declined`). `undefined` while the gate is
- * open (any other state), and for a message without a gate part or approval.
- * Each field is read once; throws {@link MessageArgumentError}
- * (`invalid-argument`) when `message` (or its parts) cannot be read.
+ * The answer a message carries for a gate or an approval: from its first
+ * `tool-gate` part (or, with `options.approvalId`, from the tool part whose
+ * approval has that id), by the part's state:
+ *
+ * | state | answer |
+ * |---|---|
+ * | `approval-responded`, `approved: true` | accept, `payload: { confirmed: true }` (the value a v1 approval card is answered with) |
+ * | `approval-responded`, `approved: false` | decline, `reason` = the approval's reason, or `declined` |
+ * | `output-available` | accept, `payload` = the output of a gate part, `{ confirmed: true }` for another tool's part |
+ * | `output-denied` | decline, `reason` = the approval's reason, or `declined` |
+ * | any other (`approval-requested`, …) | `undefined`: still open |
+ *
+ * `approval-responded` is what the AI SDK's `addToolApprovalResponse` sets
+ * on the client; a `useChat` request carries it back in its messages.
+ * `undefined` too for a message without such a part or approval. Each field
+ * is read once; throws {@link MessageArgumentError} (`invalid-argument`)
+ * when `message` (or its parts) cannot be read.
+ *
+ * **The answer is the client's claim, not an authority.** A message from a
+ * request may replay an old answer or forge one for a card the user cannot
+ * answer (the class of the AI SDK's forged-approval advisory): resolve it
+ * server-side against the open card (`InteractionResolver` from
+ * `./interactions`, with the caller's own authority), never by trusting it.
  *
  * @example
  * ```ts
@@ -244,40 +277,128 @@ function gateMessage(gate: GateSnapshot, context: GateContext): ChatMessage {
  *   { threadId: "th1", authorId: "agent:ops" },
  * );
  * toHitlAnswer(done); // { action: "accept", gateId: "g1", payload: { ok: true } }
+ * const approved = {
+ *   parts: [{
+ *     type: "tool-deploy", toolCallId: "c1", state: "approval-responded", input: {},
+ *     approval: { id: "card-1", approved: true },
+ *   }],
+ * };
+ * toHitlAnswer(approved, { approvalId: "card-1" }); // { action: "accept", gateId: "card-1", payload: { confirmed: true } }
  * ```
  */
-export function toHitlAnswer(message: ChatMessage): GateAnswer | undefined {
-  let read: { gateId: unknown; state: unknown; output: unknown; reason: unknown } | undefined;
+export function toHitlAnswer(
+  message: ChatMessage | { readonly parts: readonly unknown[] },
+  options?: HitlAnswerOptions,
+): GateAnswer | undefined {
+  let approvalId: unknown;
   try {
-    read = readGatePart(message);
+    approvalId = options?.approvalId;
+  } catch {
+    throw new MessageArgumentError("invalid-argument", "the options could not be read");
+  }
+  if (approvalId !== undefined && typeof approvalId !== "string") {
+    throw new MessageArgumentError("invalid-argument", "options.approvalId must be a string");
+  }
+  let reads: ApprovalRead[];
+  try {
+    reads = readApprovals(message, approvalId);
   } catch {
     throw new MessageArgumentError("invalid-argument", "the message could not be read");
   }
-  if (read === undefined || typeof read.gateId !== "string") return undefined;
-  const gateId = read.gateId;
-  if (read.state === "output-available") return { action: "accept", gateId, payload: read.output };
-  if (read.state === "output-denied") {
-    return {
-      action: "decline",
-      gateId,
-      reason: typeof read.reason === "string" ? read.reason : "declined",
-    };
-  }
-  return undefined;
+  return reads.length === 0 ? undefined : answerOf(reads[0]);
 }
 
-/** The fields of the first `tool-gate` part that carries an approval (each read once). May throw. */
-function readGatePart(
-  message: ChatMessage,
-): { gateId: unknown; state: unknown; output: unknown; reason: unknown } | undefined {
-  const parts: unknown = message.parts;
-  if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
-  for (let i = 0; i < parts.length; i++) {
-    const p: unknown = parts[i];
-    if (!isRecord(p) || p.type !== GATE_PART_TYPE) continue;
-    const approval = p.approval;
-    if (!isRecord(approval)) return undefined;
-    return { gateId: approval.id, state: p.state, output: p.output, reason: approval.reason };
+/**
+ * Every answer a message carries: one per tool part (a `tool-gate` part or
+ * any other tool's) whose approval was answered, in part order (see
+ * {@link toHitlAnswer} for the states and the warning: each answer is the
+ * client's claim). Throws {@link MessageArgumentError} (`invalid-argument`)
+ * when `message` (or its parts) cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { toHitlAnswers } from "@papercusp/chat-protocol/message";
+ * declare const lastAssistantMessage: { parts: unknown[] }; // from a useChat request
+ * for (const answer of toHitlAnswers(lastAssistantMessage)) {
+ *   // resolve answer.gateId (the card's correlation id) server-side
+ * }
+ * ```
+ */
+export function toHitlAnswers(
+  message: ChatMessage | { readonly parts: readonly unknown[] },
+): GateAnswer[] {
+  let reads: ApprovalRead[];
+  try {
+    reads = readApprovals(message, null);
+  } catch {
+    throw new MessageArgumentError("invalid-argument", "the message could not be read");
   }
-  return undefined;
+  const out: GateAnswer[] = [];
+  for (const r of reads) {
+    const a = answerOf(r);
+    if (a !== undefined) out.push(a);
+  }
+  return out;
+}
+
+const CONFIRMED = { confirmed: true } as const;
+
+function answerOf(read: ApprovalRead): GateAnswer | undefined {
+  if (typeof read.gateId !== "string") return undefined;
+  const gateId = read.gateId;
+  const reason = typeof read.reason === "string" ? read.reason : "declined";
+  switch (read.state) {
+    case "approval-responded":
+      if (read.approved === true) return { action: "accept", gateId, payload: { ...CONFIRMED } };
+      if (read.approved === false) return { action: "decline", gateId, reason };
+      return undefined;
+    case "output-available":
+      return { action: "accept", gateId, payload: read.gate ? read.output : { ...CONFIRMED } };
+    case "output-denied":
+      return { action: "decline", gateId, reason };
+    default:
+      return undefined;
+  }
+}
+
+/** A `tool-*` part or a `dynamic-tool` part. */
+function isToolPart(type: unknown): boolean {
+  return type === "dynamic-tool" || isToolPartType(type as string);
+}
+
+/**
+ * The approvals of `message`'s tool parts, each field read once. May throw.
+ * `which`: a string → only the part whose approval has that id (first
+ * match); `undefined` → only the first `tool-gate` part with an approval;
+ * `null` → every tool part with an approval.
+ */
+function readApprovals(message: unknown, which: string | null | undefined): ApprovalRead[] {
+  const parts: unknown = (message as { parts?: unknown }).parts;
+  if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
+  const out: ApprovalRead[] = [];
+  const n = parts.length;
+  for (let i = 0; i < n; i++) {
+    const p: unknown = parts[i];
+    if (!isRecord(p)) continue;
+    const type = p.type;
+    const gate = type === GATE_PART_TYPE;
+    if (which === undefined ? !gate : !isToolPart(type)) continue;
+    const approval = p.approval;
+    if (!isRecord(approval)) {
+      if (which === undefined) return out; // the first gate part has no approval
+      continue;
+    }
+    const id = approval.id;
+    if (typeof which === "string" && id !== which) continue;
+    out.push({
+      gateId: id,
+      gate,
+      state: p.state,
+      output: p.output,
+      approved: approval.approved,
+      reason: approval.reason,
+    });
+    if (which !== null) return out;
+  }
+  return out;
 }

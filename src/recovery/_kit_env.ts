@@ -19,7 +19,11 @@ import type {
   TurnCasOutcome,
   TurnRecord,
 } from "./types.ts";
-import type { ConformanceHost, ConformanceWorker } from "./testing.ts";
+import type {
+  ConformanceHost,
+  ConformanceWorker,
+  OptionalConformanceCapability,
+} from "./testing.ts";
 
 /** Thrown by a failing recovery conformance case: the message names the violated contract. */
 export class ConformanceFailure extends KitFailure {}
@@ -224,3 +228,10 @@ export function overriding(store: RecoveryStore, over: Partial<RecoveryStore>): 
     ...over,
   };
 }
+
+/** Registers one case (the kit's own case modules use it). */
+export type AddCase = (
+  name: string,
+  needs: OptionalConformanceCapability | null,
+  body: (env: KitCase, turnId: string) => Promise<void>,
+) => void;

@@ -7,7 +7,8 @@
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { expect } from "./_kit_env.ts";
 import { replayAfter } from "./replay.ts";
-import type { AddCase, ConformanceHost } from "./testing.ts";
+import type { AddCase } from "./_kit_env.ts";
+import type { ConformanceHost } from "./testing.ts";
 
 function frame(t: string, seq: number): ChatEventEnvelope {
   return {

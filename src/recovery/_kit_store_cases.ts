@@ -8,7 +8,7 @@
  */
 import { deferred, eventually, settlesWithin, sleep, watch } from "../_internal/kit_support.ts";
 import { expect, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
-import type { AddCase } from "./testing.ts";
+import type { AddCase } from "./_kit_env.ts";
 import type { AdmitOutcome, EffectRecord, TurnDraft, TurnRecord } from "./types.ts";
 
 /** A running turn draft with `effectIds`. */

@@ -19,7 +19,7 @@ import {
 } from "./_kit_env.ts";
 import { MemoryExecutions } from "./memory_executions.ts";
 import type { EffectRun, TurnRecovery } from "./turn_recovery.ts";
-import type { AddCase } from "./testing.ts";
+import type { AddCase } from "./_kit_env.ts";
 import type { RecoveryError } from "./types.ts";
 import type { Result } from "../result.ts";
 

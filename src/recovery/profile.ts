@@ -7,6 +7,11 @@
  */
 import type { ChatCapabilities, ChatCapability } from "../v1/types.ts";
 import type { Refusal } from "../result.ts";
+import { CHAT_CAPABILITIES } from "../v1/capabilities.ts";
+import { describeValue } from "../_internal/describe.ts";
+import { readFields, readOwnFields } from "../_internal/fields.ts";
+
+const KNOWN: ReadonlySet<string> = new Set(CHAT_CAPABILITIES);
 
 /** A named set of capability promises. */
 export interface RecoveryProfile {
@@ -52,17 +57,25 @@ export const turnRecoveryProfile: RecoveryProfile = Object.freeze({
 });
 
 /** Refusal returned when a profile does not offer a capability. */
-export interface CapabilityRefusal extends Refusal<"capability-not-offered"> {
-  /** The capability asked for. */
-  readonly capability: ChatCapability;
-  /** Name of the profile that refused. */
+export interface CapabilityRefusal
+  extends Refusal<"capability-not-offered" | "invalid-capability"> {
+  /**
+   * The capability asked for; for `invalid-capability` (a value that is not
+   * one of the five {@link ChatCapability} names) a safe description of it.
+   */
+  readonly capability: ChatCapability | string;
+  /** Name of the profile that refused (`"invalid-profile"` when it has none that can be read). */
   readonly profile: string;
 }
 
 /**
- * `null` when `profile` offers `capability`, otherwise a typed
- * `capability-not-offered` refusal naming both. A malformed profile offers
- * nothing (never throws).
+ * `null` when `profile` offers `capability`, otherwise a typed refusal naming
+ * both: `capability-not-offered`, or `invalid-capability` when `capability`
+ * is not one of the five {@link ChatCapability} names (a symbol, an object,
+ * `"__proto__"`, …). Only an own `capabilities[capability] === true` offers
+ * it (an inherited value does not); a malformed profile (throwing getters, a
+ * revoked proxy, no `capabilities` record) offers nothing. Each field is read
+ * once. Never throws.
  *
  * @example
  * ```ts
@@ -74,15 +87,19 @@ export function requireCapability(
   profile: RecoveryProfile,
   capability: ChatCapability,
 ): CapabilityRefusal | null {
-  let offered = false;
-  let name = "invalid-profile";
-  try {
-    offered = profile.capabilities[capability] === true;
-    if (typeof profile.name === "string") name = profile.name;
-  } catch {
-    offered = false; // a malformed profile offers nothing
+  const fields = readFields(profile, ["name", "capabilities"] as const);
+  const name = fields !== null && typeof fields.name === "string" ? fields.name : "invalid-profile";
+  if (typeof capability !== "string" || !KNOWN.has(capability)) {
+    const described = describeValue(capability);
+    return {
+      code: "invalid-capability",
+      message: `${described} is not a chat capability (one of ${CHAT_CAPABILITIES.join(", ")})`,
+      capability: described,
+      profile: name,
+    };
   }
-  if (offered) return null;
+  const offered = fields !== null && readOwnFields(fields.capabilities, [capability])?.[capability];
+  if (offered === true) return null;
   return {
     code: "capability-not-offered",
     message: `profile '${name}' does not offer ${capability}`,

@@ -53,7 +53,7 @@
  */
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
-import { ConformanceFailure, KitCase } from "./_kit_env.ts";
+import { type AddCase, ConformanceFailure, KitCase } from "./_kit_env.ts";
 import { replayCases } from "./_kit_replay_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
 import { workerCases } from "./_kit_worker_cases.ts";
@@ -158,13 +158,6 @@ export interface ConformanceOptions extends KitRunOptions {
   /** Prefix of case names. Default `recovery conformance: `. */
   readonly prefix?: string;
 }
-
-/** Registers one case (the kit's own case modules use it). */
-export type AddCase = (
-  name: string,
-  needs: OptionalConformanceCapability | null,
-  body: (env: KitCase, turnId: string) => Promise<void>,
-) => void;
 
 let uniq = 0;
 function freshTurnId(): string {

@@ -24,6 +24,7 @@ import type {
   ChatCapabilities,
   ChatEventEnvelope,
   ChatEventV1,
+  ChatStateV1,
   ChatUsage,
   DeltaEventV1,
   DoneEventV1,
@@ -36,6 +37,7 @@ import type {
   SourceRef,
   StateEventV1,
   ToolCallEventV1,
+  ToolCallStateV1,
   ToolProgressEventV1,
   ToolResultEventV1,
   TurnStatusEventV1,
@@ -177,16 +179,23 @@ const doneEventV1Raw = z.object({
 });
 /** `done`: optional `stopReason`, optional {@link ChatUsageSchema}. */
 export const DoneEventV1Schema: z.ZodType<DoneEventV1> = doneEventV1Raw;
-const errorEventV1Raw = z.object({
-  type: z.literal("error"),
+const errorFields = {
   message: z.string(),
   code: z.string().optional(),
   retryable: z.boolean(),
   retryAfterMs: finiteNonNegative().optional(),
-}).refine((e) => e.retryable || e.retryAfterMs === undefined, {
+};
+/** The retry rule of `error` (the event and a folded state's `error`). */
+const retryAllowed = (e: { retryable: boolean; retryAfterMs?: number }) =>
+  e.retryable || e.retryAfterMs === undefined;
+const retryRule = {
   message: "retryAfterMs is only allowed when retryable is true",
   path: ["retryAfterMs"],
-});
+};
+const errorEventV1Raw = z.object({ type: z.literal("error"), ...errorFields }).refine(
+  retryAllowed,
+  retryRule,
+);
 /**
  * `error`: `message` string, optional `code`, **required** boolean
  * `retryable`; `retryAfterMs` (finite, non-negative, milliseconds) only when
@@ -248,3 +257,112 @@ export const ChatCapabilitiesSchema: z.ZodType<ChatCapabilities> = z.object({
   completedToolCheckpoints: z.boolean(),
   interruptedTurnRecovery: z.boolean(),
 });
+
+const toolCallStateV1Raw = z.object({
+  callId: nonEmpty(),
+  name: nonEmpty(),
+  input: z.unknown().optional(),
+  status: z.enum(["running", "ok", "error"]),
+  progress: z.number().min(0).max(1).optional(),
+  progressMessage: z.string().optional(),
+  summary: z.string().optional(),
+  output: z.unknown().optional(),
+  blocks: z.array(GroundedBlockSchema).optional(),
+  startedSeq: z.int().positive(),
+  finishedSeq: z.int().positive().optional(),
+}).refine((t) => (t.status === "running") === (t.finishedSeq === undefined), {
+  message: "finishedSeq is present exactly when the call is no longer running",
+  path: ["finishedSeq"],
+});
+/**
+ * {@link ToolCallStateV1}: non-empty `callId` and `name`; `status` running,
+ * ok or error; `startedSeq` (and `finishedSeq`) positive safe integers;
+ * `finishedSeq` present exactly when the status is not `running`; optional
+ * `progress` in [0, 1], `progressMessage`, `summary`, `blocks`, opaque
+ * `input` / `output`. Unknown keys stripped.
+ */
+export const ToolCallStateV1Schema: z.ZodType<ToolCallStateV1> = toolCallStateV1Raw;
+
+const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
+
+/**
+ * {@link ChatStateV1}: a folded turn, as `ChatStateFolder.state()` produces it
+ * and `ChatStateFolder.from` accepts it. Field rules are those of the events
+ * the fold reads them from (non-empty ids, `progress` 0..1, known card
+ * resolutions, finite usage, the retry rule of `error`…); unknown keys are
+ * stripped. Cross-field rules, each refused with an issue at the named path:
+ * - `lastEventId` is `null` exactly when `lastSeq` is 0, else a non-empty string;
+ * - `awaiting-input` has an open card, `running` and `completed` have none;
+ * - `done` is present exactly when `completed`, `error` exactly when `failed`;
+ * - tool `callId`s are unique; card `correlationId`s are unique across
+ *   `openCards` and `closedCards` together;
+ * - every tool's `startedSeq` / `finishedSeq` is at most `lastSeq`.
+ *
+ * Agrees with `ChatStateFolder.from` on every input (a property test holds
+ * them together).
+ */
+export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
+  schemaVersion: z.literal(1),
+  conversationId: nonEmpty(),
+  turnId: nonEmpty(),
+  status: z.enum([
+    "running",
+    "awaiting-input",
+    "completed",
+    "failed",
+    "cancelled",
+    "interrupted",
+    "needs-reconciliation",
+  ]),
+  lastSeq: z.int().nonnegative(),
+  lastEventId: nonEmpty().nullable(),
+  sessionId: nonEmpty().optional(),
+  text: z.string(),
+  reasoning: z.string(),
+  tools: z.array(toolCallStateV1Raw),
+  provenance: providerProvenanceRaw.optional(),
+  openCards: z.array(OpenCardSnapshotV1Schema),
+  closedCards: z.array(cardClosedEventV1Raw.omit({ type: true })),
+  state: z.object({ version: z.int().nonnegative(), snapshot: z.unknown().optional() })
+    .optional(),
+  done: doneEventV1Raw.omit({ type: true }).optional(),
+  error: z.object(errorFields).refine(retryAllowed, retryRule).optional(),
+  statusReason: z.string().optional(),
+}).superRefine((s, ctx) => {
+  const issue = (path: (string | number)[], message: string) =>
+    ctx.addIssue({ code: "custom", message, path });
+  if ((s.lastSeq === 0) !== (s.lastEventId === null)) {
+    issue(["lastEventId"], "is null exactly when lastSeq is 0");
+  }
+  const open = s.openCards.length;
+  if (s.status === "awaiting-input" && open === 0) {
+    issue(["status"], "is awaiting-input but no card is open");
+  }
+  if ((s.status === "running" || s.status === "completed") && open > 0) {
+    issue(["status"], `is ${s.status} but cards are open`);
+  }
+  if ((s.status === "completed") !== (s.done !== undefined)) {
+    issue(["done"], "is present exactly when the status is completed");
+  }
+  if ((s.status === "failed") !== (s.error !== undefined)) {
+    issue(["error"], "is present exactly when the status is failed");
+  }
+  const callIds = new Set<string>();
+  s.tools.forEach((t, i) => {
+    if (callIds.has(t.callId)) issue(["tools", i, "callId"], "is repeated");
+    callIds.add(t.callId);
+    if (t.startedSeq > s.lastSeq) issue(["tools", i, "startedSeq"], "is after lastSeq");
+    if (t.finishedSeq !== undefined && t.finishedSeq > s.lastSeq) {
+      issue(["tools", i, "finishedSeq"], "is after lastSeq");
+    }
+  });
+  const cardIds = new Set<string>();
+  s.openCards.forEach((c, i) => {
+    if (cardIds.has(c.correlationId)) issue(["openCards", i, "correlationId"], "is repeated");
+    cardIds.add(c.correlationId);
+  });
+  s.closedCards.forEach((c, i) => {
+    if (cardIds.has(c.correlationId)) issue(["closedCards", i, "correlationId"], "is repeated");
+    cardIds.add(c.correlationId);
+  });
+}) as unknown as z.ZodType<ChatStateV1>;

@@ -20,8 +20,9 @@ import { splitTurnText } from "../../blocks.ts";
 import { parseInboundChatMessage } from "../../message.ts";
 import { foldUIMessage, v1ToUIMessageChunks } from "../../ai_sdk.ts";
 import { v1ToAgUiEvents } from "../../ag_ui.ts";
+import { agUiResponse, uiMessageStreamResponse, v1SseResponse } from "../../http.ts";
 import { ChatEventEnvelopeSchema } from "../../schemas.ts";
-import { MemoryRecoveryHost, TurnRecovery } from "../../recovery.ts";
+import { MemoryRecoveryHost, MemoryReplayWindow, TurnRecovery } from "../../recovery.ts";
 import { memoryConformanceHost, recoveryConformanceCases } from "../../recovery_testing.ts";
 import { callerMayAct } from "../../interactions.ts";
 import {
@@ -106,6 +107,37 @@ export default {
     check(v1ToUIMessageChunks([ENVELOPE]).chunks.length > 0, "v1ToUIMessageChunks");
     // ./ag-ui
     check(v1ToAgUiEvents([ENVELOPE]).events.length > 0, "v1ToAgUiEvents");
+    // ./http: the three stream responses over a replay window, read to the end
+    const window = new MemoryReplayWindow();
+    window.append({ ...ENVELOPE, eventId: "t:1" } as never);
+    window.append({ ...ENVELOPE, eventId: "t:2", seq: 2, event: { type: "done" } } as never);
+    const source = { conversationId: "c", turnId: "t", window };
+    const sse = await v1SseResponse(new Request("http://edge/t"), source);
+    const sseText = await sse.text();
+    check(
+      sse.headers.get("content-type") === "text/event-stream" && sseText.includes("id: t:2\n"),
+      "v1SseResponse",
+    );
+    const resumed = await v1SseResponse(
+      new Request("http://edge/t", { headers: { "last-event-id": "t:1" } }),
+      source,
+    );
+    check(
+      !(await resumed.text()).includes("id: t:1\n"),
+      "v1SseResponse resumes after Last-Event-ID",
+    );
+    const stale = await v1SseResponse(
+      new Request("http://edge/t", { headers: { "last-event-id": "t:9" } }),
+      source,
+    );
+    check(
+      stale.status === 409 && (await stale.json()).error.code === "cursor-beyond-latest",
+      "refusal",
+    );
+    const ui = await uiMessageStreamResponse(new Request("http://edge/chat"), source);
+    check((await ui.text()).endsWith("data: [DONE]\n\n"), "uiMessageStreamResponse");
+    const ag = await agUiResponse(new Request("http://edge/agent", { method: "POST" }), source);
+    check((await ag.text()).includes('"RUN_FINISHED"'), "agUiResponse");
     // ./schemas (zod runs on the edge too)
     check(ChatEventEnvelopeSchema.safeParse(ENVELOPE).success, "ChatEventEnvelopeSchema");
     // ./agents

@@ -170,7 +170,12 @@ Deno.test("toHitlAnswer: undefined while open or without a gate; accept / declin
       approval: { id: "g", approved: true },
     }],
   };
-  assert.equal(toHitlAnswer(responded), undefined);
+  // the AI SDK's approval-responded state (what addToolApprovalResponse sets) is an answer
+  assert.deepEqual(toHitlAnswer(responded), {
+    action: "accept",
+    gateId: "g",
+    payload: { confirmed: true },
+  });
 });
 
 Deno.test("parseHitlGate: every status, with and without payload, survives JSON and passes ai's validator", async () => {

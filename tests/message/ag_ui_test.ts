@@ -82,6 +82,8 @@ Deno.test("v1 → AG-UI mapping details", () => {
     runId: "turn-1",
     result: { stopReason: "stop", usage: { totalTokens: 42 } },
     outcome: { type: "success" },
+    usage: [{ provider: "anthropic", model: "claude-x", totalTokens: 42 }],
+    metadata: { stopReason: "stop" },
   });
   const results = events.filter((e) => e.type === "TOOL_CALL_RESULT");
   assert.deepEqual(results.map((e) => (e as { content: string }).content), [
@@ -89,13 +91,19 @@ Deno.test("v1 → AG-UI mapping details", () => {
     '{"ok":false,"summary":"calendar offline"}',
   ]);
   const err = v1ToAgUiEvents(read("message/v1_turn_error.json")).events.at(-1);
-  assert.deepEqual(err, { type: "RUN_ERROR", message: "provider overloaded", code: "overloaded" });
+  assert.deepEqual(err, {
+    type: "RUN_ERROR",
+    message: "provider overloaded",
+    code: "overloaded",
+    metadata: { retryable: true, retryAfterMs: 1000 },
+  });
   const cancelled = v1ToAgUiEvents(read("message/v1_turn_cancelled.json")).events.at(-1);
   assert.deepEqual(cancelled, {
     type: "RUN_FINISHED",
     threadId: "conv-1",
     runId: "turn-3",
     outcome: { type: "cancelled" },
+    metadata: { reason: "user stop" },
   });
   const a = new V1ToAgUi();
   const turn = read("message/v1_turn.json");

@@ -75,8 +75,12 @@ Deno.test("v1 → chunks → real readUIMessageStream equals our fold (of chunks
   await assertGolden("message/v1_turn.ui_message.json", m);
   assert.equal(m.id, "turn-1");
   assert.deepEqual(m.metadata, {
+    conversationId: "conv-1",
+    turnId: "turn-1",
     sessionId: "s1",
     provenance: { engine: "loop", model: "claude-x", provider: "anthropic" },
+    status: "completed",
+    stopReason: "stop",
     usage: { totalTokens: 42 },
   });
   assert.deepEqual(

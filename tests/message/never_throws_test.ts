@@ -96,7 +96,11 @@ Deno.test("foldUIMessage / v1ToUIMessageChunks: throwing option getters are neve
   const o = withThrowingGetter({}, "messageId", nullProtoThrowable);
   const v = v1ToUIMessageChunks([envelope(1, { type: "delta", text: "Hi" })], o);
   assert.deepEqual(v.refused, []);
-  assert.deepEqual(v.chunks[0], { type: "start", messageId: "t" });
+  assert.deepEqual(v.chunks[0], {
+    type: "start",
+    messageId: "t",
+    messageMetadata: { conversationId: "c", turnId: "t" },
+  });
 });
 
 Deno.test("maxParts: NaN / maxChars: NaN keep the default limits (and say so), never lift them", () => {
@@ -247,7 +251,11 @@ Deno.test("v1 → chunks: a card whose correlationId getter throws on its second
   // nothing changed: the next envelope still opens the turn
   const next = adapter.push(envelope(1, { type: "delta", text: "Hi" }));
   assert.ok(next.ok);
-  assert.deepEqual(next.value[0], { type: "start", messageId: "t" });
+  assert.deepEqual(next.value[0], {
+    type: "start",
+    messageId: "t",
+    messageMetadata: { conversationId: "c", turnId: "t" },
+  });
   // a plain card converts
   const plain = { prompt: "Pick one", createdAt: 1, correlationId: "k2" };
   const ok = v1ToUIMessageChunks([envelope(1, { type: "card", card: plain })]);

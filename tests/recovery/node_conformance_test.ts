@@ -1,8 +1,7 @@
-// The conformance kit under node:test, as a Node host would run it. The
-// recovery sources (and src/result.ts and src/_internal/*.ts, their only
-// runtime imports outside the area) are transpiled to plain ESM in a temp
-// dir, so this does not depend on a fresh `deno task build:npm`; the npm
-// build itself is smoke-tested by that task.
+// The conformance kit under node:test, as a Node host would run it. Every
+// library source under src/ is transpiled to plain ESM in a temp dir (Node
+// loads only what the kit imports), so this does not depend on a fresh
+// `deno task build:npm`; the npm build itself is smoke-tested by that task.
 import assert from "node:assert/strict";
 import ts from "typescript";
 import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recovery/testing.ts";
@@ -10,14 +9,15 @@ import { memoryConformanceHost, recoveryConformanceCases } from "../../src/recov
 const ROOT = new URL("../../", import.meta.url);
 
 async function transpileRecovery(dir: string): Promise<void> {
-  const files = ["src/result.ts"];
-  for (const area of ["src/recovery/", "src/_internal/"]) {
+  const files: string[] = [];
+  const walk = async (area: string): Promise<void> => {
+    await Deno.mkdir(`${dir}/${area}`, { recursive: true });
     for await (const e of Deno.readDir(new URL(area, ROOT))) {
-      if (e.isFile && e.name.endsWith(".ts")) files.push(`${area}${e.name}`);
+      if (e.isDirectory) await walk(`${area}${e.name}/`);
+      else if (e.isFile && e.name.endsWith(".ts")) files.push(`${area}${e.name}`);
     }
-  }
-  await Deno.mkdir(`${dir}/src/recovery`, { recursive: true });
-  await Deno.mkdir(`${dir}/src/_internal`, { recursive: true });
+  };
+  await walk("src/");
   for (const f of files) {
     const source = await Deno.readTextFile(new URL(f, ROOT));
     const out = ts.transpileModule(source, {

@@ -426,3 +426,29 @@ Deno.test("profiles: a malformed profile offers nothing and never throws", async
     assert.ok(!r.ok && r.error.code === "capability-not-offered");
   }
 });
+
+Deno.test("requireCapability: a symbol, an object whose toString throws, or an unknown name is invalid-capability, never a throw", () => {
+  const weird: unknown[] = [
+    Symbol("s"),
+    {
+      toString() {
+        throw new Error("no");
+      },
+    },
+    Object.create(null),
+    "__proto__",
+    "toString",
+    42,
+  ];
+  for (const c of weird) {
+    const r = requireCapability(turnRecoveryProfile, c as never);
+    assert.equal(r?.code, "invalid-capability");
+    assert.equal(typeof r?.capability, "string");
+  }
+  // an inherited name is not offered by a profile whose capabilities record lacks it
+  const bare = { name: "bare", capabilities: Object.create({ connectionReplay: true }) };
+  assert.equal(
+    requireCapability(bare as never, "connectionReplay")?.code,
+    "capability-not-offered",
+  );
+});

@@ -1,0 +1,434 @@
+/**
+ * The conformance runner: feeds every case of `conformance/cases/` to one or
+ * more testees over protocol `papercusp-conformance/1` (JSON lines on
+ * stdin/stdout, see `conformance/README.md`), compares each outcome with the
+ * case's `expect`, prints per-rule and total pass/fail counts, and exits 1
+ * on any failure.
+ *
+ * Usage (`deno task conformance` runs the first line):
+ *
+ *     deno run --allow-read --allow-run conformance/runner.ts            # both testees
+ *     deno run --allow-read --allow-run conformance/runner.ts --only=python
+ *     deno run --allow-read --allow-run conformance/runner.ts --testee="./my-client --conformance"
+ *     deno run --allow-read --allow-run conformance/runner.ts --mutation # the mutation check
+ *     deno run --allow-read --allow-run conformance/runner.ts --verbose  # every failing case in full
+ *
+ * @module
+ */
+
+/** The protocol the runner speaks. */
+export const PROTOCOL = "papercusp-conformance/1";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** One case of the corpus. */
+export interface ConformanceCase {
+  /** Unique id, e.g. `fold.order.gap-one`. */
+  readonly id: string;
+  /** The case kind (see the README). */
+  readonly kind: string;
+  /** What the case shows, in one sentence. */
+  readonly description: string;
+  /** The one rule whose mutant must turn this case red. */
+  readonly kill: string;
+  /** Other rules the case exercises (for the per-rule counts). */
+  readonly rules?: readonly string[];
+  /** The kind's input. */
+  readonly input: { [key: string]: Json };
+  /** The expected outcome. */
+  readonly expect: Json;
+}
+
+/** One rule of `conformance/rules.json`. */
+export interface Rule {
+  /** Stable id, e.g. `v1.order.gap`. */
+  readonly id: string;
+  /** The rule in one line. */
+  readonly statement: string;
+  /** Where the README states it (`README.md#anchor` or `conformance/README.md#anchor`). */
+  readonly anchor: string;
+}
+
+/** A testee to run: a command line and a name. */
+export interface Testee {
+  /** Shown in the report. */
+  readonly name: string;
+  /** The program and its arguments. */
+  readonly command: readonly string[];
+}
+
+/** A testee's answer that is not an outcome: its error message for the case. */
+export class TesteeError {
+  /** Create one. */
+  constructor(
+    /** What the testee said (or that it did not answer). */
+    readonly message: string,
+  ) {}
+  /** How it is printed. */
+  toJSON(): Json {
+    return { testeeError: this.message };
+  }
+}
+
+/** The verdict on one case. */
+export interface CaseResult {
+  /** The case. */
+  readonly case: ConformanceCase;
+  /** Whether the outcome equals `expect`. */
+  readonly pass: boolean;
+  /** The testee's outcome (or its error). */
+  readonly got: Json | TesteeError;
+}
+
+const ROOT = new URL("../", import.meta.url);
+const CONFORMANCE = new URL("./", import.meta.url);
+
+/** Every case under `conformance/cases/`, in file then case order. */
+export function loadCases(dir: URL = new URL("cases/", CONFORMANCE)): ConformanceCase[] {
+  const files: string[] = [];
+  const walk = (d: URL, prefix: string) => {
+    for (const e of Deno.readDirSync(d)) {
+      if (e.isDirectory) walk(new URL(`${e.name}/`, d), `${prefix}${e.name}/`);
+      else if (e.name.endsWith(".json")) files.push(prefix + e.name);
+    }
+  };
+  walk(dir, "");
+  files.sort();
+  const out: ConformanceCase[] = [];
+  for (const f of files) {
+    const doc = JSON.parse(Deno.readTextFileSync(new URL(f, dir)));
+    for (const c of doc.cases as ConformanceCase[]) out.push(c);
+  }
+  return out;
+}
+
+/** The rules registry. */
+export function loadRules(): Rule[] {
+  return JSON.parse(Deno.readTextFileSync(new URL("rules.json", CONFORMANCE))).rules;
+}
+
+/** Problems of the corpus itself: duplicate ids, unknown kinds or rules, missing fields. */
+export function checkCorpus(cases: readonly ConformanceCase[], rules: readonly Rule[]): string[] {
+  const problems: string[] = [];
+  const ids = new Set<string>();
+  const known = new Set(rules.map((r) => r.id));
+  const kinds = new Set([
+    "schema",
+    "fold",
+    "sse",
+    "capabilities",
+    "version",
+    "legacy",
+    "replay",
+    "blocks",
+    "card-answer",
+  ]);
+  for (const r of rules) {
+    if (!/^[a-z0-9]+(\.[a-z0-9-]+)+$/.test(r.id)) problems.push(`rule id ${r.id} is malformed`);
+    if (typeof r.statement !== "string" || r.statement === "") {
+      problems.push(`${r.id}: no statement`);
+    }
+    if (!/^(conformance\/)?README\.md#[a-z0-9-]+$/.test(r.anchor)) {
+      problems.push(`${r.id}: anchor ${r.anchor} is not README.md#… or conformance/README.md#…`);
+    }
+  }
+  if (new Set(rules.map((r) => r.id)).size !== rules.length) problems.push("duplicate rule ids");
+  for (const c of cases) {
+    if (ids.has(c.id)) problems.push(`duplicate case id ${c.id}`);
+    ids.add(c.id);
+    if (!kinds.has(c.kind)) problems.push(`${c.id}: unknown kind ${c.kind}`);
+    if (!known.has(c.kill)) problems.push(`${c.id}: kill names unknown rule ${c.kill}`);
+    for (const r of c.rules ?? []) if (!known.has(r)) problems.push(`${c.id}: unknown rule ${r}`);
+    if (typeof c.description !== "string" || c.description === "") {
+      problems.push(`${c.id}: no description`);
+    }
+    if (c.input === undefined || c.expect === undefined) problems.push(`${c.id}: no input/expect`);
+  }
+  for (const r of rules) {
+    if (!cases.some((c) => c.kill === r.id)) problems.push(`rule ${r.id} has no kill case`);
+  }
+  return problems;
+}
+
+/** Deep equality of JSON values (object key order ignored). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== "object") return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => sameJson(x, bb[i]));
+  }
+  const ka = Object.keys(a as object), kb = Object.keys(b as object);
+  if (ka.length !== kb.length) return false;
+  return ka.every((k) =>
+    Object.hasOwn(b as object, k) &&
+    sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])
+  );
+}
+
+/** How long a testee may take for the whole corpus before it is killed: 5 minutes. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** The default testees: this library (TypeScript) and the Python client. */
+export function defaultTestees(): Testee[] {
+  return [
+    {
+      name: "typescript",
+      command: [Deno.execPath(), "run", "--quiet", "--allow-read", "conformance/ts/testee.ts"],
+    },
+    { name: "python", command: ["python3", "conformance/python/testee.py"] },
+  ];
+}
+
+/**
+ * Run `cases` through one testee: a `hello` handshake, then one `case` line
+ * each (with `mutant` when given: `mutants[i]` for `cases[i]`). Resolves to
+ * the outcomes by case id, or rejects when the testee cannot be started,
+ * answers the handshake wrongly or exits early.
+ */
+export async function runTestee(
+  testee: Testee,
+  cases: readonly ConformanceCase[],
+  mutants?: readonly string[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<Map<string, Json | TesteeError>> {
+  const child = new Deno.Command(testee.command[0], {
+    args: testee.command.slice(1),
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { RUST_BACKTRACE: "0", NO_COLOR: "1", PYTHONIOENCODING: "utf-8" },
+  }).spawn();
+  const encoder = new TextEncoder();
+  const writer = child.stdin.getWriter();
+  const send = (async () => {
+    const lines = [JSON.stringify({ type: "hello", protocol: PROTOCOL })];
+    cases.forEach((c, i) => {
+      const msg: Record<string, Json> = { type: "case", id: c.id, kind: c.kind, input: c.input };
+      if (mutants !== undefined) msg.mutant = mutants[i];
+      lines.push(JSON.stringify(msg));
+    });
+    try {
+      await writer.write(encoder.encode(lines.join("\n") + "\n"));
+      await writer.close();
+    } catch {
+      // the testee exited early: reported below
+    }
+  })();
+  const stderr = new Response(child.stderr).text();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  }, timeoutMs);
+  const outcomes = new Map<string, Json | TesteeError>();
+  let hello: Record<string, Json> | null = null;
+  const decoder = new TextDecoderStream();
+  let buffer = "";
+  const handle = (line: string) => {
+    if (line.trim() === "") return;
+    const msg = JSON.parse(line) as Record<string, Json>;
+    if (hello === null) {
+      hello = msg;
+      if (msg.type !== "hello" || msg.protocol !== PROTOCOL) {
+        throw new Error(`${testee.name}: bad handshake ${line.slice(0, 200)}`);
+      }
+      return;
+    }
+    if (msg.type === "outcome") outcomes.set(msg.id as string, msg.outcome);
+    else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
+  };
+  for await (const chunk of child.stdout.pipeThrough(decoder)) {
+    buffer += chunk;
+    let nl = buffer.indexOf("\n");
+    while (nl !== -1) {
+      handle(buffer.slice(0, nl));
+      buffer = buffer.slice(nl + 1);
+      nl = buffer.indexOf("\n");
+    }
+  }
+  handle(buffer);
+  await send;
+  const status = await child.status;
+  clearTimeout(timer);
+  const err = await stderr;
+  if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
+  if (hello === null) {
+    throw new Error(`${testee.name}: no handshake (exit ${status.code}) ${err.slice(0, 2000)}`);
+  }
+  if (outcomes.size < cases.length) {
+    throw new Error(
+      `${testee.name}: answered ${outcomes.size} of ${cases.length} cases (exit ${status.code}) ${
+        err.slice(0, 2000)
+      }`,
+    );
+  }
+  return outcomes;
+}
+
+/** Compare each case's outcome with its `expect`. */
+export function judge(
+  cases: readonly ConformanceCase[],
+  outcomes: Map<string, Json | TesteeError>,
+): CaseResult[] {
+  return cases.map((c) => {
+    const got = outcomes.get(c.id) ?? new TesteeError("no answer");
+    return { case: c, got, pass: !(got instanceof TesteeError) && sameJson(got, c.expect) };
+  });
+}
+
+/** Per-rule counts: every rule a case kills or names in `rules`. */
+export function perRule(
+  results: readonly CaseResult[],
+): Map<string, { pass: number; fail: number }> {
+  const out = new Map<string, { pass: number; fail: number }>();
+  for (const r of results) {
+    for (const rule of new Set([r.case.kill, ...(r.case.rules ?? [])])) {
+      const e = out.get(rule) ?? { pass: 0, fail: 0 };
+      if (r.pass) e.pass++;
+      else e.fail++;
+      out.set(rule, e);
+    }
+  }
+  return out;
+}
+
+/**
+ * The mutation check: each case runs with the mutant of its `kill` rule, and
+ * must then FAIL (its outcome must differ from `expect`). Returns the cases
+ * that stayed green, by rule.
+ */
+export async function mutationCheck(
+  testee: Testee,
+  cases: readonly ConformanceCase[],
+): Promise<{ survivors: Map<string, string[]>; killed: number }> {
+  const outcomes = await runTestee(testee, cases, cases.map((c) => c.kill));
+  const survivors = new Map<string, string[]>();
+  let killed = 0;
+  for (const r of judge(cases, outcomes)) {
+    if (r.got instanceof TesteeError) {
+      survivors.set(r.case.kill, [
+        ...(survivors.get(r.case.kill) ?? []),
+        `${r.case.id} (testee error: ${r.got.message})`,
+      ]);
+    } else if (r.pass) {
+      survivors.set(r.case.kill, [...(survivors.get(r.case.kill) ?? []), r.case.id]);
+    } else killed++;
+  }
+  return { survivors, killed };
+}
+
+function pad(s: string, n: number): string {
+  return s.length >= n ? s : s + " ".repeat(n - s.length);
+}
+
+async function main(): Promise<number> {
+  const args = Deno.args;
+  const flag = (name: string) =>
+    args.find((a) => a.startsWith(`--${name}=`))?.split("=").slice(1).join("=");
+  const verbose = args.includes("--verbose");
+  const cases = loadCases();
+  const rules = loadRules();
+  const problems = checkCorpus(cases, rules);
+  if (problems.length > 0) {
+    console.error(`the corpus itself is broken:\n  ${problems.join("\n  ")}`);
+    return 1;
+  }
+  const byKind = new Map<string, number>();
+  for (const c of cases) byKind.set(c.kind, (byKind.get(c.kind) ?? 0) + 1);
+  console.log(
+    `corpus: ${cases.length} cases (${
+      [...byKind].map(([k, n]) => `${k} ${n}`).join(", ")
+    }), ${rules.length} rules`,
+  );
+
+  if (args.includes("--mutation")) {
+    const ts: Testee = {
+      name: "typescript --mutation",
+      command: [
+        Deno.execPath(),
+        "run",
+        "--quiet",
+        "--allow-read",
+        "conformance/ts/testee.ts",
+        "--mutation",
+      ],
+    };
+    const { survivors, killed } = await mutationCheck(ts, cases);
+    const ruleCount = new Set(cases.map((c) => c.kill)).size;
+    console.log(
+      `mutation check: ${rules.length} rules, each switched off in the TypeScript testee's harness; ${killed} of ${cases.length} kill cases went red`,
+    );
+    if (survivors.size > 0) {
+      for (const [rule, ids] of survivors) {
+        console.log(`  ${rule}: kill cases stayed green (defects): ${ids.join(", ")}`);
+      }
+      console.log(`FAILED: ${survivors.size} of ${ruleCount} rules have surviving kill cases`);
+      return 1;
+    }
+    console.log(`ok: every kill case of all ${ruleCount} rules went red under its rule's mutant`);
+    return 0;
+  }
+
+  const custom = flag("testee");
+  const only = flag("only");
+  let testees = custom !== undefined
+    ? [{ name: custom, command: custom.split(" ").filter((s) => s !== "") }]
+    : defaultTestees();
+  if (only !== undefined) testees = testees.filter((t) => t.name === only);
+  let failed = 0;
+  for (const testee of testees) {
+    const started = performance.now();
+    let results: CaseResult[];
+    try {
+      results = judge(cases, await runTestee(testee, cases));
+    } catch (e) {
+      console.log(`${testee.name}: could not run: ${e instanceof Error ? e.message : e}`);
+      failed++;
+      continue;
+    }
+    const ms = Math.round(performance.now() - started);
+    const bad = results.filter((r) => !r.pass);
+    const rulesSeen = perRule(results);
+    const badRules = [...rulesSeen].filter(([, v]) => v.fail > 0);
+    console.log(
+      `\n${testee.name}: ${results.length - bad.length} passed, ${bad.length} failed (${ms} ms)`,
+    );
+    if (verbose || bad.length > 0) {
+      console.log("  per rule (pass/total):");
+      for (const [rule, v] of [...rulesSeen].sort(([a], [b]) => a.localeCompare(b))) {
+        if (verbose || v.fail > 0) {
+          console.log(
+            `    ${pad(rule, 40)} ${v.pass}/${v.pass + v.fail}${v.fail > 0 ? "  FAIL" : ""}`,
+          );
+        }
+      }
+    } else {
+      console.log(`  ${rulesSeen.size} rules, all passing`);
+    }
+    for (const r of bad.slice(0, verbose ? bad.length : 10)) {
+      console.log(
+        `  FAIL ${r.case.id} (${r.case.kind}, kill ${r.case.kill}): ${r.case.description}`,
+      );
+      console.log(`    expected ${JSON.stringify(r.case.expect).slice(0, verbose ? 100000 : 400)}`);
+      console.log(`    got      ${JSON.stringify(r.got).slice(0, verbose ? 100000 : 400)}`);
+    }
+    if (bad.length > 10 && !verbose) console.log(`  … ${bad.length - 10} more (--verbose)`);
+    if (bad.length > 0) failed++;
+    if (badRules.length > 0) console.log(`  ${badRules.length} rules failing`);
+  }
+  console.log(
+    failed === 0
+      ? "\nconformance: all testees pass every case"
+      : `\nconformance: ${failed} testee(s) failed`,
+  );
+  return failed === 0 ? 0 : 1;
+}
+
+if (import.meta.main) Deno.exit(await main());
