@@ -58,6 +58,35 @@ Deno.test("dir lock: a dead holder's lock is taken over; another host's never", 
     assert.equal(!elsewhere.ok && elsewhere.error.holder?.hostname, "some-other-host");
   }));
 
+Deno.test("dir lock: a killed holder not yet reaped (a zombie) is stale", () =>
+  withDir(async (dir) => {
+    // `sleep 60 &` under a parent that never waits: once killed it stays a zombie.
+    const parent = new Deno.Command("sh", {
+      args: ["-c", "sleep 60 & echo $!; exec sleep 60"],
+      stdout: "piped",
+    }).spawn();
+    try {
+      const first = await lines(parent.stdout).next();
+      const pid = Number(first.value);
+      Deno.kill(pid, "SIGKILL");
+      let state = "";
+      for (let i = 0; i < 200 && state !== "Z"; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+        const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
+        state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      }
+      assert.equal(state, "Z", "the killed process should be a zombie");
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(join(dir, LOCK_FILE_NAME), lockJson(pid));
+      const taken = await lockDirectory(dir);
+      assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+      await taken.value.release();
+    } finally {
+      parent.kill("SIGKILL");
+      await parent.status;
+    }
+  }));
+
 Deno.test("dir lock: an unreadable lock is 'being written' while young, stale when old", () =>
   withDir(async (dir) => {
     await Deno.mkdir(dir, { recursive: true });
