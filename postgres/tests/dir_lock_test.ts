@@ -60,15 +60,20 @@ Deno.test("dir lock: a dead holder's lock is taken over; another host's never", 
 
 Deno.test("dir lock: a killed holder not yet reaped (a zombie) is stale", () =>
   withDir(async (dir) => {
-    // `sleep 60 &` under a parent that never waits: once killed it stays a zombie.
-    const parent = new Deno.Command("sh", {
-      args: ["-c", "sleep 60 & echo $!; exec sleep 60"],
+    // A parent that never waits: its child, SIGKILLed, stays a zombie.
+    const parent = new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import os, signal, sys, time\n" +
+        "pid = os.fork()\n" +
+        "if pid == 0:\n    time.sleep(60)\n    os._exit(0)\n" +
+        "os.kill(pid, signal.SIGKILL)\nprint(pid, flush=True)\ntime.sleep(60)\n",
+      ],
       stdout: "piped",
     }).spawn();
     try {
       const first = await lines(parent.stdout).next();
       const pid = Number(first.value);
-      Deno.kill(pid, "SIGKILL");
       let state = "";
       for (let i = 0; i < 200 && state !== "Z"; i++) {
         await new Promise((r) => setTimeout(r, 10));
