@@ -13,7 +13,9 @@ import { failures, runCrash } from "./run.ts";
 const arg = (name: string, fallback: number) => {
   const i = Deno.args.indexOf(`--${name}`);
   const v = i >= 0 ? Number(Deno.args[i + 1]) : fallback;
-  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`--${name} must be a positive integer`);
+  if (!Number.isSafeInteger(v) || v < 1) {
+    throw new RangeError(`--${name} must be a positive integer`);
+  }
   return v;
 };
 const rounds = arg("rounds", 10_000);
