@@ -40,6 +40,7 @@ export {
   postgresJsDriver,
   type PostgresJsDriverOptions,
   type PostgresJsPending,
+  type PostgresJsReservedSql,
   type PostgresJsSql,
   type PostgresJsTransactionSql,
 } from "./src/postgres_js.ts";
@@ -117,6 +118,7 @@ export {
  */
 export type { ChatEventEnvelope, EnvelopeIssue, Refusal, Result } from "@papercusp/chat-protocol";
 export type {
+  ActorKind,
   AdmitOutcome,
   AdmitRequest,
   AuthoritySeam,
