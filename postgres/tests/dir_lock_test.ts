@@ -60,11 +60,14 @@ Deno.test("dir lock: a dead holder's lock is taken over; another host's never", 
 
 Deno.test("dir lock: a killed holder not yet reaped (a zombie) is stale", () =>
   withDir(async (dir) => {
-    // A parent that never waits: its child, SIGKILLed, stays a zombie.
+    // A parent that never waits: its child, SIGKILLed, stays a zombie. (SIGCHLD
+    // back to its default first: an ignored SIGCHLD, inherited from this test
+    // process once something in it ignored it, makes the kernel reap at once.)
     const parent = new Deno.Command("python3", {
       args: [
         "-c",
         "import os, signal, sys, time\n" +
+        "signal.signal(signal.SIGCHLD, signal.SIG_DFL)\n" +
         "pid = os.fork()\n" +
         "if pid == 0:\n    time.sleep(60)\n    os._exit(0)\n" +
         "os.kill(pid, signal.SIGKILL)\nprint(pid, flush=True)\ntime.sleep(60)\n",
@@ -80,7 +83,14 @@ Deno.test("dir lock: a killed holder not yet reaped (a zombie) is stale", () =>
         const stat = await Deno.readTextFile(`/proc/${pid}/stat`).catch(() => "");
         state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
       }
-      assert.equal(state, "Z", "the killed process should be a zombie");
+      const parentStatus = await Deno.readTextFile(`/proc/${parent.pid}/status`).catch((e) =>
+        String(e)
+      );
+      assert.equal(
+        state,
+        "Z",
+        `the killed process ${pid} should be a zombie; its parent: ${parentStatus.slice(0, 600)}`,
+      );
       await Deno.mkdir(dir, { recursive: true });
       await Deno.writeTextFile(join(dir, LOCK_FILE_NAME), lockJson(pid));
       const taken = await lockDirectory(dir);
