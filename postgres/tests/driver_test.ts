@@ -208,6 +208,8 @@ for (const how of ["by itself", "from another session during a statement"] as co
           // TypeError on the closed socket. See the README.)
           const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
           const sleeping = tx.query("SELECT pg_sleep(30)");
+          // It rejects as soon as the backend dies, maybe before it is awaited below.
+          sleeping.catch(() => {});
           for (let waited = 0; waited < 200; waited++) {
             const { rows: busy } = await killer.query(
               "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND query LIKE 'SELECT pg_sleep%'",
