@@ -14,7 +14,10 @@
  * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`, or it is a
  * zombie: killed but not yet reaped by its parent) is stale and is taken over: renamed away atomically, checked to be the stale one, deleted.
  *
- * Limits: a lock written on another host (shared network directory) is never
+ * Limits: a zombie is recognized by reading `/proc/<pid>/stat` (Linux); Deno
+ * allows that only with `--allow-all`, so without it a zombie holder counts as
+ * alive and the directory is refused (`locked`, the safe direction) until its
+ * parent reaps it. A lock written on another host (shared network directory) is never
  * taken over (its PID means nothing here); a PID reused by an unrelated
  * process keeps a stale lock "alive" (refused, the safe direction).
  *
