@@ -5,7 +5,12 @@
  * - {@link splitTurnText}: every block of a whole turn, in order, as
  *   segments (`text`, `report`, `ask`, `invalid` with a reason), in linear
  *   time; {@link TurnTextScanner} / {@link TurnTextScannerStream} do the same
- *   on streamed deltas and never show a partial tag to a person.
+ *   on streamed deltas and never show a partial tag to a person. Feed the
+ *   scanner one delta at a time with {@link TurnTextScanner.push} (the
+ *   segments that delta made final), or with {@link TurnTextScanner.write}
+ *   per delta and {@link TurnTextScanner.drain} when output is wanted (once
+ *   per frame, say: no output is allocated per delta, and the text between
+ *   two drains is one segment); {@link TurnTextScanner.end} ends the turn.
  * - The spec's normalising parsers ({@link parseAskBlock},
  *   {@link parseReportBlock}, their `*Body` / `*Tag` forms) and a
  *   true-inverse serializer ({@link serializeAskTag},

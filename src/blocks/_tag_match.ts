@@ -21,7 +21,7 @@ export const CLOSE_TAGS = ["</ask>", "</report>"] as const;
  * in either case (for a lower-case letter t, `c | 0x20 === t` holds only for
  * t and its upper case), anything else exactly.
  */
-export function isTagChar(c: number, t: number): boolean {
+function isTagChar(c: number, t: number): boolean {
   return t >= 0x61 ? (c | 0x20) === t : c === t;
 }
 

@@ -48,12 +48,6 @@ export function splitTurnText(
 ): TurnTextSegment[] {
   if (typeof text !== "string") return [];
   const scanner = new TurnTextScanner(options);
-  const out = scanner.push(text);
-  for (const seg of scanner.end()) {
-    const last = out[out.length - 1];
-    if (seg.kind === "text" && last !== undefined && last.kind === "text") {
-      out[out.length - 1] = { kind: "text", text: last.text + seg.text };
-    } else out.push(seg);
-  }
-  return out;
+  scanner.write(text);
+  return scanner.end(); // one drain: adjacent text is merged, no empty text
 }

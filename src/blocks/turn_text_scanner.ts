@@ -9,12 +9,7 @@ import { parseReportBlock } from "./report_block.ts";
 import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
 import type { InvalidBlockReason, TurnTextSegment } from "./segments.ts";
 // Tags by index (0 ask, 1 report): numbers, not names, on the hot paths.
-import {
-  CLOSE_TAGS as CLOSES,
-  isTagChar,
-  OPEN_TAGS as OPENS,
-  TAG_NAMES as NAMES,
-} from "./_tag_match.ts";
+import { CLOSE_TAGS as CLOSES, TAG_NAMES as NAMES } from "./_tag_match.ts";
 
 /** Options of {@link TurnTextScanner} and {@link splitTurnText}. */
 export interface TurnTextScannerOptions {
@@ -64,14 +59,108 @@ function findLt(s: string, from: number): number {
   return -1;
 }
 
+/**
+ * Whether the "<" at `s[j]` cannot open a tag, judged from two characters
+ * when a whole tag would fit in `s`: the letter after "<" names the tag,
+ * and its ">" is at a fixed offset (4 in "<ask>", 7 in "<report>"). Most "<"
+ * that open no tag stop here. `false` when `s` is too short to tell.
+ */
+function cannotOpen(s: string, j: number): boolean {
+  const n = s.length;
+  if (n - j <= 4) return false;
+  const lc = s.charCodeAt(j + 1) | 0x20;
+  const gt = lc === LOWER_A ? j + 4 : lc === LOWER_R ? j + 7 : -1;
+  return gt < 0 || (gt < n && s.charCodeAt(gt) !== GT);
+}
+
 /** An open block's body is kept as one string per this many code units (or more). */
 const CHUNK = 4096;
 
+// Text mode matches the opening tags with one integer state: 0 no
+// candidate, 1 "<", 2-4 "<a" "<as" "<ask", 5-10 "<r" … "<report"; a ">"
+// after "<ask" / "<report" gives OPENED + tag. Any ASCII case.
+const OPENED = 11;
+/** Letters of the tag name matched in each state (and in OPENED + tag). */
+const LETTERS = [0, 0, 1, 2, 3, 1, 2, 3, 4, 5, 6, 3, 6] as const;
+/** The tag of each state from 2 on (0 ask, 1 report). */
+const TAG_OF = [0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 1] as const;
+
+/** `NEXT[state << 7 | c]`: the state after ASCII character `c` (0 when it ends the candidate). */
+const NEXT = (() => {
+  const next = new Uint8Array(OPENED << 7);
+  for (let st = 0; st < OPENED; st++) next[(st << 7) | LT] = 1;
+  const letters = (name: string, first: number): number => {
+    let st = 1;
+    for (let k = 0; k < name.length; k++) {
+      const c = name.charCodeAt(k);
+      next[(st << 7) | c] = next[(st << 7) | (c - 0x20)] = first + k;
+      st = first + k;
+    }
+    return st;
+  };
+  next[(letters("ask", 2) << 7) | GT] = OPENED;
+  next[(letters("report", 5) << 7) | GT] = OPENED + 1;
+  return next;
+})();
+
 /**
- * Incremental scanner: feed text deltas with {@link TurnTextScanner.push} as
- * they arrive, call {@link TurnTextScanner.end} once at the end of the turn.
+ * Block mode matches its close tag the same way: `CLOSE_NEXT[(tag << 4 | m)
+ * << 7 | c]` is how many characters of the close tag are matched after
+ * ASCII character `c` when `m` were (1 after a "<", 0 after anything else
+ * that does not continue it).
+ */
+const CLOSE_NEXT = (() => {
+  const next = new Uint8Array(2 << 11);
+  for (let tag = 0; tag < 2; tag++) {
+    const close = CLOSES[tag];
+    for (let m = 0; m < close.length; m++) {
+      const row = ((tag << 4) | m) << 7;
+      next[row | LT] = 1;
+      const c = close.charCodeAt(m);
+      next[row | c] = m + 1;
+      if (c >= 0x61) next[row | (c - 0x20)] = m + 1;
+    }
+  }
+  return next;
+})();
+
+/** {@link fragment}'s strings by `state << 6 | caps` ("" until first asked for). */
+const FRAGMENTS: string[] = new Array<string>(13 << 6).fill("");
+
+/**
+ * The text of a candidate in state `st` (1 to OPENED + 1) whose letters
+ * have upper-case bits `caps`, e.g. "<RePo" or "<ASK>": the scanner keeps a
+ * held-back fragment as these two numbers, never as a string joined from
+ * deltas. At most 13 × 64 strings of up to 8 characters, made once.
+ */
+function fragment(st: number, caps: number): string {
+  const key = (st << 6) | caps;
+  let f = FRAGMENTS[key];
+  if (f === "") {
+    const name = NAMES[TAG_OF[st]];
+    f = "<";
+    for (let k = 0; k < LETTERS[st]; k++) {
+      f += (caps >> k) & 1 ? name[k].toUpperCase() : name[k];
+    }
+    if (st >= OPENED) f += ">";
+    FRAGMENTS[key] = f;
+  }
+  return f;
+}
+
+/**
+ * Incremental scanner: feed text deltas as they arrive and take the
+ * segments that became final, then call {@link TurnTextScanner.end} once at
+ * the end of the turn. Two ways to feed it, mixable:
  *
- * Text is emitted as soon as it is safe: the scanner holds back ONLY a
+ * - {@link TurnTextScanner.push}: one call per delta, returning what that
+ *   delta made final at once (a relay forwarding each delta);
+ * - {@link TurnTextScanner.write} per delta and {@link TurnTextScanner.drain}
+ *   when the caller is ready to show output (once per animation frame, say):
+ *   `write` returns nothing and allocates no output, and the plain text
+ *   written between two drains comes out as one `text` segment.
+ *
+ * Text is released as soon as it is safe: the scanner holds back ONLY a
  * trailing fragment that could still become an opening tag (`<`, `<a`,
  * `<AS`, `<repo`, … at most 7 characters), a trailing high surrogate (so an
  * emoji split across deltas is never shown in halves), or an open block
@@ -79,21 +168,23 @@ const CHUNK = 4096;
  * block is emitted whole once its close tag arrives. An open block is held
  * for at most {@link MAX_BLOCK_BODY_LENGTH} + 9 characters: beyond that it
  * becomes an `invalid` segment (reason `too-large`) and scanning continues,
- * so memory is bounded whatever the input.
+ * so memory is bounded whatever the input (besides output written and not
+ * yet drained, which is the caller's to take).
  *
- * Work is linear in the input and small per delta: every character is read a
- * bounded number of times; a tag split across deltas is matched on from
- * where it stopped (held-back text is never joined to the next delta and
- * scanned again); no regular expression runs; a delta allocates little
- * beyond its output (an open block's body is appended to one string, moved
- * aside every 4,096 characters).
+ * Work is linear in the input and small per delta: every character is read
+ * a bounded number of times; a tag split across deltas is matched on from
+ * where it stopped, and a held-back fragment is kept as two numbers (how
+ * much of which tag matched, which letters were upper case), never joined
+ * to the next delta and scanned again; no regular expression runs; a delta
+ * allocates little beyond its output (an open block's body is appended to
+ * one string, moved aside every 4,096 characters).
  *
- * For ANY chunking, `normalizeSegments(all pushes + end)` deep-equals
+ * For ANY chunking, `normalizeSegments(all output)` deep-equals
  * `splitTurnText(whole text)` (property-tested). Tag rules are those of
  * {@link splitTurnText}.
  *
- * After `end()` the scanner is finished: further `push`/`end` calls return
- * `[]`. Never throws.
+ * After `end()` the scanner is finished: `write` ignores input and `push`,
+ * `drain` and `end` return `[]`. Never throws.
  *
  * @example
  * ```ts
@@ -104,14 +195,25 @@ const CHUNK = 4096;
  * s.push("</ask> ok");                // → [{ kind: "ask", block: { question: "Which?" }, raw: … }, { kind: "text", text: " ok" }]
  * s.end();                            // → []
  * ```
+ *
+ * @example Write every delta, drain once per frame
+ * ```ts
+ * import { TurnTextScanner } from "@papercusp/chat-protocol/blocks";
+ * const s = new TurnTextScanner();
+ * for (const delta of ["Hel", "lo ", "<a", "sk>"]) s.write(delta);
+ * s.drain(); // → [{ kind: "text", text: "Hello " }] (the open <ask> is held)
+ * s.end();   // → [{ kind: "invalid", tag: "ask", raw: "<ask>", reason: "unclosed" }]
+ * ```
  */
 export class TurnTextScanner {
   readonly #maxBody: number;
   #ended = false;
 
   // Text mode.
-  /** A trailing fragment that may still become an opening tag (starts with "<"; "" = none). */
-  #partial = "";
+  /** The candidate opening tag at the end of the input: its state (0: none; see NEXT). */
+  #st = 0;
+  /** Which of the candidate's letters are upper case (bit k: letter k). */
+  #caps = 0;
   /** A trailing high surrogate held back from the previous delta ("" = none). */
   #lead = "";
 
@@ -136,10 +238,9 @@ export class TurnTextScanner {
    */
   #unclosed = 0;
   /**
-   * Output of the current `push`/`end` call: text not yet emitted (adjacent
-   * text is merged here, so a call never returns two text segments in a row)
-   * and the segments before it (`null` until there is one, so a call that
-   * emits only text allocates no growing array).
+   * Output not yet taken: the newest text (adjacent text is merged here, so
+   * a drain never returns two text segments in a row) and the segments
+   * before it (`null` until there is one).
    */
   #text = "";
   #out: TurnTextSegment[] | null = null;
@@ -161,49 +262,107 @@ export class TurnTextScanner {
   /**
    * Feed the next text delta; returns the segments that became final, in
    * order (adjacent text merged within this call). Non-string input is
-   * ignored.
+   * ignored. The same as {@link TurnTextScanner.write} then
+   * {@link TurnTextScanner.drain} (so output written before and not yet
+   * drained comes first).
    */
   push(delta: string): TurnTextSegment[] {
-    if (this.#ended || typeof delta !== "string" || delta === "") return [];
-    if (
-      this.#tag < 0 && this.#partial === "" && this.#lead === "" && findLt(delta, 0) === -1 &&
-      !isHighSurrogate(delta.charCodeAt(delta.length - 1))
-    ) {
-      // Most deltas of a real stream: plain text, nothing held back.
-      return [{ kind: "text", text: delta }];
-    }
-    if (
-      this.#tag >= 0 && this.#closeMatched === 0 && findLt(delta, 0) === -1 &&
-      this.#bodyLen + delta.length < this.#maxBody + CLOSES[this.#tag].length
-    ) {
-      // Inside a block, a delta with no "<" is body, and the block stays open.
-      this.#keep(delta, 0, delta.length, 0, false);
-      return [];
-    }
-    this.#feed(delta, false);
-    return this.#take();
+    this.write(delta);
+    return this.drain();
   }
 
   /**
-   * Finish the turn: returns the remaining segments. A held-back tag
-   * fragment becomes text; an open block's opening tag becomes `invalid`
-   * (`unclosed`) and the text held after it is scanned again, so blocks that
-   * followed a stray opening tag are still found.
+   * Feed the next text delta and keep what it makes final for the next
+   * {@link TurnTextScanner.drain} (or `push`, or `end`). Returns nothing and
+   * makes no output array or segment: text is appended to one pending
+   * string (V8 joins the pieces lazily), an open block's body likewise, and
+   * a block that closes is parsed here. Non-string input, and input after
+   * `end()`, is ignored. Never throws. What `write` keeps for the next drain
+   * is the caller's to take: memory held by the scanner itself stays bounded
+   * (see the class doc), pending output grows with what is written.
+   */
+  write(delta: string): void {
+    if (this.#ended || typeof delta !== "string") return;
+    const n = delta.length;
+    let i = 0;
+    if (this.#tag < 0) {
+      if (n === 0) return;
+      let j = 0;
+      if (this.#st === 0 && this.#lead === "") {
+        // Most deltas of a real stream: plain text, nothing held back.
+        j = findLt(delta, 0);
+        if (j === -1) {
+          if (!isHighSurrogate(delta.charCodeAt(n - 1))) {
+            this.#text += delta;
+            return;
+          }
+          j = n;
+        }
+      }
+      if ((i = this.#textMode(delta, 0, j)) === n) return;
+    } else {
+      if (
+        this.#closeMatched === 0 && findLt(delta, 0) === -1 &&
+        this.#bodyLen + n < this.#maxBody + CLOSES[this.#tag].length
+      ) {
+        // Inside a block, a delta with no "<" is body, and the block stays open.
+        this.#keep(delta, 0, n);
+        return;
+      }
+      if ((i = this.#blockStep(delta, 0, false)) === n) return; // else the block ended at `i`
+    }
+    this.#feed(delta, i);
+  }
+
+  /**
+   * The segments that became final since the last drain (or `push`), in
+   * order, adjacent text merged: all plain text written in between is one
+   * `text` segment. `[]` when there is none. What is held back (a possible
+   * tag start, a trailing high surrogate, an open block) stays held. The
+   * array is fresh on every call (the caller may keep or change it). After
+   * `end()`, `[]`. Never throws.
+   */
+  drain(): TurnTextSegment[] {
+    const text = this.#text;
+    const out = this.#out;
+    if (out === null) {
+      if (text === "") return [];
+      this.#text = "";
+      return [{ kind: "text", text }];
+    }
+    this.#out = null;
+    if (text !== "") {
+      this.#text = "";
+      out.push({ kind: "text", text });
+    }
+    return out;
+  }
+
+  /**
+   * Finish the turn: returns the remaining segments (all output not yet
+   * drained). A held-back tag fragment becomes text; an open block's
+   * opening tag becomes `invalid` (`unclosed`) and the text held after it is
+   * scanned again, so blocks that followed a stray opening tag are still
+   * found.
    */
   end(): TurnTextSegment[] {
     if (this.#ended) return [];
     this.#ended = true;
-    this.#feed("", true);
-    return this.#take();
-  }
-
-  /** Scan `s` (the next delta, or `""` with `final` at the end of the turn). */
-  #feed(s: string, final: boolean): void {
+    this.#feed("", 0, true);
+    // What is still held is text now.
+    if (this.#st !== 0) {
+      this.#text += fragment(this.#st, this.#caps);
+      this.#st = 0;
+    }
     if (this.#lead !== "") {
       this.#text += this.#lead;
       this.#lead = "";
     }
-    let i = 0;
+    return this.drain();
+  }
+
+  /** Scan `s` from `s[i]` (the next delta, or `""` with `final` at the end of the turn). */
+  #feed(s: string, i: number, final = false): void {
     for (;;) {
       if (this.#tag >= 0) {
         i = this.#blockStep(s, i, final);
@@ -214,106 +373,84 @@ export class TurnTextScanner {
           i = 0;
         } else if (this.#tag >= 0) return; // all of `s` is body; still open
       } else {
-        if (i >= s.length && (!final || this.#partial === "")) return;
-        i = this.#textMode(s, i, final);
+        if (i >= s.length) return;
+        i = this.#textMode(s, i, i);
       }
     }
   }
 
   /**
-   * Text mode from `s[i]`: emits text up to the first opening tag and opens
-   * it (returns the index after it), or emits all of `s` as text except a
-   * trailing fragment that may still become a tag (`#partial`) or a trailing
-   * high surrogate (`#lead`), and returns `s.length`.
+   * Text mode from `s[i]`: adds text to the output up to the first opening
+   * tag and opens it (returns the index after it), or adds all of `s` except
+   * a trailing fragment that may still become a tag (kept as `#st` and
+   * `#caps`) or a trailing high surrogate (`#lead`), and returns `s.length`.
    *
-   * One pass over the characters with the match state of the current
-   * candidate tag; a fragment held from earlier deltas is matched on from
-   * where it stopped, never joined to `s` and scanned again. When the whole
-   * tag would fit in `s`, its `>` (at offset 4 of `<ask>`, 7 of `<report>`)
-   * is read right after the letter that names it: most `<` that open no tag
-   * are rejected with two reads.
+   * No "<" is in `s[i, k)` when there is no candidate (the caller looked).
+   * One pass over the characters, matching on a candidate that began in an
+   * earlier delta from where it stopped (its text is {@link fragment}, never
+   * joined to `s`), hopping from "<" to "<" where there is no candidate.
+   * Where a whole tag would fit in `s`, the letter after a "<" and the `>`
+   * it implies are read first.
    */
-  #textMode(s: string, i: number, final: boolean): number {
+  #textMode(s: string, i: number, k: number): number {
+    if (this.#lead !== "") {
+      this.#text += this.#lead;
+      this.#lead = "";
+    }
     const n = s.length;
-    let p = this.#partial; // the candidate's characters from earlier deltas
-    this.#partial = "";
-    let m = p.length; // characters of the candidate matched so far (0: none)
-    let tag = m < 2 ? -1 : (p.charCodeAt(1) | 0x20) === LOWER_A ? 0 : 1;
-    let start = i; // where the candidate starts in `s` (i when it began in `p`)
-    const from = i; // text of `s` not yet added starts here
-    let k = i;
+    let st = this.#st; // the candidate's state (0: none)
+    let caps = this.#caps; // its upper-case letters
+    let start = st === 0 ? i : -1; // where it starts in `s` (-1: in an earlier delta)
+    let from = i; // text of `s` not yet added starts here
     while (k < n) {
-      if (m === 0) {
+      if (st === 0) {
         const j = findLt(s, k);
         if (j === -1) break;
-        start = j;
         k = j + 1;
-        m = 1;
+        if (cannotOpen(s, j)) continue;
+        start = j;
+        st = 1;
+        caps = 0;
         continue;
       }
       const c = s.charCodeAt(k);
-      if (c === LT) {
-        // A "<" ends the candidate (text) and starts the next one.
-        if (p !== "") {
-          this.#text += p;
-          p = "";
-        }
-        start = k++;
-        m = 1;
-        continue;
-      }
-      if (m === 1) {
-        const lc = c | 0x20;
-        tag = lc === LOWER_A ? 0 : lc === LOWER_R ? 1 : -1;
-        if (
-          tag >= 0 &&
-          (p !== "" || start + OPENS[tag].length > n ||
-            s.charCodeAt(start + OPENS[tag].length - 1) === GT)
-        ) {
-          m = 2;
+      const next = c < 128 ? NEXT[(st << 7) | c] : 0;
+      if (next >= 2) {
+        if (next < OPENED) {
+          if ((c & 0x20) === 0) caps |= 1 << (LETTERS[next] - 1); // an upper-case letter
+          st = next;
           k++;
           continue;
         }
-      } else {
-        const open = OPENS[tag];
-        if (m === open.length - 1) {
-          if (c === GT) {
-            let raw: string;
-            if (p !== "") raw = p + s.slice(i, k + 1);
-            else {
-              if (start > from) this.#text += s.slice(from, start);
-              raw = s.slice(start, k + 1);
-            }
-            this.#open(tag, raw);
-            return k + 1;
-          }
-        } else if ((c | 0x20) === open.charCodeAt(m)) {
-          m++;
-          k++;
-          continue;
-        }
-      }
-      // A mismatch at `s[k]`: the candidate is text; look at `s[k]` again.
-      if (p !== "") {
-        this.#text += p;
-        p = "";
-      }
-      m = 0;
-    }
-    if (m > 0 && !final) {
-      // `s` ends inside a candidate: hold it back.
-      if (p !== "") this.#partial = p + (i === 0 ? s : s.slice(i));
-      else {
+        // The opening tag is complete.
         if (start > from) this.#text += s.slice(from, start);
-        this.#partial = start === 0 ? s : s.slice(start);
+        this.#st = 0;
+        this.#open(next - OPENED, fragment(next, caps));
+        return k + 1;
       }
+      // A mismatch at `s[k]`: the candidate is text.
+      if (start < 0) {
+        // It began in an earlier delta: its text is "<" and the letters
+        // matched, made from the state (no slicing, no joining).
+        this.#text += fragment(st, caps);
+        from = k;
+      }
+      start = k; // a "<" starts the next candidate (else any index will do)
+      st = next === 1 && !cannotOpen(s, k) ? 1 : 0;
+      caps = 0;
+      k++;
+    }
+    if (st !== 0) {
+      // `s` ends inside a candidate: hold it back.
+      if (start > from) this.#text += s.slice(from, start);
+      this.#st = st;
+      this.#caps = caps;
       return n;
     }
-    if (p !== "") this.#text += p;
-    if (n === from) return n;
+    this.#st = 0;
     // Never split a surrogate pair across deltas: hold back a trailing high
     // surrogate so a UI never shows half an emoji.
-    if (!final && isHighSurrogate(s.charCodeAt(n - 1))) {
+    if (isHighSurrogate(s.charCodeAt(n - 1))) {
       if (n - 1 > from) this.#text += s.slice(from, n - 1);
       this.#lead = s.slice(n - 1);
       return n;
@@ -333,66 +470,41 @@ export class TurnTextScanner {
   }
 
   /**
-   * Consume block body from `s` at `i`. Returns the index where text mode
+   * Consume block body from `s` at `i`: one pass matching the close tag on
+   * from where the previous delta left it. Returns the index where text mode
    * resumes (the block ended: valid, invalid or too large), `s.length` when
    * all of `s` is body (the block is still open), or -1 at the end of the
    * turn for a block that never closed.
    */
   #blockStep(s: string, i: number, final: boolean): number {
-    const close = CLOSES[this.#tag];
-    const cl = close.length;
+    const cl = CLOSES[this.#tag].length;
     const n = s.length;
     // Only the first maxBody + cl body characters may hold the close tag.
     const room = this.#maxBody + cl - this.#bodyLen;
     const end = n - i <= room ? n : i + room;
-    let k = i;
-    // 1. A close tag that began in an earlier delta.
+    const row = this.#tag << 4;
     let m = this.#closeMatched;
-    if (m > 0) {
-      for (; k < end && isTagChar(s.charCodeAt(k), close.charCodeAt(m)); k++) {
-        if (++m === cl) {
-          const whole = this.#body() + s.slice(i, k + 1);
-          this.#finish(whole.slice(0, whole.length - cl), whole.slice(whole.length - cl));
-          return k + 1;
-        }
+    let k = i;
+    while (k < end) {
+      if (m === 0) {
+        const j = findLt(s, k);
+        if (j === -1 || j >= end) break;
+        m = 1;
+        k = j + 1;
+        continue;
       }
-      if (k >= end) return this.#keep(s, i, end, m, final);
-      // A mismatch: the fragment ("<", "</", "</a", …) holds no other "<".
-    }
-    // 2. A close tag starting in this delta.
-    for (let j = findLt(s, k); j !== -1 && j < end; j = findLt(s, j + 1)) {
-      m = 1;
-      let p = j + 1;
-      while (p < end && m < cl && isTagChar(s.charCodeAt(p), close.charCodeAt(m))) {
-        p++;
-        m++;
-      }
+      const c = s.charCodeAt(k++);
+      m = c < 128 ? CLOSE_NEXT[((row | m) << 7) | c] : 0;
       if (m === cl) {
-        const body = j === i ? "" : s.slice(i, j);
-        this.#finish(this.#bodyLen === 0 ? body : this.#body() + body, s.slice(j, p));
-        return p;
-      }
-      if (p >= end) return this.#keep(s, i, end, m, final); // the close tag may continue
-    }
-    return this.#keep(s, i, end, 0, final);
-  }
-
-  /**
-   * Keep `s[i, end)` as body, with `matched` close-tag characters at its
-   * end; then end the block if it reached the size bound (`too-large`) or
-   * the turn ended (returns -1). Returns what `#blockStep` returns.
-   */
-  #keep(s: string, i: number, end: number, matched: number, final: boolean): number {
-    if (end > i) {
-      this.#acc += i === 0 && end === s.length ? s : s.slice(i, end);
-      this.#bodyLen += end - i;
-      if (this.#acc.length >= CHUNK) {
-        this.#chunks.push(this.#acc);
-        this.#acc = "";
+        // The close tag ends at `k` (it may have begun in earlier deltas).
+        const whole = this.#bodyLen === 0 ? s.slice(i, k) : this.#body() + s.slice(i, k);
+        this.#finish(whole.slice(0, whole.length - cl), whole.slice(whole.length - cl));
+        return k;
       }
     }
-    this.#closeMatched = matched;
-    if (this.#bodyLen >= this.#maxBody + CLOSES[this.#tag].length) {
+    this.#keep(s, i, end);
+    this.#closeMatched = m;
+    if (this.#bodyLen >= this.#maxBody + cl) {
       // Too large. Never cut between the halves of a surrogate pair: a
       // trailing high surrogate goes back to text mode (it is `s[end - 1]`:
       // the bound was reached in this delta).
@@ -405,7 +517,18 @@ export class TurnTextScanner {
       this.#invalid("too-large", raw);
       return resume;
     }
-    return final ? -1 : s.length;
+    return final ? -1 : n;
+  }
+
+  /** Append `s[i, end)` to the body. */
+  #keep(s: string, i: number, end: number): void {
+    if (end === i) return;
+    this.#acc += i === 0 && end === s.length ? s : s.slice(i, end);
+    this.#bodyLen += end - i;
+    if (this.#acc.length >= CHUNK) {
+      this.#chunks.push(this.#acc);
+      this.#acc = "";
+    }
   }
 
   /** The body held so far. */
@@ -430,17 +553,6 @@ export class TurnTextScanner {
       else this.#out.push({ kind: "text", text }, seg);
     } else if (this.#out === null) this.#out = [seg];
     else this.#out.push(seg);
-  }
-
-  /** The segments of this call (pending text last), resetting the output. */
-  #take(): TurnTextSegment[] {
-    const text = this.#text;
-    const out = this.#out;
-    this.#text = "";
-    this.#out = null;
-    if (out === null) return text === "" ? [] : [{ kind: "text", text }];
-    if (text !== "") out.push({ kind: "text", text });
-    return out;
   }
 
   /** Leave block mode. */
@@ -527,7 +639,8 @@ export class TurnTextScannerStream extends TransformStream<string, TurnTextSegme
             }; decode bytes with TextDecoderStream first`,
           );
         }
-        for (const seg of scanner.push(chunk)) controller.enqueue(seg);
+        scanner.write(chunk);
+        for (const seg of scanner.drain()) controller.enqueue(seg);
       },
       flush(controller) {
         for (const seg of scanner.end()) controller.enqueue(seg);

@@ -274,6 +274,21 @@ never(
     assert.equal(segmentsToText(out), expected);
   },
 );
+never(
+  "TurnTextScanner (write, drain)",
+  [hostileLike(fc.record({ maxBlockBodyLength: fc.integer() })), textish, textish],
+  (options, a, b) => {
+    const s = new TurnTextScanner(options as never);
+    s.write(a as string);
+    const out = [...s.drain()];
+    s.write(b as string);
+    out.push(...s.drain(), ...s.end(), ...s.drain());
+    s.write(a as string); // after end: ignored
+    assert.deepEqual(s.drain(), []);
+    const expected = [a, b].filter((x) => typeof x === "string").join("");
+    assert.equal(segmentsToText(out), expected);
+  },
+);
 never("TurnTextScannerStream (constructor)", [
   hostileLike(fc.record({ maxBlockBodyLength: fc.integer() })),
 ], (

@@ -271,6 +271,99 @@ Deno.test("scanner: never shows a partial tag; emits text immediately otherwise"
   assert.deepEqual(s.push("more"), [], "finished scanner ignores input");
 });
 
+/** Feed `chunks` with `write`, draining after the chunks whose index is in `drains`. */
+function writeChunks(chunks: string[], drains: Set<number>, max?: number): TurnTextSegment[][] {
+  const s = new TurnTextScanner({ maxBlockBodyLength: max });
+  const calls: TurnTextSegment[][] = [];
+  chunks.forEach((c, i) => {
+    s.write(c);
+    if (drains.has(i)) calls.push(s.drain());
+  });
+  calls.push(s.end());
+  return calls;
+}
+
+Deno.test("property: write/drain on any chunking and drain schedule equals splitTurnText; each drain is in normal form (10^4 runs)", () => {
+  fc.assert(
+    fc.property(
+      soup,
+      fc.array(fc.nat(), { maxLength: 12 }),
+      fc.array(fc.nat({ max: 12 }), { maxLength: 6 }),
+      fc.option(fc.integer({ min: 0, max: 40 }), { nil: undefined }),
+      (text, cuts, drainAt, max) => {
+        const calls = writeChunks(chunk(text, cuts), new Set(drainAt), max);
+        for (const out of calls) assert.deepStrictEqual(normalizeSegments(out), out);
+        assert.deepStrictEqual(
+          normalizeSegments(calls.flat()),
+          splitTurnText(text, { maxBlockBodyLength: max }),
+        );
+      },
+    ),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("property: push(d) returns exactly what write(d) then drain() returns, call by call (10^4 runs)", () => {
+  fc.assert(
+    fc.property(soup, fc.array(fc.nat(), { maxLength: 12 }), (text, cuts) => {
+      const chunks = chunk(text, cuts);
+      const pushed = new TurnTextScanner();
+      const written = new TurnTextScanner();
+      for (const c of chunks) {
+        written.write(c);
+        assert.deepStrictEqual(pushed.push(c), written.drain());
+      }
+      assert.deepStrictEqual(pushed.end(), written.end());
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("scanner: write/drain coalesces plain text into one segment and holds what push holds", () => {
+  const s = new TurnTextScanner();
+  for (const d of ["Here", " is ", "some", " tex", "t. <"]) s.write(d);
+  assert.deepEqual(s.drain(), [{ kind: "text", text: "Here is some text. " }]);
+  assert.deepEqual(s.drain(), [], "nothing new: the '<' is held");
+  for (const d of ["RePo", "rt>{", '"pla', 'ns":[{"title":"t"}]}</REP', "ORT> ok"]) s.write(d);
+  const report = '<RePort>{"plans":[{"title":"t"}]}</REPORT>';
+  assert.deepEqual(s.drain(), [
+    { kind: "report", block: { plans: [{ title: "t" }] }, raw: report },
+    { kind: "text", text: " ok" },
+  ]);
+  assert.deepEqual(s.end(), []);
+});
+
+Deno.test("scanner: a tag fragment held across deltas keeps its exact case, in text and in raw", () => {
+  // One character per delta: every fragment is held and rebuilt from the
+  // match state (which letters were upper case), never sliced from input.
+  for (
+    const text of [
+      "<ReP x",
+      "<rEPOR<aSk <A",
+      "x<AsK>y",
+      '<rEpOrT>{"plans":[{"title":"t"}]}</RePoRt>',
+    ]
+  ) {
+    const out = scanChunks([...text]);
+    assert.equal(segmentsToText(out), text, JSON.stringify(out));
+    assert.deepStrictEqual(normalizeSegments(out), splitTurnText(text));
+  }
+});
+
+Deno.test("scanner: push and drain return a fresh array every call (callers may keep or change it)", () => {
+  const s = new TurnTextScanner();
+  const a = s.push("a <");
+  const b = s.push("x");
+  const c = s.push("<a");
+  const d = s.drain();
+  assert.notEqual(c, d);
+  (a as unknown[]).push("junk");
+  (c as unknown[]).push("junk");
+  assert.deepEqual(b, [{ kind: "text", text: "<x" }]);
+  assert.deepEqual(s.push("sk>"), []);
+  assert.deepEqual(s.end(), [{ kind: "invalid", tag: "ask", raw: "<ask>", reason: "unclosed" }]);
+});
+
 Deno.test("scanner: an over-long open block is released while streaming (bounded memory)", () => {
   const s = new TurnTextScanner();
   const out: TurnTextSegment[] = [];
