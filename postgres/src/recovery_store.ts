@@ -280,7 +280,8 @@ export class PostgresRecoveryStore implements RecoveryStore {
    * turn row (`FOR NO KEY UPDATE`), reads the principal's user grant
    * `FOR SHARE` and, when the turn is `running`, the grant present and the
    * effect `claimed` at exactly `claimRevision`, writes it `admitted`
-   * (revision + 1). Then it calls `launch` once and awaits it (a throw or
+   * (revision + 1) with the request's fresh `leaseUntil` (the claim's when
+   * absent). Then it calls `launch` once and awaits it (a throw or
    * rejection leaves the mark), and COMMITs. When it wrote nothing, a second
    * statement reads the turn and the grant under the same locks to say why,
    * in this order: `unknown-turn`, `unauthorized`, `turn-not-running` (with
@@ -293,11 +294,14 @@ export class PostgresRecoveryStore implements RecoveryStore {
     if (!isStorableText(turnId) || !isStorableText(effectId)) {
       return { admitted: false, reason: "unknown-turn" };
     }
+    const lease: unknown = request.leaseUntil;
     const params: PgParam[] = [
       turnId,
       effectId,
       Number.isSafeInteger(claimRevision) && claimRevision > 0 ? claimRevision : -1,
       isStorableText(principal) ? principal : "",
+      // The admitted owner's fresh lease; absent (an older caller): the claim's stays.
+      typeof lease === "number" && Number.isFinite(lease) ? String(lease) : null,
     ];
     const sql = this.#sql;
     return await this.driver.transaction(async (tx): Promise<AdmitOutcome> => {
@@ -486,7 +490,7 @@ function statements(n: TableNames, notify: boolean) {
         SELECT 1 FROM ${G} AS gr, t WHERE gr.actor = 'user' AND gr.principal = $4::text
           AND gr.turn_id = $1::text FOR SHARE OF gr)
       UPDATE ${E} AS e SET state = 'admitted', revision = e.revision + 1,
-        updated_at = clock_timestamp()
+        lease_until = coalesce($5::float8, e.lease_until), updated_at = clock_timestamp()
       WHERE e.turn_id = $1::text AND e.effect_id = $2::text AND e.state = 'claimed'
         AND e.revision = $3::bigint
         AND EXISTS (SELECT 1 FROM t WHERE t.status = 'running') AND EXISTS (SELECT 1 FROM g)

@@ -138,6 +138,7 @@ export async function interactionHarness(backend: Backend): Promise<InteractionS
     rewindClock: (ms) => void (offset -= ms),
     revoke: async (a) => void await admin.revoke(a),
     grantSystem: (actor) => admin.grantSystem(actor),
+    revokeSystem: (actor) => admin.revokeSystem(actor),
     transitions: (id) => admin.transitions(id),
     loseNextAck: () => void lose++,
     close: () => db.close(),
