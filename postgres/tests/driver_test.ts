@@ -238,13 +238,13 @@ for (const how of ["by itself", "from another session during a statement"] as co
 
 /** A postgres.js look-alike whose COMMIT (after the body) fails as `commitError`. */
 function fakePostgresJs(commitError: unknown): PostgresJsSql {
-  const tx = { unsafe: () => Promise.resolve([]) };
+  const reserved = {
+    unsafe: (text: string) => text === "COMMIT" ? Promise.reject(commitError) : Promise.resolve([]),
+    release: () => {},
+  };
   return {
     unsafe: () => Promise.reject(commitError),
-    async begin<T>(_options: string, cb: (sql: typeof tx) => Promise<T>) {
-      await cb(tx);
-      throw commitError;
-    },
+    reserve: () => Promise.resolve(reserved),
     listen: () => Promise.resolve({ unlisten: () => Promise.resolve() }),
     end: () => Promise.resolve(),
   };
