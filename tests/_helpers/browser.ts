@@ -1,13 +1,14 @@
+/// <reference lib="dom" />
 /**
  * Headless Chromium for the browser tests: Debian's `chromium` at
- * {@link CHROMIUM_PATH}, driven by `playwright-core` over its pipe (no
- * browser download, no port). `.ci/run` installs the package when it is
+ * {@link CHROMIUM_PATH}, driven by `puppeteer-core` over the DevTools protocol (no
+ * browser download). `.ci/run` installs the package when it is
  * missing, so in CI the browser tests always run; locally they are skipped
  * with a printed reason when the binary is absent ({@link chromiumMissing}).
  *
  * @module
  */
-import { type Browser, chromium, type Page } from "playwright-core";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
 
 /** Where Debian's `chromium` package puts the browser. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";
@@ -43,7 +44,7 @@ export function chromiumMissing(): string | null {
 
 /** A launched browser with one page; {@link BrowserSession.close} ends both. */
 export interface BrowserSession {
-  /** The browser process (playwright-core). */
+  /** The browser process (puppeteer-core). */
   readonly browser: Browser;
   /** A fresh page in its own context (its own cookies). */
   readonly page: Page;
@@ -54,21 +55,20 @@ export interface BrowserSession {
 /**
  * Launches {@link CHROMIUM_PATH} headless with {@link CHROMIUM_ARGS} and opens
  * a page of `width` × `height` CSS pixels (default 1000 × 900). Throws
- * playwright's launch error when the binary cannot start.
+ * puppeteer's launch error when the binary cannot start.
  */
 export async function launchBrowser(
   options: { width?: number; height?: number } = {},
 ): Promise<BrowserSession> {
-  const browser = await chromium.launch({
+  const browser = await puppeteer.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [...CHROMIUM_ARGS],
+    defaultViewport: { width: options.width ?? 1000, height: options.height ?? 900 },
   });
   let closed = false;
   try {
-    const context = await browser.newContext({
-      viewport: { width: options.width ?? 1000, height: options.height ?? 900 },
-    });
+    const context = await browser.createBrowserContext();
     const page = await context.newPage();
     return {
       browser,
@@ -90,4 +90,59 @@ export async function launchBrowser(
 export function announceSkip(reason: string | null): boolean {
   if (reason !== null) console.log(`[browser tests] ${reason}`);
   return reason !== null;
+}
+
+/**
+ * Installs, in every document the page loads, a sampler that reads the chat
+ * page's `#timeline` every `everyMs` (default 20) and records in
+ * `window.__domSamples`: `count` (samples taken), `bad` (samples that showed a
+ * `<report` / `<ask` / `</report` / `</ask` anywhere, or a text paragraph
+ * ending in a fragment that could still become one: `<`, `<a`, `<rep`, …),
+ * and `texts` (each distinct value of the streamed text paragraphs joined by
+ * U+241E, in order: every one must be a prefix of the final text).
+ */
+export async function installDomSampler(page: Page, everyMs = 20): Promise<void> {
+  await page.evaluateOnNewDocument((ms: number) => {
+    const TAG = /<\/?(?:ask|report)/i;
+    const TRAIL = /<(?:a(?:s(?:k)?)?|r(?:e(?:p(?:o(?:r(?:t)?)?)?)?)?)?$/i;
+    const s = { count: 0, bad: [] as string[], texts: [] as string[] };
+    (globalThis as unknown as { __domSamples: typeof s }).__domSamples = s;
+    setInterval(() => {
+      const tl = document.getElementById("timeline");
+      if (tl === null) return;
+      s.count++;
+      const all = tl.textContent ?? "";
+      if (TAG.test(all)) {
+        s.bad.push(`tag: …${all.slice(Math.max(0, all.search(TAG) - 20), all.search(TAG) + 30)}…`);
+      }
+      const paras = [...tl.querySelectorAll(".text")].map((e) => e.textContent ?? "");
+      for (const p of paras) {
+        if (TRAIL.test(p)) s.bad.push(`partial tag at the end of: …${p.slice(-30)}`);
+      }
+      const text = paras.join("\u241e");
+      if (text !== s.texts[s.texts.length - 1]) s.texts.push(text);
+    }, ms);
+  }, everyMs);
+}
+
+/** What {@link installDomSampler} recorded so far. */
+export interface DomSamples {
+  /** Samples taken. */
+  count: number;
+  /** Violations (a full or partial block tag seen), with the text around them. */
+  bad: string[];
+  /** Each distinct streamed text (paragraphs joined by U+241E), in order. */
+  texts: string[];
+}
+
+/** Reads the sampler's record from the current document. */
+export function readDomSamples(page: Page): Promise<DomSamples> {
+  return page.evaluate(() => (globalThis as unknown as { __domSamples: DomSamples }).__domSamples);
+}
+
+/** The streamed text paragraphs of the chat page, joined by U+241E (as the sampler records). */
+export function streamedText(page: Page): Promise<string> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("#timeline .text")].map((e) => e.textContent ?? "").join("\u241e")
+  );
 }
