@@ -99,13 +99,14 @@ export function announceSkip(reason: string | null): boolean {
  * `<report` / `<ask` / `</report` / `</ask` anywhere, or a text paragraph
  * ending in a fragment that could still become one: `<`, `<a`, `<rep`, …),
  * and `texts` (each distinct value of the streamed text paragraphs joined by
- * U+241E, in order: every one must be a prefix of the final text).
+ * U+241E, in order: every one must be a prefix of the final text) and
+ * `conn` (each change of the connection indicator's `data-state`).
  */
 export async function installDomSampler(page: Page, everyMs = 20): Promise<void> {
   await page.evaluateOnNewDocument((ms: number) => {
     const TAG = /<\/?(?:ask|report)/i;
     const TRAIL = /<(?:a(?:s(?:k)?)?|r(?:e(?:p(?:o(?:r(?:t)?)?)?)?)?)?$/i;
-    const s = { count: 0, bad: [] as string[], texts: [] as string[] };
+    const s = { count: 0, bad: [] as string[], texts: [] as string[], conn: [] as string[] };
     (globalThis as unknown as { __domSamples: typeof s }).__domSamples = s;
     setInterval(() => {
       const tl = document.getElementById("timeline");
@@ -121,6 +122,8 @@ export async function installDomSampler(page: Page, everyMs = 20): Promise<void>
       }
       const text = paras.join("\u241e");
       if (text !== s.texts[s.texts.length - 1]) s.texts.push(text);
+      const conn = document.getElementById("conn")?.dataset.state ?? "";
+      if (conn !== s.conn[s.conn.length - 1]) s.conn.push(conn);
     }, ms);
   }, everyMs);
 }
@@ -133,6 +136,8 @@ export interface DomSamples {
   bad: string[];
   /** Each distinct streamed text (paragraphs joined by U+241E), in order. */
   texts: string[];
+  /** The connection indicator's states (`#conn[data-state]`), each change in order. */
+  conn: string[];
 }
 
 /** Reads the sampler's record from the current document. */

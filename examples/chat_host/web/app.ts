@@ -534,6 +534,15 @@ function renderCard(card: OpenCardSnapshot): HTMLFormElement {
   form.dataset.cardId = card.correlationId;
   form.append(el("div", "block-kind", "Needs your answer"));
   form.append(el("p", "card-prompt", card.prompt));
+  if (card.approval !== undefined) {
+    const box = el("div", "approval");
+    box.append(el("code", "approval-title", card.approval.title));
+    box.append(el("p", "approval-question", card.approval.question));
+    if (card.approval.body.length > 0) {
+      box.append(el("pre", "approval-body", card.approval.body.join("\n")));
+    }
+    form.append(box);
+  }
   if (card.report !== undefined) form.append(renderReport(card.report));
   if (card.details !== undefined) {
     const d = el("details");
