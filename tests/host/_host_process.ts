@@ -16,7 +16,11 @@ const LISTENING = /^chat host listening on (http:\/\/127\.0\.0\.1:(\d+)\/)$/;
 export interface HostProcessOptions {
   /** Port (default: a free one, found by binding port 0). */
   readonly port?: number;
-  /** PGlite data directory (default: a fresh temporary directory, removed by `stop()`). */
+  /**
+   * PGlite data directory (default: a fresh temporary directory, removed by
+   * `stop()`: a copy of a migrated template made once per test process, since
+   * creating a PGlite database takes seconds).
+   */
   readonly dataDir?: string;
   /** `--delta-ms` (pause between text deltas; default 5 here, faster than the CLI's 40). */
   readonly deltaMs?: number;
@@ -73,6 +77,38 @@ export function freePort(): number {
   return port;
 }
 
+let template: Promise<string> | null = null;
+let templateDir: string | null = null;
+
+/**
+ * A fresh temporary data directory holding a migrated, closed store: a copy
+ * of a template the first call creates (a host started on an empty
+ * directory, then stopped with SIGTERM).
+ */
+export async function templateCopy(): Promise<string> {
+  template ??= (async () => {
+    const dir = await Deno.makeTempDir({ prefix: "chat_host_template_" });
+    const h = await startHost({ dataDir: dir, readyTimeoutMs: 120_000 });
+    await h.stop();
+    templateDir = dir;
+    return dir;
+  })();
+  const from = await template;
+  const to = await Deno.makeTempDir({ prefix: "chat_host_" });
+  const cp = await new Deno.Command("cp", { args: ["-a", `${from}/.`, to] }).output();
+  if (!cp.success) throw new Error(`cp failed: ${new TextDecoder().decode(cp.stderr)}`);
+  return to;
+}
+
+globalThis.addEventListener("unload", () => {
+  // the template outlives every test: remove it when the test process ends
+  try {
+    if (templateDir !== null) Deno.removeSync(templateDir, { recursive: true });
+  } catch {
+    // already gone
+  }
+});
+
 interface Waiter {
   match: RegExp | string;
   from: number;
@@ -89,7 +125,7 @@ function matches(match: RegExp | string, line: string): boolean {
 export async function startHost(options: HostProcessOptions = {}): Promise<HostProcess> {
   const port = options.port ?? freePort();
   const tempDir = options.dataDir === undefined;
-  const dataDir = options.dataDir ?? await Deno.makeTempDir({ prefix: "chat_host_" });
+  const dataDir = options.dataDir ?? await templateCopy();
   const echo = options.echo ?? Deno.env.get("HOST_ECHO") !== undefined;
   const stdoutLines: string[] = [];
   const stderrLines: string[] = [];
