@@ -51,6 +51,7 @@ import {
 import { APPROVAL_SCHEMA, cardIdOf, TOOLS } from "./script.ts";
 import { authorityOf, type RunnerContext, runTurn } from "./turn_runner.ts";
 import { Signals } from "./signals.ts";
+import { LiveFeeds } from "./live_feed.ts";
 
 /** A web page file the host serves. */
 export interface WebAsset {
@@ -274,7 +275,9 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       : undefined;
   const resolver = new InteractionResolver({ store: interactionStore, schemas: approval });
   const signals = new Signals();
+  const feeds = new LiveFeeds();
   const ctx: RunnerContext = {
+    feeds,
     db,
     log,
     recovery,
@@ -290,6 +293,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
   const running = new Map<string, Promise<void>>();
   function launch(turn: TurnRow): void {
     if (running.has(turn.turnId) || closing) return;
+    feeds.open(turn.turnId);
     const p = (async () => {
       try {
         await ensureTurn(turn);
@@ -298,6 +302,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
         if (!closing) print(`turn ${turn.turnId} stopped: ${e instanceof Error ? e.message : e}`);
       } finally {
         running.delete(turn.turnId);
+        feeds.close(turn.turnId);
       }
     })();
     running.set(turn.turnId, p);
@@ -339,13 +344,16 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     return turn;
   }
 
+  /**
+   * Where the responses read a turn: the log, then this process's live feed
+   * of the turn when it runs here, else the log again at each wake-up (an
+   * append notification, or every second).
+   */
   function source(turn: TurnRow): TurnSource {
-    return {
-      conversationId: turn.conversationId,
-      turnId: turn.turnId,
-      window: log,
-      wake: signals.waker(`log:${turn.turnId}`),
-    };
+    const base = { conversationId: turn.conversationId, turnId: turn.turnId, window: log };
+    return feeds.has(turn.turnId)
+      ? { ...base, live: (afterSeq, signal) => feeds.follow(turn.turnId, afterSeq, signal) }
+      : { ...base, wake: signals.waker(`log:${turn.turnId}`) };
   }
 
   /** The turn `turnId` of `userId`, or the refusal. */

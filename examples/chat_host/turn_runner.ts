@@ -43,6 +43,7 @@ import {
 } from "./script.ts";
 import { insertLedger, ledgerFor, markFinished, type TurnRow } from "./host_tables.ts";
 import type { Signals } from "./signals.ts";
+import type { LiveFeeds } from "./live_feed.ts";
 
 /** The tenant every demo user belongs to. */
 export const DEMO_TENANT = "demo";
@@ -73,6 +74,8 @@ export interface RunnerContext {
   readonly print: (line: string) => void;
   /** Wake-ups: `log:<turnId>` after an append, `card:<turnId>` after an answer. */
   readonly signals: Signals;
+  /** The in-memory feed of each appended envelope (for live readers). */
+  readonly feeds: LiveFeeds;
 }
 
 /** The turn was cancelled while it ran. */
@@ -139,17 +142,19 @@ class Run {
 
   async #append(event: ChatEventV1, seq: number): Promise<void> {
     const { turnId, conversationId } = this.#turn;
-    const r = await this.#ctx.log.append({
-      schemaVersion: 1,
+    const envelope = {
+      schemaVersion: 1 as const,
       conversationId,
       turnId,
       eventId: `${turnId}:${seq}`,
       seq,
       at: Date.now(),
       event,
-    });
+    };
+    const r = await this.#ctx.log.append(envelope);
     if (!r.ok) throw new Error(`append of seq ${seq} refused: ${r.error.code}: ${r.error.message}`);
     this.#logged = seq;
+    this.#ctx.feeds.publish(envelope);
     this.#ctx.signals.notify(`log:${turnId}`);
   }
 
