@@ -106,7 +106,13 @@ export async function installDomSampler(page: Page, everyMs = 20): Promise<void>
   await page.evaluateOnNewDocument((ms: number) => {
     const TAG = /<\/?(?:ask|report)/i;
     const TRAIL = /<(?:a(?:s(?:k)?)?|r(?:e(?:p(?:o(?:r(?:t)?)?)?)?)?)?$/i;
-    const s = { count: 0, bad: [] as string[], texts: [] as string[], conn: [] as string[] };
+    const s = {
+      count: 0,
+      bad: [] as string[],
+      texts: [] as string[],
+      conn: [] as string[],
+      connAt: [] as number[],
+    };
     (globalThis as unknown as { __domSamples: typeof s }).__domSamples = s;
     setInterval(() => {
       const tl = document.getElementById("timeline");
@@ -123,7 +129,10 @@ export async function installDomSampler(page: Page, everyMs = 20): Promise<void>
       const text = paras.join("\u241e");
       if (text !== s.texts[s.texts.length - 1]) s.texts.push(text);
       const conn = document.getElementById("conn")?.dataset.state ?? "";
-      if (conn !== s.conn[s.conn.length - 1]) s.conn.push(conn);
+      if (conn !== s.conn[s.conn.length - 1]) {
+        s.conn.push(conn);
+        s.connAt.push(Date.now());
+      }
     }, ms);
   }, everyMs);
 }
@@ -138,6 +147,8 @@ export interface DomSamples {
   texts: string[];
   /** The connection indicator's states (`#conn[data-state]`), each change in order. */
   conn: string[];
+  /** When each change of `conn` was sampled (epoch ms). */
+  connAt: number[];
 }
 
 /** Reads the sampler's record from the current document. */

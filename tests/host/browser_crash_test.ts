@@ -36,7 +36,7 @@ const SCREENSHOT = new URL("../../test-artifacts/chat_host_final.png", import.me
 const HOST = { deltaMs: 15, effectMs: 400 } as const;
 
 /** The page's turn id (from the address the page set after starting the turn). */
-async function turnIdOf(page: Page): Promise<string> {
+function turnIdOf(page: Page): string {
   const id = new URL(page.url()).searchParams.get("turn");
   assert.ok(id, "the page did not put the turn in its address");
   return id;
@@ -55,12 +55,12 @@ async function startTurn(page: Page, host: HostProcess): Promise<string> {
   await page.waitForFunction(() => new URL(location.href).searchParams.has("turn"), {
     timeout: 10_000,
   });
-  return await turnIdOf(page);
+  return turnIdOf(page);
 }
 
 async function answerCard(page: Page): Promise<void> {
   await page.waitForSelector("form.card[data-state='open']", { timeout: 30_000 });
-  await page.click("form.card button[value='submit']");
+  await page.$eval("form.card button[value='submit']", (b) => (b as HTMLButtonElement).click());
   await page.waitForSelector("form.card[data-state='answered']", { timeout: 30_000 });
 }
 
@@ -75,18 +75,24 @@ function lastEventAt(page: Page): Promise<number> {
 }
 
 /** Kill the host, wait `downMs`, restart it; ms from the restart to the page's next rendered event. */
-async function crashAndResume(page: Page, host: HostProcess, downMs: number): Promise<number> {
+async function crashAndResume(
+  page: Page,
+  host: HostProcess,
+  downMs: number,
+): Promise<{ live: number; event: number }> {
   await host.kill("SIGKILL");
   await page.waitForSelector("#conn[data-state='reconnecting']", { timeout: 10_000 });
   await new Promise((r) => setTimeout(r, downMs));
   await host.restart();
   const listening = Date.now();
+  await page.waitForSelector("#conn[data-state='live']", { timeout: 20_000 });
+  const live = Date.now() - listening;
   await page.waitForFunction(
     (t: number) => Number(document.getElementById("timeline")?.dataset.lastEventAt ?? 0) > t,
     { timeout: 20_000, polling: 10 },
     listening,
   );
-  return (await lastEventAt(page)) - listening;
+  return { live, event: (await lastEventAt(page)) - listening };
 }
 
 async function ledgerOf(host: HostProcess, turnId: string) {
@@ -113,7 +119,7 @@ Deno.test({
       const { browser } = session;
 
       // 1. The reference: the same turn, uninterrupted.
-      const refHost = await startHost(HOST);
+      const refHost = await startHost(HOST); // a fresh copy of a migrated template
       hosts.push(refHost);
       const refContext = await browser.createBrowserContext();
       const refPage = await refContext.newPage();
@@ -127,7 +133,7 @@ Deno.test({
       await refHost.stop();
 
       // 2. The crash run, on a fresh data directory.
-      const host = await startHost(HOST);
+      const host = await startHost(HOST); // a fresh data directory again
       hosts.push(host);
       const page = session.page;
       const pageErrors: string[] = [];
@@ -188,7 +194,9 @@ Deno.test({
       assert.equal(new Set(effects.map((e) => e.key)).size, effects.length);
 
       await Deno.mkdir(new URL(".", SCREENSHOT), { recursive: true });
-      await page.screenshot({ path: SCREENSHOT.pathname as `${string}.png`, fullPage: true });
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewport({ width: 1000, height: Math.min(4000, height) });
+      await page.screenshot({ path: SCREENSHOT.pathname as `${string}.png` });
 
       // A reload replays the turn: the same page, the card still answered.
       await page.reload();
@@ -197,7 +205,8 @@ Deno.test({
       assert.equal(await transcript(page, turnId), reference);
 
       console.log(
-        `  resume after restart: ${resume1} ms (text streaming), ${resume2} ms (inside an effect); ` +
+        `  after restart, page live again / next event rendered: ${resume1.live} / ${resume1.event} ms ` +
+          `(killed while text streamed), ${resume2.live} / ${resume2.event} ms (killed inside an effect); ` +
           `${samples.count} DOM samples, ${samples.texts.length} distinct texts, 0 with a tag; ` +
           `ledger: ${effects.length} effects; connection: ${samples.conn.join(" → ")}`,
       );

@@ -43,7 +43,7 @@ import type { OpenCardSnapshot } from "../../../cards.ts";
 /** Reconnection delay before the host sent a `retry:` field, in ms. */
 const DEFAULT_RETRY_MS = 250;
 /** Upper bound of the reconnection backoff, in ms. */
-const MAX_BACKOFF_MS = 1000;
+const MAX_BACKOFF_MS = 500;
 /** Longest JSON shown for a tool input or output, in UTF-16 code units. */
 const MAX_JSON_SHOWN = 400;
 
@@ -319,16 +319,22 @@ class TurnView {
     for (const seg of this.#scanner.end()) this.#segment(seg);
   }
 
-  /** Appends streamed text to the current paragraph (a new one after a block or a tool). */
+  /**
+   * Appends streamed text to the current paragraph; a new paragraph starts
+   * after a block, a tool or a card, without the line breaks that separated
+   * it from them (they would show as blank lines), and only once it has text.
+   */
   #appendText(text: string): void {
-    if (text === "") return;
     if (this.#textNode === null) {
+      const rest = text.replace(/^[\r\n]+/, "");
+      if (rest === "") return;
       const p = el("div", "text");
-      this.#textNode = document.createTextNode("");
+      this.#textNode = document.createTextNode(rest);
       p.append(this.#textNode);
       ui.timeline.append(p);
+      return;
     }
-    this.#textNode.appendData(text);
+    if (text !== "") this.#textNode.appendData(text);
   }
 
   #segment(seg: TurnTextSegment): void {
@@ -363,7 +369,11 @@ class TurnView {
     head.append(el("span", "tool-icon"), el("span", "tool-name", name), el("span", "badge"));
     box.append(head);
     const shown = input === undefined ? "" : showJson(input);
-    if (shown !== "") box.append(el("code", "tool-input", shown));
+    if (shown !== "") {
+      const line = el("div", "tool-io");
+      line.append(el("span", "io-label", "input"), el("code", "tool-input", shown));
+      box.append(line);
+    }
     box.append(el("div", "tool-detail"));
     setToolStatus(box, "running");
     this.#tools.set(callId, box);
@@ -385,7 +395,12 @@ class TurnView {
     if (box === undefined) return;
     setToolStatus(box, ok ? "done" : "failed");
     const shown = summary ?? (output === undefined ? "" : showJson(output));
-    box.querySelector(".tool-detail")!.textContent = shown;
+    const detail = box.querySelector(".tool-detail")!;
+    if (shown === "") detail.replaceChildren();
+    else {detail.replaceChildren(
+        el("span", "io-label", ok ? "result" : "error"),
+        el("code", "tool-output", shown),
+      );}
   }
 
   #card(card: OpenCardSnapshot): void {
@@ -479,7 +494,11 @@ function renderReport(block: ReportBlock): HTMLElement {
     const p = el("div", "plan");
     const head = el("div", "plan-head");
     head.append(el("span", "plan-title", plan.title));
-    if (plan.status !== undefined) head.append(el("span", "chip", plan.status));
+    if (plan.status !== undefined) {
+      const chip = el("span", "chip", plan.status);
+      chip.dataset.status = plan.status;
+      head.append(chip);
+    }
     p.append(head);
     if (plan.summary !== undefined) p.append(el("p", "plan-summary", plan.summary));
     if (plan.items !== undefined) {
