@@ -84,6 +84,12 @@ export interface ChatHostOptions {
   readonly heartbeatMs?: number;
   /** Effect lease, ms (default 1,000: a dead worker's effect is taken over after it). */
   readonly leaseMs?: number;
+  /**
+   * Retention: keep only the last `retainEvents` events of a finished turn's
+   * log (default: keep everything). A reader whose `Last-Event-ID` fell
+   * below the window then gets `stale-cursor` (410), never a silent restart.
+   */
+  readonly retainEvents?: number;
 }
 
 /** A running host. */
@@ -298,6 +304,9 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       try {
         await ensureTurn(turn);
         await runTurn(ctx, turn, () => closing);
+        if (options.retainEvents !== undefined && !closing) {
+          await log.trim({ keepLast: options.retainEvents }, turn.turnId);
+        }
       } catch (e) {
         if (!closing) print(`turn ${turn.turnId} stopped: ${e instanceof Error ? e.message : e}`);
       } finally {
