@@ -79,20 +79,25 @@ async function crashAndResume(
   page: Page,
   host: HostProcess,
   downMs: number,
-): Promise<{ live: number; event: number }> {
+): Promise<{ attempt: number; live: number; event: number }> {
   await host.kill("SIGKILL");
   await page.waitForSelector("#conn[data-state='reconnecting']", { timeout: 10_000 });
   await new Promise((r) => setTimeout(r, downMs));
   await host.restart();
   const listening = Date.now();
   await page.waitForSelector("#conn[data-state='live']", { timeout: 20_000 });
-  const live = Date.now() - listening;
+  const [since, attemptAt] = await page.$eval("#conn", (e) => [
+    Number((e as HTMLElement).dataset.since),
+    Number((e as HTMLElement).dataset.attemptAt),
+  ]);
+  const live = since - listening;
+  const attempt = attemptAt - listening;
   await page.waitForFunction(
     (t: number) => Number(document.getElementById("timeline")?.dataset.lastEventAt ?? 0) > t,
     { timeout: 20_000, polling: 10 },
     listening,
   );
-  return { live, event: (await lastEventAt(page)) - listening };
+  return { attempt, live, event: (await lastEventAt(page)) - listening };
 }
 
 async function ledgerOf(host: HostProcess, turnId: string) {
@@ -205,8 +210,9 @@ Deno.test({
       assert.equal(await transcript(page, turnId), reference);
 
       console.log(
-        `  after restart, page live again / next event rendered: ${resume1.live} / ${resume1.event} ms ` +
-          `(killed while text streamed), ${resume2.live} / ${resume2.event} ms (killed inside an effect); ` +
+        `  ms after the restarted host listened, page's successful attempt sent / stream open / next event rendered: ` +
+          `${resume1.attempt} / ${resume1.live} / ${resume1.event} (killed while text streamed), ` +
+          `${resume2.attempt} / ${resume2.live} / ${resume2.event} (killed inside an effect); ` +
           `${samples.count} DOM samples, ${samples.texts.length} distinct texts, 0 with a tag; ` +
           `ledger: ${effects.length} effects; connection: ${samples.conn.join(" → ")}`,
       );

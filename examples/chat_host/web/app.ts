@@ -18,7 +18,9 @@
  *
  * The host bundles this file (esbuild) and serves it as `/app.js`. The page
  * exposes its progress as data attributes for people and tests alike:
- * `#turn[data-status]`, `#conn[data-state]`, `#timeline[data-last-seq]`,
+ * `#turn[data-status]`, `#conn[data-state]` (and `data-since`, epoch ms of
+ * its last change; `data-attempt-at`, of the last connection attempt),
+ * `#timeline[data-last-seq]`,
  * `#timeline[data-last-event-at]` (epoch ms of the last rendered event),
  * `.tool[data-status]`, `.card[data-state]`.
  *
@@ -119,6 +121,7 @@ const ui = {
 type ConnState = "idle" | "connecting" | "live" | "reconnecting" | "closed";
 
 function setConn(state: ConnState, detail = ""): void {
+  if (ui.conn.dataset.state !== state) ui.conn.dataset.since = String(Date.now());
   ui.conn.dataset.state = state;
   const labels: Record<ConnState, string> = {
     idle: "Idle",
@@ -181,6 +184,7 @@ class TurnView {
       if (cursor !== null) headers["last-event-id"] = cursor;
       setConn(attempt === 0 ? "connecting" : "reconnecting", attempt > 1 ? `(try ${attempt})` : "");
       try {
+        ui.conn.dataset.attemptAt = String(Date.now());
         const res = await fetch(`/api/turns/${encodeURIComponent(this.turnId)}/events`, {
           headers,
           cache: "no-store",
@@ -684,6 +688,14 @@ function markCard(form: HTMLFormElement, state: CardState, detail?: string): voi
     closed: `Closed (${detail ?? "closed"})`,
   };
   setCardNote(form, notes[state]);
+  const kind = form.querySelector(".block-kind");
+  if (kind !== null) {
+    kind.textContent = state === "answered"
+      ? "Answered"
+      : state === "closed"
+      ? "Closed"
+      : "Needs your answer";
+  }
 }
 
 function setCardNote(form: HTMLFormElement, text: string): void {
