@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * Headless Chromium for the browser tests: Debian's `chromium` at
  * {@link CHROMIUM_PATH}, driven by `puppeteer-core` over the DevTools protocol (no
@@ -9,6 +8,43 @@
  * @module
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
+
+/**
+ * The little of the DOM that the tests' page callbacks (`page.evaluate`,
+ * `$eval`, `waitForFunction`) use. Typed here so the tests need not load
+ * TypeScript's DOM library, whose stream types clash with Deno's in the one
+ * program `deno check` builds for the whole repository. A test file declares
+ * `declare const document: PageDocument;` (no runtime code: the callbacks run
+ * in the browser).
+ */
+export interface PageElement {
+  /** The node's text. */
+  textContent: string | null;
+  /** The rendered text (line breaks as laid out). */
+  readonly innerText: string;
+  /** `data-*` attributes. */
+  readonly dataset: Record<string, string | undefined>;
+  /** First descendant matching `selector`, or null. */
+  querySelector(selector: string): PageElement | null;
+  /** Every descendant matching `selector`. */
+  querySelectorAll(selector: string): Iterable<PageElement> & { readonly length: number };
+  /** Clicks it (runs the page's own handlers, e.g. a form submit). */
+  click(): void;
+}
+
+/** The document of {@link PageElement}'s callbacks. */
+export interface PageDocument {
+  /** The element with this id, or null. */
+  getElementById(id: string): PageElement | null;
+  /** First element matching `selector`, or null. */
+  querySelector(selector: string): PageElement | null;
+  /** Every element matching `selector`. */
+  querySelectorAll(selector: string): Iterable<PageElement> & { readonly length: number };
+  /** The root element's scroll height (CSS pixels). */
+  readonly documentElement: { readonly scrollHeight: number };
+}
+
+declare const document: PageDocument;
 
 /** Where Debian's `chromium` package puts the browser. */
 export const CHROMIUM_PATH = "/usr/bin/chromium";

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The headline proof of the reference host: a turn survives two server
  * crashes in a real browser.
@@ -24,10 +23,14 @@ import {
   chromiumMissing,
   installDomSampler,
   launchBrowser,
+  type PageDocument,
+  type PageElement,
   readDomSamples,
   streamedText,
 } from "../_helpers/browser.ts";
 import { type HostProcess, startHost } from "./_host_process.ts";
+
+declare const document: PageDocument;
 
 const skip = announceSkip(chromiumMissing());
 const PROMPT = "My desk lamp arrived broken, can I get a refund?";
@@ -44,7 +47,7 @@ function turnIdOf(page: Page): string {
 
 /** The rendered turn as text, with the turn id (which differs between runs) masked. */
 async function transcript(page: Page, turnId: string): Promise<string> {
-  const text = await page.$eval("#timeline", (e) => (e as HTMLElement).innerText);
+  const text = await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText);
   return text.replaceAll(turnId, "<turn>").replaceAll(turnId.slice(-8), "<turn8>");
 }
 
@@ -60,7 +63,10 @@ async function startTurn(page: Page, host: HostProcess): Promise<string> {
 
 async function answerCard(page: Page): Promise<void> {
   await page.waitForSelector("form.card[data-state='open']", { timeout: 30_000 });
-  await page.$eval("form.card button[value='submit']", (b) => (b as HTMLButtonElement).click());
+  await page.$eval(
+    "form.card button[value='submit']",
+    (b) => (b as unknown as PageElement).click(),
+  );
   await page.waitForSelector("form.card[data-state='answered']", { timeout: 30_000 });
 }
 
@@ -71,7 +77,10 @@ async function waitCompleted(page: Page): Promise<void> {
 
 /** Epoch ms of the page's last rendered event. */
 function lastEventAt(page: Page): Promise<number> {
-  return page.$eval("#timeline", (e) => Number((e as HTMLElement).dataset.lastEventAt ?? 0));
+  return page.$eval(
+    "#timeline",
+    (e) => Number((e as unknown as PageElement).dataset.lastEventAt ?? 0),
+  );
 }
 
 /** Kill the host, wait `downMs`, restart it; ms from the restart to the page's next rendered event. */
@@ -87,8 +96,8 @@ async function crashAndResume(
   const listening = Date.now();
   await page.waitForSelector("#conn[data-state='live']", { timeout: 20_000 });
   const [since, attemptAt] = await page.$eval("#conn", (e) => [
-    Number((e as HTMLElement).dataset.since),
-    Number((e as HTMLElement).dataset.attemptAt),
+    Number((e as unknown as PageElement).dataset.since),
+    Number((e as unknown as PageElement).dataset.attemptAt),
   ]);
   const live = since - listening;
   const attempt = attemptAt - listening;
@@ -173,7 +182,7 @@ Deno.test({
       );
       const resume2 = await crashAndResume(page, host, 300);
       assert.equal(
-        await page.$eval("form.card", (f) => (f as HTMLElement).dataset.state),
+        await page.$eval("form.card", (f) => (f as unknown as PageElement).dataset.state),
         "answered",
         "the card answered before the crash is not shown answered",
       );

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The chat host's web page in real headless Chromium (Debian's `chromium`,
  * driven by puppeteer-core): a whole scripted turn against a real host
@@ -13,6 +12,8 @@ import {
   chromiumMissing,
   installDomSampler,
   launchBrowser,
+  type PageDocument,
+  type PageElement,
   readDomSamples,
   streamedText,
 } from "../_helpers/browser.ts";
@@ -21,6 +22,8 @@ import { bundleApp } from "../../examples/chat_host/bundle.ts";
 import { serializeAskTag, serializeReportTag } from "../../blocks.ts";
 import { encodeChatEnvelopeFrame } from "../../sse.ts";
 import type { ChatEventV1 } from "../../mod.ts";
+
+declare const document: PageDocument;
 
 const skip = announceSkip(chromiumMissing());
 const WEB = new URL("../../examples/chat_host/web/", import.meta.url);
@@ -40,14 +43,20 @@ Deno.test({
       page.on("pageerror", (e) => pageErrors.push(String(e)));
       await installDomSampler(page);
       await page.goto(host.url);
-      assert.equal(await page.$eval("#conn", (e) => (e as HTMLElement).dataset.state), "idle");
+      assert.equal(
+        await page.$eval("#conn", (e) => (e as unknown as PageElement).dataset.state),
+        "idle",
+      );
       await page.type("#prompt-input", "Where is my desk lamp? <b>now</b>");
       await page.click("#send");
 
       // The card opens after the first tool; answer it through the form.
       await page.waitForSelector("form.card", { timeout: 20_000 });
       await page.waitForSelector("#turn[data-status='awaiting-input']", { timeout: 20_000 });
-      await page.$eval("form.card button[value='submit']", (b) => (b as HTMLButtonElement).click());
+      await page.$eval(
+        "form.card button[value='submit']",
+        (b) => (b as unknown as PageElement).click(),
+      );
       await page.waitForSelector("form.card[data-state='answered']", { timeout: 20_000 });
       await page.waitForSelector("#turn[data-status='completed']", { timeout: 30_000 });
       await page.waitForSelector("#conn[data-state='closed']", { timeout: 5_000 });
@@ -65,7 +74,7 @@ Deno.test({
         })),
         tools: [...document.querySelectorAll("#timeline .tool")].map((e) => [
           e.querySelector(".tool-name")?.textContent,
-          (e as HTMLElement).dataset.status,
+          (e as unknown as PageElement).dataset.status,
         ]),
         card: document.querySelector("form.card .card-note")?.textContent,
         boldElements: document.querySelectorAll("#timeline b, #user-prompt b").length,
@@ -100,11 +109,14 @@ Deno.test({
       assert.deepEqual(pageErrors, []);
 
       // A reload replays the turn from the start and shows the same page.
-      const before = await page.$eval("#timeline", (e) => (e as HTMLElement).innerText);
+      const before = await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText);
       await page.reload();
       await page.waitForSelector("#turn[data-status='completed']", { timeout: 20_000 });
       await page.waitForSelector("form.card[data-state='answered']", { timeout: 5_000 });
-      assert.equal(await page.$eval("#timeline", (e) => (e as HTMLElement).innerText), before);
+      assert.equal(
+        await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText),
+        before,
+      );
     } finally {
       await session.close();
       await host.stop();
@@ -209,7 +221,7 @@ Deno.test({
         toolDetail: document.querySelector(".tool-output")?.textContent,
         cardPrompt: document.querySelector(".card-prompt")?.textContent,
         cardOption: document.querySelector("form.card label span")?.textContent,
-        card: (document.querySelector("form.card") as HTMLElement | null)?.dataset.state,
+        card: document.querySelector("form.card")?.dataset.state,
         text: [...document.querySelectorAll("#timeline .text")].map((e) => e.textContent).join("|"),
       }));
       assert.equal(seen.pwned, undefined, "model markup ran");

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The reference chat host's web page (no framework): starts a turn, renders
  * it from the host's v1 SSE stream and reconnects by itself.
