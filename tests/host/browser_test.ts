@@ -30,7 +30,7 @@ const WEB = new URL("../../examples/chat_host/web/", import.meta.url);
 
 Deno.test({
   name:
-    "browser: a whole turn renders (text, report and ask blocks as UI, tools done, the card answered in the page, completed); no partial tag in any DOM sample",
+    "browser: a whole turn renders (text, report and ask blocks as UI, tools done, the card answered in the page, completed; no partial tag in any DOM sample); a reload shows it again; a second turn is cancelled with the button",
   ignore: skip,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -117,6 +117,30 @@ Deno.test({
         await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText),
         before,
       );
+
+      // A second turn in the same conversation, cancelled with the page's button mid-stream.
+      const firstTurn = new URL(page.url()).searchParams.get("turn");
+      await page.type("#prompt-input", "Never mind.");
+      await page.click("#send");
+      await page.waitForFunction(
+        (t: string | null) => new URL(location.href).searchParams.get("turn") !== t,
+        { timeout: 10_000 },
+        firstTurn,
+      );
+      await page.waitForFunction(
+        () => (document.querySelector("#timeline .text")?.textContent ?? "").length > 10,
+        { timeout: 20_000, polling: 10 },
+      );
+      await page.click("#cancel");
+      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: 20_000 });
+      await page.waitForSelector("#conn[data-state='closed']", { timeout: 5_000 });
+      const cancelled = await page.evaluate(() => ({
+        status: document.getElementById("status")?.textContent,
+        cancelDisabled: document.querySelector("#cancel[disabled]") !== null,
+        running: document.querySelectorAll("#timeline .tool[data-status='running']").length,
+      }));
+      assert.deepEqual(cancelled, { status: "Cancelled", cancelDisabled: true, running: 0 });
+      assert.equal(new URL(page.url()).searchParams.get("conversation") !== null, true);
     } finally {
       await session.close();
       await host.stop();
