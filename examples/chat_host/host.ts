@@ -356,11 +356,15 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
   /**
    * Where the responses read a turn: the log, then this process's live feed
    * of the turn when it runs here, else the log again at each wake-up (an
-   * append notification, or every second).
+   * append notification, or every second). `paused`: for the AI SDK and
+   * AG-UI responses, which end at the card when nothing more is available:
+   * they read the log at wake-ups (a live feed that re-delivers frames the
+   * window already sent counts as "available" for the helper, and the
+   * response would not end at the pause).
    */
-  function source(turn: TurnRow): TurnSource {
+  function source(turn: TurnRow, paused = false): TurnSource {
     const base = { conversationId: turn.conversationId, turnId: turn.turnId, window: log };
-    return feeds.has(turn.turnId)
+    return feeds.has(turn.turnId) && !paused
       ? { ...base, live: (afterSeq, signal) => feeds.follow(turn.turnId, afterSeq, signal) }
       : { ...base, wake: signals.waker(`log:${turn.turnId}`) };
   }
@@ -547,7 +551,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       const conv = await conversationFor(userId, undefined, chatKey);
       if (conv instanceof Response) return conv;
       const turn = await startTurn(userId, prompt, chatKey, conv);
-      return uiMessageStreamResponse(request, source(turn), { heartbeatMs });
+      return uiMessageStreamResponse(request, source(turn, true), { heartbeatMs });
     }
     if (last?.role !== "assistant") {
       return refuse(
@@ -579,17 +583,23 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
       return refuse(403, "unauthorized", "the card is not of this chat");
     }
-    return uiMessageStreamResponse(request, source(resolved.turn), {
+    return uiMessageStreamResponse(request, source(resolved.turn, true), {
       heartbeatMs,
       continuation: { cardIds: responses.map((r) => r.correlationId) },
     });
   }
 
-  async function getChatStream(userId: string, chatId: string): Promise<Response> {
+  async function getChatStream(
+    request: Request,
+    userId: string,
+    chatId: string,
+  ): Promise<Response> {
     if (!ID.test(chatId)) return refuse(400, "invalid-request", "bad chat id");
     const turn = await latestChatTurn(db, userId, `ai:${chatId}`);
     if (turn === null || turn.finished) return new Response(null, { status: 204 });
-    return uiMessageStreamResponse(new Request("http://host/"), source(turn), { heartbeatMs });
+    return uiMessageStreamResponse(request, source(turn, true), {
+      heartbeatMs,
+    });
   }
 
   async function postAgUi(request: Request, userId: string): Promise<Response> {
@@ -606,7 +616,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
         return refuse(403, "unauthorized", "the card is not of this thread");
       }
-      return agUiResponse(request, source(resolved.turn), {
+      return agUiResponse(request, source(resolved.turn, true), {
         heartbeatMs,
         runId,
         continuation: { cardIds: responses.map((r) => r.correlationId) },
@@ -621,7 +631,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     const conv = await conversationFor(userId, undefined, chatKey);
     if (conv instanceof Response) return conv;
     const turn = await startTurn(userId, prompt, chatKey, conv);
-    return agUiResponse(request, source(turn), { heartbeatMs, runId });
+    return agUiResponse(request, source(turn, true), { heartbeatMs, runId });
   }
 
   async function servePage(request: Request, path: string): Promise<Response> {
@@ -692,7 +702,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     } else if (parts[0] === "chat") {
       if (parts.length === 1) return is("POST") ? postChat(request, userId) : wrong();
       if (parts.length === 3 && parts[2] === "stream") {
-        return is("GET") ? getChatStream(userId, parts[1]) : wrong();
+        return is("GET") ? getChatStream(request, userId, parts[1]) : wrong();
       }
     } else if (parts[0] === "ag-ui" && parts.length === 1) {
       return is("POST") ? postAgUi(request, userId) : wrong();
