@@ -80,6 +80,11 @@ export interface ChatHostOptions {
   readonly asset?: (name: string) => Promise<WebAsset | null>;
   /** Where operator lines go (`effect started …`); default `console.log`. */
   readonly print?: (line: string) => void;
+  /**
+   * Pause between an effect's ledger write and the store's completion, ms
+   * (default 0; crash tests widen that window).
+   */
+  readonly afterEffectMs?: number;
   /** Heartbeat interval of the streams, ms (default 15,000). */
   readonly heartbeatMs?: number;
   /** Effect lease, ms (default 1,000: a dead worker's effect is taken over after it). */
@@ -291,6 +296,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     resolver,
     deltaMs: options.deltaMs ?? 40,
     effectMs: options.effectMs ?? 300,
+    afterEffectMs: options.afterEffectMs ?? 0,
     print,
     signals,
   };

@@ -8,7 +8,9 @@
  * ignored when `DATABASE_URL` is set: that server is used and migrated),
  * `--delta-ms N` (pause between streamed text deltas, default 40),
  * `--effect-ms N` (how long each tool effect runs, default 300), `--retain N`
- * (keep only the last N events of a finished turn's log; default: all).
+ * (keep only the last N events of a finished turn's log; default: all),
+ * `--after-effect-ms N` (pause between an effect's ledger write and its
+ * completion in the store; default 0; crash tests widen that window).
  *
  * Prints `chat host listening on http://127.0.0.1:<port>/` once it serves
  * (after resuming every unfinished turn in the store), and `effect started
@@ -44,6 +46,7 @@ const port = intFlag("port", 8787);
 const deltaMs = intFlag("delta-ms", 40);
 const effectMs = intFlag("effect-ms", 300);
 const dataDir = flag("data", ".chat_host_data");
+const afterEffectMs = intFlag("after-effect-ms", 0);
 const retain = flag("retain", "");
 const retainEvents = retain === "" ? undefined : intFlag("retain", 0);
 const databaseUrl = Deno.env.get("DATABASE_URL");
@@ -73,7 +76,14 @@ const asset = async (name: string): Promise<WebAsset | null> => {
 };
 
 const driver = await openDriver();
-const host = await createChatHost({ driver, deltaMs, effectMs, asset, retainEvents });
+const host = await createChatHost({
+  driver,
+  deltaMs,
+  effectMs,
+  afterEffectMs,
+  asset,
+  retainEvents,
+});
 if (host.resumedTurns.length > 0) {
   console.log(`resuming ${host.resumedTurns.length} unfinished turn(s)`);
 }

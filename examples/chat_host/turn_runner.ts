@@ -70,6 +70,12 @@ export interface RunnerContext {
   readonly deltaMs: number;
   /** How long each tool effect runs, ms. */
   readonly effectMs: number;
+  /**
+   * Pause between an effect's ledger write and its completion being stored,
+   * ms (0 in production; crash tests widen the window in which the ledger
+   * holds the effect but `TurnRecovery` does not yet).
+   */
+  readonly afterEffectMs: number;
   /** Print a line for operators and tests (`effect started …`). */
   readonly print: (line: string) => void;
   /** Wake-ups: `log:<turnId>` after an append, `card:<turnId>` after an answer. */
@@ -249,6 +255,7 @@ class Run {
       at: Date.now(),
     });
     this.#ctx.print(`effect finished ${tool} ${turnId}`);
+    if (this.#ctx.afterEffectMs > 0) await sleep(this.#ctx.afterEffectMs);
     return output;
   }
 

@@ -70,7 +70,12 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const host = await startHost({ deltaMs: 10, effectMs: 1_000 });
+    // effects run 800 ms, then 800 ms pass between the ledger write and the stored completion
+    const host = await startHost({
+      deltaMs: 10,
+      effectMs: 800,
+      args: ["--after-effect-ms", "800"],
+    });
     try {
       const base = host.url;
       // The uninterrupted run, for comparison.
@@ -94,8 +99,10 @@ Deno.test({
       const follower = new Follower(base, t.turnId);
       const resumeMs: Record<string, number> = {};
 
+      let restartLine = 0;
       const crash = async (label: string) => {
         await host.kill("SIGKILL");
+        restartLine = host.stdoutLines.length;
         // what was already on the wire arrives; then nothing until the restart
         await new Promise((r) => setTimeout(r, 200));
         const before = follower.envelopes.length;
@@ -112,12 +119,11 @@ Deno.test({
       await until(() => follower.envelopes.length >= 30, "30 events");
       await crash("text");
       // 2. while lookup_order's effect runs (no ledger row yet)
-      let from = host.stdoutLines.length;
-      await host.waitForLine(`effect started lookup_order ${t.turnId}`, { fromLine: from });
+      await host.waitForLine(`effect started lookup_order ${t.turnId}`, { fromLine: restartLine });
+      await new Promise((r) => setTimeout(r, 100));
       await crash("effect");
-      // 3. right after lookup_order's ledger row was written
-      from = host.stdoutLines.length;
-      await host.waitForLine(`effect finished lookup_order ${t.turnId}`, { fromLine: from });
+      // 3. after lookup_order's ledger row was written, before its completion is stored
+      await host.waitForLine(`effect finished lookup_order ${t.turnId}`, { fromLine: restartLine });
       await host.kill("SIGKILL");
       await host.restart();
       // 4. answer the card, then kill while issue_refund's effect runs
@@ -125,7 +131,7 @@ Deno.test({
         () => follower.envelopes.some((e) => e.event.type === "card"),
         "the card event",
       );
-      from = host.stdoutLines.length;
+      const from = host.stdoutLines.length;
       const answer = await api(base, `/api/turns/${t.turnId}/cards/${card}/answer`, {
         json: { answer: { action: "submit", value: { confirmed: true } } },
       });
