@@ -22,6 +22,7 @@ import { bundleApp } from "../../examples/chat_host/bundle.ts";
 import { serializeAskTag, serializeReportTag } from "../../blocks.ts";
 import { encodeChatEnvelopeFrame } from "../../sse.ts";
 import type { ChatEventV1 } from "../../mod.ts";
+import type { Page } from "puppeteer-core";
 
 declare const document: PageDocument;
 
@@ -148,6 +149,47 @@ Deno.test({
   },
 });
 
+/**
+ * Serves the page at http://chat.test/ from the files on disk (app.js: the
+ * given bundle) and answers `/api/turns/t1/events` with `events(lastEventId)`
+ * (a status and body; 200 and an SSE body by default), all inside Chromium's
+ * request interception: no server.
+ */
+async function serveSynthetic(
+  page: Page,
+  app: string,
+  events: (lastEventId: string | undefined) => { status?: number; body: string },
+): Promise<void> {
+  await page.setRequestInterception(true);
+  page.on("request", async (request) => {
+    const url = new URL(request.url());
+    const file: Record<string, [string, string]> = {
+      "/": ["index.html", "text/html"],
+      "/style.css": ["style.css", "text/css"],
+    };
+    if (url.pathname === "/app.js") {
+      return request.respond({ body: app, contentType: "text/javascript" });
+    }
+    if (url.pathname in file) {
+      const [name, type] = file[url.pathname];
+      return request.respond({
+        body: await Deno.readTextFile(new URL(name, WEB)),
+        contentType: type,
+      });
+    }
+    if (url.pathname === "/api/turns/t1/events") {
+      const r = events(request.headers()["last-event-id"]);
+      const status = r.status ?? 200;
+      return request.respond({
+        status,
+        body: r.body,
+        contentType: status === 200 ? "text/event-stream" : "application/json",
+      });
+    }
+    return request.respond({ status: 404, body: "{}", contentType: "application/json" });
+  });
+}
+
 const HOSTILE = `<img src=x onerror="globalThis.__pwned=1">`;
 
 /** A synthetic v1 turn whose every model string is hostile-looking markup. */
@@ -185,6 +227,11 @@ function hostileStream(): string {
     { type: "delta", text: HOSTILE },
     { type: "done", stopReason: "complete" },
   );
+  return framesOf(events);
+}
+
+/** SSE frames of `events` as turn t1 of conversation c1, seq 1…n, ids `t1:<seq>`. */
+function framesOf(events: ChatEventV1[]): string {
   return events.map((event, i) =>
     encodeChatEnvelopeFrame({
       schemaVersion: 1,
@@ -209,28 +256,7 @@ Deno.test({
     try {
       const { page } = session;
       await installDomSampler(page);
-      await page.setRequestInterception(true);
-      page.on("request", async (request) => {
-        const url = new URL(request.url());
-        const file: Record<string, [string, string]> = {
-          "/": ["index.html", "text/html"],
-          "/style.css": ["style.css", "text/css"],
-        };
-        if (url.pathname === "/app.js") {
-          return request.respond({ body: app, contentType: "text/javascript" });
-        }
-        if (url.pathname in file) {
-          const [name, type] = file[url.pathname];
-          return request.respond({
-            body: await Deno.readTextFile(new URL(name, WEB)),
-            contentType: type,
-          });
-        }
-        if (url.pathname === "/api/turns/t1/events") {
-          return request.respond({ body: hostileStream(), contentType: "text/event-stream" });
-        }
-        return request.respond({ status: 404, body: "{}", contentType: "application/json" });
-      });
+      await serveSynthetic(page, app, () => ({ body: hostileStream() }));
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
       await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
       const seen = await page.evaluate(() => ({
@@ -269,6 +295,51 @@ Deno.test({
         `Before ${HOSTILE} | middle | after <script>globalThis.__pwned=2</script>|${HOSTILE}`,
       );
       assert.deepEqual((await readDomSamples(page)).bad, []);
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a Last-Event-ID the host refuses (stale-cursor) makes the page render the turn again from its start, once, without duplicating it",
+  ignore: skip,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const app = await bundleApp();
+    const session = await launchBrowser();
+    try {
+      const { page } = session;
+      const text = 'One, <report>{"title":"R","plans":[{"title":"P"}]}</report> two, three.';
+      const events: ChatEventV1[] = [];
+      for (let i = 0; i < text.length; i += 4) {
+        events.push({ type: "delta", text: text.slice(i, i + 4) });
+      }
+      events.push({ type: "done", stopReason: "complete" });
+      const all = framesOf(events);
+      const frames = all.split("\n\n").filter((f) => f !== "").map((f) => f + "\n\n");
+      const asked: (string | null)[] = [];
+      await serveSynthetic(page, app, (lastEventId) => {
+        asked.push(lastEventId ?? null);
+        // 1st: the first 5 events, then the stream ends (a dropped connection);
+        // 2nd (Last-Event-ID t1:5): refused as stale; 3rd (none): the whole turn.
+        if (asked.length === 1) return { body: frames.slice(0, 5).join("") };
+        if (lastEventId !== undefined) {
+          return {
+            status: 410,
+            body: JSON.stringify({ error: { code: "stale-cursor", message: "retention" } }),
+          };
+        }
+        return { body: all };
+      });
+      await page.goto("http://chat.test/?conversation=c1&turn=t1");
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
+      assert.deepEqual(asked, [null, "t1:5", null]);
+      assert.equal(await streamedText(page), "One, \u241e two, three.");
+      assert.equal(await page.$$eval("#timeline .report", (r) => r.length), 1);
+      assert.equal(await page.$eval("#problems", (e) => e.textContent), "");
     } finally {
       await session.close();
     }

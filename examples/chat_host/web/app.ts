@@ -27,7 +27,6 @@
  */
 import {
   ChatStateFolder,
-  type ChatStateV1,
   isTerminalTurnStatus,
   parseChatEnvelopeJson,
   type TurnStatus,
@@ -88,20 +87,38 @@ function showJson(value: unknown): string {
   return s.length > MAX_JSON_SHOWN ? s.slice(0, MAX_JSON_SHOWN) + "…" : s;
 }
 
+/** A refusal read from a `{error:{code,message}}` body: its code (null if none) and a line to show. */
+interface HostRefusal {
+  readonly code: string | null;
+  readonly text: string;
+}
+
 /** Reads a `{error:{code,message}}` refusal body; a fallback from the status otherwise. */
-async function refusalOf(res: Response): Promise<string> {
+async function refusalOf(res: Response): Promise<HostRefusal> {
   try {
     const body = await res.json();
     const code = body?.error?.code;
     const message = body?.error?.message;
     if (typeof code === "string") {
-      return typeof message === "string" ? `${code}: ${message}` : code;
+      return { code, text: typeof message === "string" ? `${code}: ${message}` : code };
     }
   } catch {
     // not JSON: fall through
   }
-  return `HTTP ${res.status}`;
+  return { code: null, text: `HTTP ${res.status}` };
 }
+
+/**
+ * Refusals of a `Last-Event-ID` the host cannot resume from (`./http`'s
+ * stream refusals): the page then renders the turn again from its start.
+ */
+const CURSOR_REFUSALS = new Set([
+  "stale-cursor",
+  "unknown-cursor",
+  "cursor-beyond-latest",
+  "foreign-cursor",
+  "invalid-cursor",
+]);
 
 const ui = {
   turn: byId<HTMLElement>("turn"),
@@ -151,6 +168,7 @@ class TurnView {
   readonly #answered = new Map<string, string>();
   #retryMs = DEFAULT_RETRY_MS;
   #resync = false;
+  #restarted = false;
   readonly #abort = new AbortController();
 
   constructor(turnId: string, conversationId: string | null) {
@@ -166,8 +184,20 @@ class TurnView {
     }
   }
 
-  get state(): ChatStateV1 | null {
-    return this.#folder?.state() ?? null;
+  /** Forgets what was rendered and folded (not the answers given), to replay from the start. */
+  #restartView(): void {
+    this.#restarted = true;
+    const conversationId = this.#folder?.conversationId ?? null;
+    this.#folder = conversationId === null
+      ? null
+      : new ChatStateFolder(conversationId, this.turnId);
+    this.#scanner = new TurnTextScanner();
+    this.#scannerEnded = false;
+    this.#textNode = null;
+    this.#tools.clear();
+    this.#cards.clear();
+    ui.timeline.replaceChildren();
+    delete ui.timeline.dataset.lastSeq;
   }
 
   stop(): void {
@@ -191,12 +221,21 @@ class TurnView {
         });
         if (!res.ok || res.body === null) {
           const why = await refusalOf(res);
+          if (
+            cursor !== null && !this.#restarted && why.code !== null &&
+            CURSOR_REFUSALS.has(why.code)
+          ) {
+            // The host cannot resume after our cursor (e.g. its store was
+            // replaced): show the turn again from its first event, once.
+            this.#restartView();
+            continue;
+          }
           if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
-            showProblem(`The stream was refused: ${why}`);
+            showProblem(`The stream was refused: ${why.text}`);
             setConn("closed");
             return;
           }
-          throw new Error(why);
+          throw new Error(why.text);
         }
         setConn("live");
         attempt = 0;
@@ -459,7 +498,7 @@ class TurnView {
     if (!res.ok) {
       const why = await refusalOf(res);
       markCard(form, "open");
-      setCardNote(form, `Not accepted: ${why}`);
+      setCardNote(form, `Not accepted: ${why.text}`);
       return;
     }
     this.#answered.set(card.correlationId, label);
@@ -734,7 +773,7 @@ ui.form.addEventListener("submit", async (e) => {
       body: JSON.stringify(conversationId === null ? { prompt } : { prompt, conversationId }),
     });
     if (!res.ok) {
-      showProblem(`The turn could not start: ${await refusalOf(res)}`);
+      showProblem(`The turn could not start: ${(await refusalOf(res)).text}`);
       return;
     }
     const body = await res.json();
@@ -771,7 +810,7 @@ ui.cancel.addEventListener("click", async () => {
       method: "POST",
     });
     if (!res.ok) {
-      showProblem(`Cancel refused: ${await refusalOf(res)}`);
+      showProblem(`Cancel refused: ${(await refusalOf(res)).text}`);
       ui.cancel.disabled = false;
     }
   } catch {
