@@ -127,6 +127,26 @@ export async function markFinished(db: PgQueryable, turnId: string): Promise<voi
   await db.query(`UPDATE chat_host_turns SET finished = true WHERE turn_id = $1`, [turnId]);
 }
 
+interface RawLedger {
+  key: string;
+  tool_name: string;
+  turn_id: string;
+  output: string;
+  at: string | number;
+}
+
+function ledgerRow(r: RawLedger): LedgerRow {
+  return {
+    key: r.key,
+    toolName: r.tool_name,
+    turnId: r.turn_id,
+    output: r.output,
+    at: Number(r.at),
+  };
+}
+
+const LEDGER_COLUMNS = "key, tool_name, turn_id, output, at";
+
 /** Append one executed effect to the ledger. */
 export async function insertLedger(db: PgQueryable, row: LedgerRow): Promise<void> {
   await db.query(
@@ -137,30 +157,17 @@ export async function insertLedger(db: PgQueryable, row: LedgerRow): Promise<voi
 
 /** The ledger rows of `key` (normally zero or one). */
 export async function ledgerFor(db: PgQueryable, key: string): Promise<LedgerRow[]> {
-  const { rows } = await db.query<
-    { key: string; tool_name: string; turn_id: string; output: string; at: string | number }
-  >(`SELECT key, tool_name, turn_id, output, at FROM chat_host_ledger WHERE key = $1 ORDER BY id`, [
-    key,
-  ]);
-  return rows.map((r) => ({
-    key: r.key,
-    toolName: r.tool_name,
-    turnId: r.turn_id,
-    output: r.output,
-    at: Number(r.at),
-  }));
+  const { rows } = await db.query<RawLedger>(
+    `SELECT ${LEDGER_COLUMNS} FROM chat_host_ledger WHERE key = $1 ORDER BY id`,
+    [key],
+  );
+  return rows.map(ledgerRow);
 }
 
 /** The whole ledger, oldest first. */
 export async function readLedger(db: PgQueryable): Promise<LedgerRow[]> {
-  const { rows } = await db.query<
-    { key: string; tool_name: string; turn_id: string; output: string; at: string | number }
-  >(`SELECT key, tool_name, turn_id, output, at FROM chat_host_ledger ORDER BY id`);
-  return rows.map((r) => ({
-    key: r.key,
-    toolName: r.tool_name,
-    turnId: r.turn_id,
-    output: r.output,
-    at: Number(r.at),
-  }));
+  const { rows } = await db.query<RawLedger>(
+    `SELECT ${LEDGER_COLUMNS} FROM chat_host_ledger ORDER BY id`,
+  );
+  return rows.map(ledgerRow);
 }

@@ -8,14 +8,8 @@
  * message), and `resumeStream` (replay of a running turn, 204 after it).
  */
 import assert from "node:assert/strict";
-import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
-  DefaultChatTransport,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  type UIMessage,
-} from "ai";
+import { DefaultChatTransport, lastAssistantMessageIsCompleteWithApprovalResponses } from "ai";
+import { HeadlessChat, type HeadlessChatInit } from "../_helpers/headless_chat.ts";
 import { startHost } from "./_host_process.ts";
 import { api, until } from "./_client.ts";
 import { closingText, middleText, openingText } from "../../examples/chat_host/script.ts";
@@ -26,33 +20,11 @@ type Any = any;
 /** Every text part the chat ever showed, sampled at each message update. */
 const seenTexts: string[] = [];
 
-class MemoryChatState implements ChatState<UIMessage> {
-  status: ChatStatus = "ready";
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  #sample(m: UIMessage) {
+/** A headless Chat that samples every text part it shows. */
+function sampledChat(init: HeadlessChatInit): HeadlessChat {
+  return new HeadlessChat(init, (m) => {
     for (const p of m.parts) if (p.type === "text") seenTexts.push(p.text);
-  }
-  pushMessage = (m: UIMessage) => {
-    this.#sample(m);
-    this.messages = [...this.messages, m];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (i: number, m: UIMessage) => {
-    this.#sample(m);
-    this.messages = this.messages.map((x, j) => j === i ? structuredClone(m) : x);
-  };
-  snapshot = <T>(t: T): T => structuredClone(t);
-}
-
-type ChatInit = Omit<ConstructorParameters<typeof AbstractChat<UIMessage>>[0], "state">;
-
-class Chat extends AbstractChat<UIMessage> {
-  constructor(init: ChatInit) {
-    super({ ...init, state: new MemoryChatState() });
-  }
+  });
 }
 
 /** The visible text of the scripted turn: the blocks travel as data parts. */
@@ -81,7 +53,7 @@ Deno.test({
     try {
       const prompt = "Where is my order? I want a refund.";
       const headers = { "x-user-id": "dora" };
-      const chat = new Chat({
+      const chat = sampledChat({
         id: "chat-1",
         transport: new DefaultChatTransport({ api: `${host.url}api/chat`, headers }),
         sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
@@ -98,7 +70,7 @@ Deno.test({
       assert.equal(last.metadata.status, "awaiting-input");
 
       // resumeStream while the turn waits: a second client replays the message up to the pause
-      const other = new Chat({
+      const other = sampledChat({
         id: "chat-1",
         transport: new DefaultChatTransport({ api: `${host.url}api/chat`, headers }),
       });

@@ -9,23 +9,12 @@
 import assert from "node:assert/strict";
 import type { ChatEventEnvelope } from "../../mod.ts";
 import { startHost } from "./_host_process.ts";
+import { rng } from "../agents/_generate.ts";
 import { api, readEvents, readWholeTurn, startTurn, until } from "./_client.ts";
 import { closingText, deltas, middleText, openingText } from "../../examples/chat_host/script.ts";
 
 const CLIENTS = 200;
 const CUTS = 5;
-
-/** A seeded random source (mulberry32), so a failing run can be repeated. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test({
   name:
@@ -42,7 +31,7 @@ Deno.test({
       const total = deltas(openingText(prompt)).length + deltas(middleText(prompt)).length +
         deltas(closingText(prompt, true)).length + 7;
       const seed = Date.now() % 100_000;
-      const rnd = random(seed);
+      const rnd = rng(seed);
       const t = await startTurn(base, prompt, "frank");
       // answer the card as soon as it is open
       const answered = until(
