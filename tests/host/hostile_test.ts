@@ -246,6 +246,26 @@ Deno.test({
       expect(await answer("alice", yes), 409, "duplicate");
       const all = await readWholeTurn(base, victim.turnId);
       assert.equal(all.at(-1)!.event.type, "done");
+      // cancel: the owner's cancel ends the turn (the open card closed, then cancelled); twice is refused
+      const c = await startTurn(base, "cancel me", "alice");
+      await until(
+        async () => (await api(base, `/api/turns/${c.turnId}`)).body?.state?.lastSeq > 5,
+        "a few events",
+      );
+      const cancelled = await api(base, `/api/turns/${c.turnId}/cancel`, { method: "POST" });
+      assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+      const cEvents = await readWholeTurn(base, c.turnId);
+      assert.deepEqual(cEvents.at(-1)!.event, {
+        type: "turn_status",
+        status: "cancelled",
+        reason: "cancelled by the user",
+      });
+      await until(async () => (await api(base, `/api/turns/${c.turnId}`)).body?.final, "final");
+      expect(
+        await api(base, `/api/turns/${c.turnId}/cancel`, { method: "POST" }),
+        409,
+        "turn-not-running",
+      );
       console.log(`hostile: ${codes.length} refusals: ${codes.join(", ")}`);
     } finally {
       await host.stop();
