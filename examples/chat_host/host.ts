@@ -65,6 +65,8 @@ export interface ChatHostOptions {
   readonly driver: PgDriver;
   /** Pause between streamed text deltas, ms (default 40). */
   readonly deltaMs?: number;
+  /** Length of each streamed text delta, UTF-16 code units (default 6). */
+  readonly deltaChars?: number;
   /** How long each tool effect runs, ms (default 300). */
   readonly effectMs?: number;
   /**
@@ -295,6 +297,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     executions,
     resolver,
     deltaMs: options.deltaMs ?? 40,
+    deltaChars: Math.max(1, options.deltaChars ?? 6),
     effectMs: options.effectMs ?? 300,
     afterEffectMs: options.afterEffectMs ?? 0,
     print,

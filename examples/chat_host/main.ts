@@ -9,6 +9,7 @@
  * `--delta-ms N` (pause between streamed text deltas, default 40),
  * `--effect-ms N` (how long each tool effect runs, default 300), `--retain N`
  * (keep only the last N events of a finished turn's log; default: all),
+ * `--delta-chars N` (length of each text delta, default 6),
  * `--after-effect-ms N` (pause between an effect's ledger write and its
  * completion in the store; default 0; crash tests widen that window).
  *
@@ -47,6 +48,7 @@ const deltaMs = intFlag("delta-ms", 40);
 const effectMs = intFlag("effect-ms", 300);
 const dataDir = flag("data", ".chat_host_data");
 const afterEffectMs = intFlag("after-effect-ms", 0);
+const deltaChars = Math.max(1, intFlag("delta-chars", 6));
 const retain = flag("retain", "");
 const retainEvents = retain === "" ? undefined : intFlag("retain", 0);
 const databaseUrl = Deno.env.get("DATABASE_URL");
@@ -79,6 +81,7 @@ const driver = await openDriver();
 const host = await createChatHost({
   driver,
   deltaMs,
+  deltaChars,
   effectMs,
   afterEffectMs,
   asset,

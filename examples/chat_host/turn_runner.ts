@@ -68,6 +68,8 @@ export interface RunnerContext {
   readonly resolver: InteractionResolver;
   /** Pause between text deltas, ms. */
   readonly deltaMs: number;
+  /** Length of each text delta, UTF-16 code units. */
+  readonly deltaChars: number;
   /** How long each tool effect runs, ms. */
   readonly effectMs: number;
   /**
@@ -173,7 +175,7 @@ class Run {
   }
 
   async #text(text: string): Promise<void> {
-    for (const d of deltas(text)) {
+    for (const d of deltas(text, this.#ctx.deltaChars)) {
       if (this.#seq + 1 > this.#logged) await sleep(this.#ctx.deltaMs, this.#signal);
       await this.#emit({ type: "delta", text: d });
     }

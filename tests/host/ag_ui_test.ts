@@ -31,7 +31,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const host = await startHost({ deltaMs: 2, effectMs: 50 });
+    const host = await startHost({ deltaMs: 2, effectMs: 50, args: ["--delta-chars", "24"] });
     try {
       const prompt = "My lamp arrived broken, refund please";
       const agent = new HttpAgent({
