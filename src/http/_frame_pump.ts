@@ -208,12 +208,31 @@ export class FramePump {
       if (this.#batch[i].seq > this.#lastSeq) return true;
     }
     if (this.#held !== null) return true;
-    if (this.#live === null) return false;
-    const p = this.#read();
-    let settled = false;
-    p.then(() => settled = true, () => settled = true);
-    await nextTask();
-    return settled;
+    for (;;) {
+      if (this.#closed || this.#live === null) return false;
+      const p = this.#read();
+      const seen: { settled: boolean; r?: IteratorResult<unknown> } = { settled: false };
+      p.then((r) => {
+        seen.settled = true;
+        seen.r = r;
+      }, () => seen.settled = true);
+      await nextTask();
+      if (!seen.settled) return false;
+      // a live frame the window already delivered (the replay and the feed
+      // overlap) is nothing new: drop it and look at the next one, or a
+      // turn paused for input would never be seen as paused
+      if (seen.r === undefined || seen.r.done === true || !this.#alreadySent(seen.r.value)) {
+        return true;
+      }
+      if (this.#pending === p) this.#pending = null;
+    }
+  }
+
+  /** Whether a live value is an envelope of this turn at or below what was sent (never throws). */
+  #alreadySent(value: unknown): boolean {
+    const parsed = parseChatEnvelope(value);
+    return parsed.ok && parsed.value.conversationId === this.#s.conversationId &&
+      parsed.value.turnId === this.#s.turnId && parsed.value.seq <= this.#lastSeq;
   }
 
   /** The pending live read, or a new one (a feed that throws reads as ended). */

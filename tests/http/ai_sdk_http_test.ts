@@ -285,3 +285,52 @@ Deno.test("continuation refusals: a card no retained event opened is 409 unknown
   assert.equal(res.status, 409);
   assert.equal((await res.json()).error.code, "unknown-resume-card");
 });
+
+Deno.test("a response with a live feed that re-delivers frames the window already sent still ends at the card (the paused turn is seen as paused)", async () => {
+  const T = "turn-overlap";
+  const opening: ChatEventEnvelope[] = [
+    env(1, { type: "delta", text: "Approve? " }, T),
+    env(2, { type: "tool_call", callId: "call-x", name: "deleteFile", input: {} }, T),
+    env(3, {
+      type: "card",
+      card: {
+        correlationId: "card-x",
+        prompt: "Delete?",
+        createdAt: Date.now(),
+        approval: { title: "delete", question: "Delete?", body: [] },
+        callId: "call-x",
+      },
+    }, T),
+  ];
+  const source: TurnSource = {
+    conversationId: "c1",
+    turnId: T,
+    window: windowOf(opening),
+    // a feed that starts at or before afterSeq + 1 (allowed: the helper skips
+    // what it sent) and then waits for more, as a host's live feed does
+    live: (_after, signal) =>
+      new ReadableStream<unknown>({
+        start(c) {
+          for (const e of opening) c.enqueue(e);
+          signal.addEventListener("abort", () => {
+            try {
+              c.close();
+            } catch {
+              // already cancelled by the response helper
+            }
+          }, { once: true });
+        },
+      }),
+  };
+  const server = serve((req) => uiMessageStreamResponse(req, source, { heartbeatMs: 0 }));
+  try {
+    const res = await fetch(`${server.url}/api/chat`, { method: "POST", body: "{}" });
+    const timer = new Promise<"hung">((r) => setTimeout(() => r("hung"), 3000));
+    const body = await Promise.race([res.text(), timer]);
+    assert.notEqual(body, "hung", "the response never ended at the card");
+    assert.ok((body as string).includes("tool-approval-request"));
+    assert.ok((body as string).trimEnd().endsWith("data: [DONE]"));
+  } finally {
+    await server.close();
+  }
+});
