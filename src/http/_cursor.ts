@@ -14,6 +14,9 @@ import { type CheckedSource, fromReplayError } from "./_frame_pump.ts";
 import { replayAfter } from "../recovery/replay.ts";
 import type { CursorResolver } from "./cursor_resolver.ts";
 
+/** An id ending in a number that is not a canonical positive seq (`:0`, `:-1`, `:1.5`, `:007`). */
+const NOT_A_SEQ = /:(?:-?[0-9]+(?:\.[0-9]+)?)$/;
+
 const isSeq = (n: unknown): n is number =>
   typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
 
@@ -55,6 +58,10 @@ export async function resolveCursor(
   }
   if (scheme.kind === "other-turn") {
     return err(streamRefusal("foreign-cursor", `${quoted} names an event of another turn`));
+  }
+  if (NOT_A_SEQ.test(lastEventId) && lastEventId.startsWith(`${source.turnId}:`)) {
+    // `<turnId>:0`, `:-1`, `:1.5`, `:007`: this turn's scheme, but no seq an event can have
+    return err(streamRefusal("invalid-cursor", `${quoted} cannot name an event (no such seq)`));
   }
   return err(streamRefusal("unknown-cursor", `${quoted} names no retained event of this turn`));
 }

@@ -96,7 +96,7 @@ Deno.test({
         "stale-cursor",
       );
       expect(await events(`${victim.turnId}:99999`), 409, "cursor-beyond-latest");
-      expect(await events(`${victim.turnId}:0`), 404, "unknown-cursor");
+      expect(await events(`${victim.turnId}:0`), 400, "invalid-cursor");
       expect(await events("x".repeat(5_000)), 431, "cursor-too-long");
       expect(
         await api(base, `/api/turns/${victim.turnId}/events?lastEventId=${"y".repeat(5_000)}`),

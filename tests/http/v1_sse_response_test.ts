@@ -107,7 +107,11 @@ Deno.test("bad Last-Event-ID values: a clear 4xx with the typed refusal code, ne
       ["t1:21", 409, "cursor-beyond-latest"],
       ["t1:999999999999", 409, "cursor-beyond-latest"],
       ["garbage", 404, "unknown-cursor"],
-      ["t1:-1", 404, "unknown-cursor"],
+      ["t1:-1", 400, "invalid-cursor"],
+      ["t1:0", 400, "invalid-cursor"],
+      ["t1:1.5", 400, "invalid-cursor"],
+      ["t1:007", 400, "invalid-cursor"],
+      ["t1:abc", 404, "unknown-cursor"],
       ["x".repeat(2000), 431, "cursor-too-long"],
     ];
     for (const [id, status, code] of cases) {
