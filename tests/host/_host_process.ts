@@ -189,7 +189,9 @@ export async function startHost(options: HostProcessOptions = {}): Promise<HostP
       stdout: "piped",
       stderr: "piped",
       stdin: "null",
-      env: { RUST_BACKTRACE: "0", NO_COLOR: "1", ...(options.env ?? {}) },
+      // DATABASE_URL is not inherited (CI exports one for the postgres package):
+      // a host uses its PGlite directory unless a test passes a server on purpose
+      env: { RUST_BACKTRACE: "0", NO_COLOR: "1", DATABASE_URL: "", ...(options.env ?? {}) },
     }).spawn();
     alive = true;
     const outDone = pump(child.stdout, stdoutLines, true);
