@@ -13,6 +13,7 @@ import { LEGACY_GROUPS } from "./legacy.ts";
 import { REPLAY_GROUPS } from "./replay.ts";
 import { BLOCKS_GROUPS } from "./blocks.ts";
 import { CARD_ANSWER_GROUPS } from "./card_answer.ts";
+import { STRICT_FOLD_GROUPS } from "./strict_fold.ts";
 
 /** The whole corpus. */
 export const CORPUS: readonly CaseGroup[] = [
@@ -25,4 +26,5 @@ export const CORPUS: readonly CaseGroup[] = [
   ...REPLAY_GROUPS,
   ...BLOCKS_GROUPS,
   ...CARD_ANSWER_GROUPS,
+  ...STRICT_FOLD_GROUPS,
 ];
