@@ -1038,7 +1038,9 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       const text = sseText(input);
       if (!text.startsWith("\ufeff")) return input;
       const { text: _t, base64: _b, chunks: _c, ...rest } = input;
-      return { ...rest, text: "X" + text.slice(1) };
+      // Wrong both ways: one BOM is kept (as a visible character), a run of them all removed.
+      const run = /^\ufeff+/.exec(text)![0].length;
+      return { ...rest, text: run === 1 ? "X" + text.slice(1) : text.slice(run) };
     },
   }),
   "sse.line-endings": () => ({

@@ -14,6 +14,7 @@ import { REPLAY_GROUPS } from "./replay.ts";
 import { BLOCKS_GROUPS } from "./blocks.ts";
 import { CARD_ANSWER_GROUPS } from "./card_answer.ts";
 import { STRICT_FOLD_GROUPS } from "./strict_fold.ts";
+import { STRICT_SSE_GROUPS } from "./strict_sse.ts";
 
 /** The whole corpus. */
 export const CORPUS: readonly CaseGroup[] = [
@@ -27,4 +28,5 @@ export const CORPUS: readonly CaseGroup[] = [
   ...BLOCKS_GROUPS,
   ...CARD_ANSWER_GROUPS,
   ...STRICT_FOLD_GROUPS,
+  ...STRICT_SSE_GROUPS,
 ];
