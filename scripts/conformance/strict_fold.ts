@@ -434,7 +434,48 @@ const kept: CaseDef[] = [
   ),
 ];
 
+/**
+ * The order of the envelope checks, where one frame breaks two rules: not an
+ * object, then schemaVersion (`unsupported-version`), then event and its
+ * type being a string, then the type being known (`unknown-event-type`),
+ * then every other field (`invalid-envelope`).
+ */
+const checkOrder: CaseDef[] = [
+  refusedSecond(
+    "order.version-before-type",
+    "schemaVersion 2 with an unknown event type is unsupported-version",
+    "v1.envelope.schema-version",
+    ev("products", { items: [] }),
+    { schemaVersion: 2 },
+    "unsupported-version",
+  ),
+  refusedSecond(
+    "order.version-before-event",
+    "schemaVersion 2 with an event that is not an object is unsupported-version",
+    "v1.envelope.schema-version",
+    { type: "delta" },
+    { schemaVersion: 2, event: 5 },
+    "unsupported-version",
+  ),
+  refusedSecond(
+    "order.type-before-fields",
+    "an unknown event type with seq 0 and at -1 is unknown-event-type, not invalid-envelope",
+    "v1.envelope.event-type",
+    ev("products", { items: [] }),
+    { seq: 0, at: -1 },
+    "unknown-event-type",
+  ),
+  refusedSecond(
+    "order.type-before-ids",
+    "an unknown event type without eventId is unknown-event-type",
+    "v1.envelope.event-type",
+    ev("products"),
+    { eventId: undefined as unknown as Json },
+    "unknown-event-type",
+  ),
+];
+
 /** The strict fold cases, in one file. */
 export const STRICT_FOLD_GROUPS: CaseGroup[] = [
-  { file: "fold/strict.json", cases: [...envelope, ...events, ...kept] },
+  { file: "fold/strict.json", cases: [...envelope, ...events, ...kept, ...checkOrder] },
 ];
