@@ -307,8 +307,9 @@ export function perRule(
 export async function mutationCheck(
   testee: Testee,
   cases: readonly ConformanceCase[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<{ survivors: Map<string, string[]>; killed: number }> {
-  const outcomes = await runTestee(testee, cases, cases.map((c) => c.kill));
+  const outcomes = await runTestee(testee, cases, cases.map((c) => c.kill), timeoutMs);
   const survivors = new Map<string, string[]>();
   let killed = 0;
   for (const r of judge(cases, outcomes)) {
@@ -328,11 +329,119 @@ function pad(s: string, n: number): string {
   return s.length >= n ? s : s + " ".repeat(n - s.length);
 }
 
-async function main(): Promise<number> {
-  const args = Deno.args;
-  const flag = (name: string) =>
-    args.find((a) => a.startsWith(`--${name}=`))?.split("=").slice(1).join("=");
-  const verbose = args.includes("--verbose");
+/** The runner's options, from its command line. */
+export interface RunnerOptions {
+  /** `--mutation`: run the mutation check instead of the testees. */
+  readonly mutation: boolean;
+  /** `--verbose`: per-rule counts and every failing case in full. */
+  readonly verbose: boolean;
+  /** `--only=<name>`: run only the default testee of that name. */
+  readonly only?: string;
+  /** `--testee=<command line>`: run this program instead of the default testees. */
+  readonly testee?: string;
+  /** `--timeout-ms=<n>`: how long a testee may take for the whole corpus (ms). */
+  readonly timeoutMs: number;
+  /** `--help`: print the usage and exit 0. */
+  readonly help: boolean;
+}
+
+/** The runner's usage text. */
+export const USAGE = `usage: deno task conformance [options]
+  --only=<typescript|python>   run one of the default testees
+  --testee="<command line>"    run your testee instead (split on spaces; relative paths are
+                               resolved from the directory you run the task in)
+  --mutation                   the mutation check (the TypeScript testee with each rule switched off)
+  --timeout-ms=<n>             kill a testee (and its process group) after n ms (default ${DEFAULT_TIMEOUT_MS})
+  --verbose                    per-rule counts, every failing case in full
+  --help                       this text
+exit: 0 all pass, 1 a failure, 2 a usage error`;
+
+/** The names `--only` accepts: the default testees. */
+export const DEFAULT_TESTEE_NAMES: readonly string[] = ["typescript", "python"];
+
+/**
+ * Parse the runner's command line. Every argument must be one of the known
+ * flags: an unknown or misspelt flag (`--mutaton`), a flag without its value
+ * (`--only=`), an `--only` that names no default testee, an empty
+ * `--testee`, `--only` with `--testee` or a bad `--timeout-ms` is a usage
+ * error (`{ok: false, message}`), so the runner never runs something other
+ * than what was asked and reports success.
+ */
+export function parseRunnerArgs(
+  args: readonly string[],
+): { ok: true; options: RunnerOptions } | { ok: false; message: string } {
+  let mutation = false, verbose = false, help = false;
+  let only: string | undefined, testee: string | undefined;
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  for (const arg of args) {
+    const eq = arg.indexOf("=");
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const value = eq === -1 ? undefined : arg.slice(eq + 1);
+    const flagOnly = (set: () => void) => {
+      if (value !== undefined) return `${name} takes no value`;
+      set();
+      return null;
+    };
+    let problem: string | null = null;
+    switch (name) {
+      case "--mutation":
+        problem = flagOnly(() => (mutation = true));
+        break;
+      case "--verbose":
+        problem = flagOnly(() => (verbose = true));
+        break;
+      case "--help":
+      case "-h":
+        problem = flagOnly(() => (help = true));
+        break;
+      case "--only":
+        if (value === undefined || !DEFAULT_TESTEE_NAMES.includes(value)) {
+          problem = `--only must be one of ${DEFAULT_TESTEE_NAMES.join(", ")} (got ${
+            JSON.stringify(value ?? null)
+          })`;
+        } else only = value;
+        break;
+      case "--testee":
+        if (value === undefined || value.trim() === "") problem = "--testee needs a command line";
+        else testee = value;
+        break;
+      case "--timeout-ms": {
+        const n = value === undefined || !/^[0-9]+$/.test(value) ? NaN : Number(value);
+        if (!Number.isSafeInteger(n) || n < 1) {
+          problem = `--timeout-ms must be a positive integer (got ${
+            JSON.stringify(value ?? null)
+          })`;
+        } else timeoutMs = n;
+        break;
+      }
+      default:
+        problem = `unknown argument ${JSON.stringify(arg)}`;
+    }
+    if (problem !== null) return { ok: false, message: problem };
+  }
+  if (only !== undefined && testee !== undefined) {
+    return { ok: false, message: "--only chooses a default testee; it cannot go with --testee" };
+  }
+  if (mutation && (only !== undefined || testee !== undefined)) {
+    return { ok: false, message: "--mutation runs the TypeScript testee; no --only or --testee" };
+  }
+  return { ok: true, options: { mutation, verbose, only, testee, timeoutMs, help } };
+}
+
+/** Run the runner with `args`; resolves to the exit code (0 pass, 1 failure, 2 usage error). */
+export async function main(args: readonly string[] = Deno.args): Promise<number> {
+  const parsed = parseRunnerArgs(args);
+  if (!parsed.ok) {
+    console.error(`conformance: ${parsed.message}
+${USAGE}`);
+    return 2;
+  }
+  const options = parsed.options;
+  if (options.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const verbose = options.verbose;
   const cases = loadCases();
   const rules = loadRules();
   const problems = checkCorpus(cases, rules);
@@ -348,7 +457,7 @@ async function main(): Promise<number> {
     }), ${rules.length} rules`,
   );
 
-  if (args.includes("--mutation")) {
+  if (options.mutation) {
     const ts: Testee = {
       name: "typescript --mutation",
       command: [
@@ -360,7 +469,7 @@ async function main(): Promise<number> {
         "--mutation",
       ],
     };
-    const { survivors, killed } = await mutationCheck(ts, cases);
+    const { survivors, killed } = await mutationCheck(ts, cases, options.timeoutMs);
     const ruleCount = new Set(cases.map((c) => c.kill)).size;
     console.log(
       `mutation check: ${rules.length} rules, each switched off in the TypeScript testee's harness; ${killed} of ${cases.length} kill cases went red`,
@@ -376,18 +485,21 @@ async function main(): Promise<number> {
     return 0;
   }
 
-  const custom = flag("testee");
-  const only = flag("only");
+  const custom = options.testee;
   let testees = custom !== undefined
     ? [{ name: custom, command: custom.split(" ").filter((s) => s !== "") }]
     : defaultTestees();
-  if (only !== undefined) testees = testees.filter((t) => t.name === only);
+  if (options.only !== undefined) testees = testees.filter((t) => t.name === options.only);
+  if (testees.length === 0) {
+    console.error("conformance: no testee to run");
+    return 2;
+  }
   let failed = 0;
   for (const testee of testees) {
     const started = performance.now();
     let results: CaseResult[];
     try {
-      results = judge(cases, await runTestee(testee, cases));
+      results = judge(cases, await runTestee(testee, cases, undefined, options.timeoutMs));
     } catch (e) {
       console.log(`${testee.name}: could not run: ${e instanceof Error ? e.message : e}`);
       failed++;
@@ -431,4 +543,4 @@ async function main(): Promise<number> {
   return failed === 0 ? 0 : 1;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) Deno.exit(await main(Deno.args));

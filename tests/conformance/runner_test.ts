@@ -1,0 +1,76 @@
+/**
+ * The conformance runner itself: its command line, and how it treats
+ * testees that misbehave (hang, leave children, answer garbage).
+ */
+import assert from "node:assert/strict";
+import { parseRunnerArgs } from "../../conformance/runner.ts";
+
+const RUNNER = new URL("../../conformance/runner.ts", import.meta.url);
+
+/** Run the runner as a process: its exit code, stdout and stderr. */
+async function runRunner(args: string[], cwd?: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--allow-read",
+      "--allow-run",
+      "--allow-env",
+      RUNNER.pathname,
+      ...args,
+    ],
+    cwd,
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+Deno.test("runner arguments: unknown, misspelt or empty flags are usage errors", () => {
+  for (
+    const args of [
+      ["--mutaton"],
+      ["--bogus"],
+      ["mutation"],
+      ["--only="],
+      ["--only"],
+      ["--only=rust"],
+      ["--testee="],
+      ["--testee=   "],
+      ["--timeout-ms=0"],
+      ["--timeout-ms=1.5"],
+      ["--timeout-ms="],
+      ["--verbose=yes"],
+      ["--only=python", "--testee=python3 x.py"],
+      ["--mutation", "--only=python"],
+    ]
+  ) {
+    const r = parseRunnerArgs(args);
+    assert.equal(r.ok, false, JSON.stringify(args));
+  }
+  const ok = parseRunnerArgs(["--only=python", "--verbose", "--timeout-ms=1000"]);
+  assert.deepEqual(ok, {
+    ok: true,
+    options: {
+      mutation: false,
+      verbose: true,
+      only: "python",
+      testee: undefined,
+      timeoutMs: 1000,
+      help: false,
+    },
+  });
+});
+
+Deno.test("runner: a misspelt flag exits 2 with the usage, running nothing", async () => {
+  const r = await runRunner(["--mutaton"]);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /unknown argument "--mutaton"/);
+  assert.match(r.stderr, /usage: deno task conformance/);
+  assert.doesNotMatch(r.stdout, /all testees pass/);
+  const only = await runRunner(["--only=pyhton"]);
+  assert.equal(only.code, 2);
+  assert.match(only.stderr, /--only must be one of typescript, python/);
+});
