@@ -55,6 +55,8 @@ export interface Testee {
   readonly name: string;
   /** The program and its arguments. */
   readonly command: readonly string[];
+  /** The directory it runs in (default: the repository root). */
+  readonly cwd?: string | URL;
 }
 
 /** A testee's answer that is not an outcome: its error message for the case. */
@@ -182,10 +184,59 @@ export function defaultTestees(): Testee[] {
 }
 
 /**
+ * `setsid` (util-linux), which starts a testee as the leader of its own
+ * process group so a timeout can kill the testee and every process it
+ * started (a wrapper script's children); `null` where it is missing (then
+ * only the testee itself is killed).
+ */
+function setsidPath(): string | null {
+  for (const dir of ["/usr/bin", "/bin", "/usr/local/bin"]) {
+    try {
+      if (Deno.statSync(`${dir}/setsid`).isFile) return `${dir}/setsid`;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+}
+
+/** Start `testee` in its own process group (Linux); `kill()` ends the whole group. */
+function spawnTestee(testee: Testee): { child: Deno.ChildProcess; kill: () => void } {
+  const setsid = setsidPath();
+  const [program, ...args] = setsid === null ? testee.command : [setsid, ...testee.command];
+  const child = new Deno.Command(program, {
+    args,
+    cwd: testee.cwd ?? ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { RUST_BACKTRACE: "0", NO_COLOR: "1", PYTHONIOENCODING: "utf-8" },
+  }).spawn();
+  const kill = () => {
+    // setsid execs the testee as a session leader: its pid is the group id.
+    if (setsid !== null) {
+      try {
+        Deno.kill(-child.pid, "SIGKILL");
+      } catch {
+        // the group is gone
+      }
+    }
+    try {
+      child.kill("SIGKILL");
+    } catch {
+      // already exited
+    }
+  };
+  return { child, kill };
+}
+
+/**
  * Run `cases` through one testee: a `hello` handshake, then one `case` line
  * each (with `mutant` when given: `mutants[i]` for `cases[i]`). Resolves to
  * the outcomes by case id, or rejects when the testee cannot be started,
- * answers the handshake wrongly or exits early.
+ * answers the handshake wrongly, exits early, or takes more than
+ * `timeoutMs` milliseconds in all; then the testee's whole process group
+ * is killed (see {@link spawnTestee}) and its output no longer read.
  */
 export async function runTestee(
   testee: Testee,
@@ -193,14 +244,7 @@ export async function runTestee(
   mutants?: readonly string[],
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<Map<string, Json | TesteeError>> {
-  const child = new Deno.Command(testee.command[0], {
-    args: testee.command.slice(1),
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { RUST_BACKTRACE: "0", NO_COLOR: "1", PYTHONIOENCODING: "utf-8" },
-  }).spawn();
+  const { child, kill } = spawnTestee(testee);
   const encoder = new TextEncoder();
   const writer = child.stdin.getWriter();
   const send = (async () => {
@@ -218,18 +262,15 @@ export async function runTestee(
     }
   })();
   const stderr = new Response(child.stderr).text();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    try {
-      child.kill("SIGKILL");
-    } catch {
-      // already exited
-    }
+    kill();
+    reader.cancel().catch(() => {});
   }, timeoutMs);
   const outcomes = new Map<string, Json | TesteeError>();
   let hello: Record<string, Json> | null = null;
-  const decoder = new TextDecoderStream();
   let buffer = "";
   const handle = (line: string) => {
     if (line.trim() === "") return;
@@ -244,8 +285,8 @@ export async function runTestee(
     if (msg.type === "outcome") outcomes.set(msg.id as string, msg.outcome);
     else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
   };
-  for await (const chunk of child.stdout.pipeThrough(decoder)) {
-    buffer += chunk;
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    buffer += r.value;
     let nl = buffer.indexOf("\n");
     while (nl !== -1) {
       handle(buffer.slice(0, nl));
@@ -253,6 +294,7 @@ export async function runTestee(
       nl = buffer.indexOf("\n");
     }
   }
+  if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
   handle(buffer);
   await send;
   const status = await child.status;

@@ -3,7 +3,7 @@
  * testees that misbehave (hang, leave children, answer garbage).
  */
 import assert from "node:assert/strict";
-import { parseRunnerArgs } from "../../conformance/runner.ts";
+import { loadCases, parseRunnerArgs, runTestee } from "../../conformance/runner.ts";
 
 const RUNNER = new URL("../../conformance/runner.ts", import.meta.url);
 
@@ -73,4 +73,44 @@ Deno.test("runner: a misspelt flag exits 2 with the usage, running nothing", asy
   const only = await runRunner(["--only=pyhton"]);
   assert.equal(only.code, 2);
   assert.match(only.stderr, /--only must be one of typescript, python/);
+});
+
+const TESTEES = new URL("./_testees/", import.meta.url);
+const CASES = loadCases().filter((c) => c.kind === "version").slice(0, 3);
+
+/** Whether process `pid` is gone (or a zombie waiting to be reaped). */
+function dead(pid: number): boolean {
+  try {
+    return Deno.readTextFileSync(`/proc/${pid}/stat`).split(") ")[1].startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/** Wait (bounded) until every pid is dead; the ones still alive. */
+async function survivors(pids: number[]): Promise<number[]> {
+  for (let i = 0; i < 50 && pids.some((p) => !dead(p)); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return pids.filter((p) => !dead(p));
+}
+
+Deno.test("runner timeout: the testee's whole process group is killed and reading stops", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    const prefix = `${dir}/pid`;
+    await assert.rejects(
+      runTestee(
+        { name: "wrapper", command: ["sh", new URL("wrapper.sh", TESTEES).pathname, prefix] },
+        CASES,
+        undefined,
+        1000,
+      ),
+      /wrapper: killed after 1000 ms/,
+    );
+    const pids = ["holder", "detached"].map((k) => Number(Deno.readTextFileSync(`${prefix}.${k}`)));
+    assert.deepEqual(await survivors(pids), [], "grandchildren still running");
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
