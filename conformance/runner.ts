@@ -269,49 +269,57 @@ export async function runTestee(
     kill();
     reader.cancel().catch(() => {});
   }, timeoutMs);
-  const outcomes = new Map<string, Json | TesteeError>();
-  let hello: Record<string, Json> | null = null;
-  let buffer = "";
-  const handle = (line: string) => {
-    if (line.trim() === "") return;
-    const msg = JSON.parse(line) as Record<string, Json>;
-    if (hello === null) {
-      hello = msg;
-      if (msg.type !== "hello" || msg.protocol !== PROTOCOL) {
-        throw new Error(`${testee.name}: bad handshake ${line.slice(0, 200)}`);
+  try {
+    const outcomes = new Map<string, Json | TesteeError>();
+    let hello: Record<string, Json> | null = null;
+    let buffer = "";
+    const handle = (line: string) => {
+      if (line.trim() === "") return;
+      const msg = JSON.parse(line) as Record<string, Json>;
+      if (hello === null) {
+        hello = msg;
+        if (msg.type !== "hello" || msg.protocol !== PROTOCOL) {
+          throw new Error(`${testee.name}: bad handshake ${line.slice(0, 200)}`);
+        }
+        return;
       }
-      return;
+      if (msg.type === "outcome") outcomes.set(msg.id as string, msg.outcome);
+      else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
+    };
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      buffer += r.value;
+      let nl = buffer.indexOf("\n");
+      while (nl !== -1) {
+        handle(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        nl = buffer.indexOf("\n");
+      }
     }
-    if (msg.type === "outcome") outcomes.set(msg.id as string, msg.outcome);
-    else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
-  };
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    buffer += r.value;
-    let nl = buffer.indexOf("\n");
-    while (nl !== -1) {
-      handle(buffer.slice(0, nl));
-      buffer = buffer.slice(nl + 1);
-      nl = buffer.indexOf("\n");
+    if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
+    handle(buffer);
+    await send;
+    const status = await child.status;
+    clearTimeout(timer);
+    const err = await stderr;
+    if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
+    if (hello === null) {
+      throw new Error(`${testee.name}: no handshake (exit ${status.code}) ${err.slice(0, 2000)}`);
     }
+    if (outcomes.size < cases.length) {
+      throw new Error(
+        `${testee.name}: answered ${outcomes.size} of ${cases.length} cases (exit ${status.code}) ${
+          err.slice(0, 2000)
+        }`,
+      );
+    }
+    return outcomes;
+  } finally {
+    // Whatever happened (a bad handshake, a line that is not JSON, a timeout), nothing stays running.
+    clearTimeout(timer);
+    kill();
+    reader.cancel().catch(() => {});
+    writer.abort().catch(() => {});
   }
-  if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
-  handle(buffer);
-  await send;
-  const status = await child.status;
-  clearTimeout(timer);
-  const err = await stderr;
-  if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
-  if (hello === null) {
-    throw new Error(`${testee.name}: no handshake (exit ${status.code}) ${err.slice(0, 2000)}`);
-  }
-  if (outcomes.size < cases.length) {
-    throw new Error(
-      `${testee.name}: answered ${outcomes.size} of ${cases.length} cases (exit ${status.code}) ${
-        err.slice(0, 2000)
-      }`,
-    );
-  }
-  return outcomes;
 }
 
 /** Compare each case's outcome with its `expect`. */

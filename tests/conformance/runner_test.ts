@@ -114,3 +114,26 @@ Deno.test("runner timeout: the testee's whole process group is killed and readin
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+for (
+  const [script, error] of [["bad_hello.py", /bad handshake/], ["garbage.py", /JSON/]] as const
+) {
+  Deno.test(`runner: a testee is killed when it fails the run (${script})`, async () => {
+    const dir = Deno.makeTempDirSync();
+    try {
+      const pidFile = `${dir}/pid`;
+      await assert.rejects(
+        runTestee(
+          { name: script, command: ["python3", new URL(script, TESTEES).pathname, pidFile] },
+          CASES,
+          undefined,
+          60_000,
+        ),
+        error,
+      );
+      assert.deepEqual(await survivors([Number(Deno.readTextFileSync(pidFile))]), []);
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+}
