@@ -169,6 +169,53 @@ export function sameJson(a: unknown, b: unknown): boolean {
   );
 }
 
+/** The longest line the runner reads from a testee: 16 Mi UTF-16 code units (a case's outcome). */
+export const MAX_LINE_LENGTH = 16 * 1024 * 1024;
+
+/**
+ * Splits decoded text arriving in chunks into LF-terminated lines. Each
+ * chunk is scanned once (the unterminated rest is kept as parts, not
+ * re-scanned), and a line longer than `max` UTF-16 code units throws an
+ * `Error` saying so instead of buffering without bound.
+ */
+export class LineSplitter {
+  #parts: string[] = [];
+  #length = 0;
+  /** Create one; `max` in UTF-16 code units (default {@link MAX_LINE_LENGTH}). */
+  constructor(readonly max: number = MAX_LINE_LENGTH) {}
+  /** Feed one chunk; the lines it completes, without their LF. */
+  push(chunk: string): string[] {
+    const out: string[] = [];
+    let start = 0;
+    for (let nl = chunk.indexOf("\n"); nl !== -1; nl = chunk.indexOf("\n", start)) {
+      this.#grow(nl - start);
+      this.#parts.push(chunk.slice(start, nl));
+      out.push(this.#parts.length === 1 ? this.#parts[0] : this.#parts.join(""));
+      this.#parts = [];
+      this.#length = 0;
+      start = nl + 1;
+    }
+    if (start < chunk.length) {
+      this.#grow(chunk.length - start);
+      this.#parts.push(chunk.slice(start));
+    }
+    return out;
+  }
+  /** The unterminated rest at the end of the output (`""` when none). */
+  end(): string {
+    const rest = this.#parts.join("");
+    this.#parts = [];
+    this.#length = 0;
+    return rest;
+  }
+  #grow(n: number): void {
+    this.#length += n;
+    if (this.#length > this.max) {
+      throw new Error(`a line longer than ${this.max} characters (the limit); is it JSON lines?`);
+    }
+  }
+}
+
 /** How long a testee may take for the whole corpus before it is killed: 5 minutes. */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
@@ -272,7 +319,7 @@ export async function runTestee(
   try {
     const outcomes = new Map<string, Json | TesteeError>();
     let hello: Record<string, Json> | null = null;
-    let buffer = "";
+    const lines = new LineSplitter();
     const handle = (line: string) => {
       if (line.trim() === "") return;
       const msg = JSON.parse(line) as Record<string, Json>;
@@ -287,16 +334,16 @@ export async function runTestee(
       else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
     };
     for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      buffer += r.value;
-      let nl = buffer.indexOf("\n");
-      while (nl !== -1) {
-        handle(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        nl = buffer.indexOf("\n");
+      let complete: string[];
+      try {
+        complete = lines.push(r.value);
+      } catch (e) {
+        throw new Error(`${testee.name}: ${e instanceof Error ? e.message : e}`);
       }
+      for (const line of complete) handle(line);
     }
     if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
-    handle(buffer);
+    handle(lines.end());
     await send;
     const status = await child.status;
     clearTimeout(timer);

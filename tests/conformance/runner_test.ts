@@ -3,7 +3,8 @@
  * testees that misbehave (hang, leave children, answer garbage).
  */
 import assert from "node:assert/strict";
-import { loadCases, parseRunnerArgs, runTestee } from "../../conformance/runner.ts";
+import fc from "fast-check";
+import { LineSplitter, loadCases, parseRunnerArgs, runTestee } from "../../conformance/runner.ts";
 
 const RUNNER = new URL("../../conformance/runner.ts", import.meta.url);
 
@@ -137,3 +138,48 @@ for (
     }
   });
 }
+
+Deno.test("runner lines: any chunking gives the lines split on LF", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom("a", "\n", "é", "{}", "\n\n", "😀")),
+      fc.nat(),
+      (parts, seed) => {
+        const text = parts.join("");
+        const splitter = new LineSplitter();
+        const got: string[] = [];
+        let pos = 0, s = seed;
+        while (pos < text.length) {
+          s = (s * 1103515245 + 12345) % 2147483648;
+          const n = 1 + (s % 7);
+          got.push(...splitter.push(text.slice(pos, pos + n)));
+          pos += n;
+        }
+        const all = text.split("\n");
+        assert.deepEqual(got, all.slice(0, -1));
+        assert.equal(splitter.end(), all[all.length - 1]);
+      },
+    ),
+  );
+});
+
+Deno.test("runner lines: a line over the limit is refused, in one chunk or many", () => {
+  assert.throws(() => new LineSplitter(10).push("0123456789x\n"), /longer than 10/);
+  const s = new LineSplitter(10);
+  s.push("01234");
+  s.push("56789");
+  assert.throws(() => s.push("x"), /longer than 10/);
+  assert.deepEqual(new LineSplitter(10).push("0123456789\n"), ["0123456789"]);
+});
+
+Deno.test("runner: a testee line over 16 Mi characters fails the run with a clear error", async () => {
+  await assert.rejects(
+    runTestee(
+      { name: "big", command: ["python3", new URL("big_line.py", TESTEES).pathname] },
+      CASES,
+      undefined,
+      60_000,
+    ),
+    /big: a line longer than 16777216 characters/,
+  );
+});
