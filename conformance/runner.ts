@@ -16,6 +16,8 @@
  * @module
  */
 
+import { describeThrown, quoteClipped } from "../src/_internal/describe.ts";
+
 /** The protocol the runner speaks. */
 export const PROTOCOL = "papercusp-conformance/1";
 
@@ -277,38 +279,92 @@ function spawnTestee(testee: Testee): { child: Deno.ChildProcess; kill: () => vo
   return { child, kill };
 }
 
+/** What one testee run gave: the outcomes, the kinds the testee declared, the cases skipped. */
+export interface TesteeRun {
+  /** The outcome (or the testee's error) of each case it was sent, by case id. */
+  readonly outcomes: Map<string, Json | TesteeError>;
+  /** The kinds the testee's hello declared. */
+  readonly kinds: readonly string[];
+  /** Cases not sent because the testee does not declare their kind: count by kind. */
+  readonly skipped: Map<string, number>;
+}
+
+/** The last `max` characters a stream gave, read concurrently; `text()` waits at most `waitMs`. */
+function tailOf(stream: ReadableStream<Uint8Array>, max = 2000) {
+  let tail = "";
+  const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
+  const done = (async () => {
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        tail = (tail + r.value).slice(-max);
+      }
+    } catch {
+      // cancelled
+    }
+  })();
+  return {
+    async text(waitMs = 1000): Promise<string> {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([done, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+      clearTimeout(timer);
+      return tail;
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
 /**
- * Run `cases` through one testee: a `hello` handshake, then one `case` line
- * each (with `mutant` when given: `mutants[i]` for `cases[i]`). Resolves to
- * the outcomes by case id, or rejects when the testee cannot be started,
- * answers the handshake wrongly, exits early, or takes more than
- * `timeoutMs` milliseconds in all; then the testee's whole process group
- * is killed (see {@link spawnTestee}) and its output no longer read.
+ * Run `cases` through one testee and return what {@link TesteeRun} holds.
+ * The runner sends `hello`, waits for the testee's hello, then sends one
+ * `case` line for each case whose kind the hello's `kinds` declares (with
+ * `mutant` when given: `mutants[i]` for `cases[i]`); the others are
+ * `skipped`, never answered. Rejects, with the line number and the tail of
+ * the testee's stderr, when the testee cannot be started, answers the
+ * handshake wrongly (another protocol, no `kinds` list), writes a line that
+ * is not a JSON object or longer than {@link MAX_LINE_LENGTH}, answers a
+ * case id it was not sent (the ids are named) or one twice, leaves a sent
+ * case unanswered, or takes more than `timeoutMs` milliseconds in all. The
+ * testee's whole process group is killed when the run ends, however it
+ * ends (see {@link spawnTestee}).
  */
-export async function runTestee(
+export async function runTesteeCases(
   testee: Testee,
   cases: readonly ConformanceCase[],
   mutants?: readonly string[],
   timeoutMs = DEFAULT_TIMEOUT_MS,
-): Promise<Map<string, Json | TesteeError>> {
+): Promise<TesteeRun> {
   const { child, kill } = spawnTestee(testee);
   const encoder = new TextEncoder();
   const writer = child.stdin.getWriter();
+  let declared: (kinds: ReadonlySet<string> | null) => void = () => {};
+  const hello = new Promise<ReadonlySet<string> | null>((r) => (declared = r));
+  const sent = new Set<string>();
+  const skipped = new Map<string, number>();
   const send = (async () => {
-    const lines = [JSON.stringify({ type: "hello", protocol: PROTOCOL })];
-    cases.forEach((c, i) => {
-      const msg: Record<string, Json> = { type: "case", id: c.id, kind: c.kind, input: c.input };
-      if (mutants !== undefined) msg.mutant = mutants[i];
-      lines.push(JSON.stringify(msg));
-    });
     try {
-      await writer.write(encoder.encode(lines.join("\n") + "\n"));
+      await writer.write(
+        encoder.encode(JSON.stringify({ type: "hello", protocol: PROTOCOL }) + "\n"),
+      );
+      const kinds = await hello;
+      const lines: string[] = [];
+      cases.forEach((c, i) => {
+        if (kinds === null) return;
+        if (!kinds.has(c.kind)) {
+          skipped.set(c.kind, (skipped.get(c.kind) ?? 0) + 1);
+          return;
+        }
+        sent.add(c.id);
+        const msg: Record<string, Json> = { type: "case", id: c.id, kind: c.kind, input: c.input };
+        if (mutants !== undefined) msg.mutant = mutants[i];
+        lines.push(JSON.stringify(msg));
+      });
+      if (lines.length > 0) await writer.write(encoder.encode(lines.join("\n") + "\n"));
       await writer.close();
     } catch {
       // the testee exited early: reported below
     }
   })();
-  const stderr = new Response(child.stderr).text();
+  const stderr = tailOf(child.stderr);
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -316,57 +372,113 @@ export async function runTestee(
     kill();
     reader.cancel().catch(() => {});
   }, timeoutMs);
-  try {
-    const outcomes = new Map<string, Json | TesteeError>();
-    let hello: Record<string, Json> | null = null;
-    const lines = new LineSplitter();
-    const handle = (line: string) => {
-      if (line.trim() === "") return;
-      const msg = JSON.parse(line) as Record<string, Json>;
-      if (hello === null) {
-        hello = msg;
-        if (msg.type !== "hello" || msg.protocol !== PROTOCOL) {
-          throw new Error(`${testee.name}: bad handshake ${line.slice(0, 200)}`);
-        }
-        return;
-      }
-      if (msg.type === "outcome") outcomes.set(msg.id as string, msg.outcome);
-      else outcomes.set(msg.id as string, new TesteeError(String(msg.message)));
-    };
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      let complete: string[];
-      try {
-        complete = lines.push(r.value);
-      } catch (e) {
-        throw new Error(`${testee.name}: ${e instanceof Error ? e.message : e}`);
-      }
-      for (const line of complete) handle(line);
+  const outcomes = new Map<string, Json | TesteeError>();
+  const unknownIds: string[] = [];
+  let kinds: string[] | null = null;
+  let lineNo = 0;
+  const handle = (line: string) => {
+    lineNo++;
+    if (line.trim() === "") return;
+    let msg: unknown;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${lineNo} of its stdout is not JSON: ${quoteClipped(line, 200)}`);
     }
-    if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
-    handle(lines.end());
-    await send;
-    const status = await child.status;
-    clearTimeout(timer);
-    const err = await stderr;
-    if (timedOut) throw new Error(`${testee.name}: killed after ${timeoutMs} ms`);
-    if (hello === null) {
-      throw new Error(`${testee.name}: no handshake (exit ${status.code}) ${err.slice(0, 2000)}`);
-    }
-    if (outcomes.size < cases.length) {
+    if (typeof msg !== "object" || msg === null || Array.isArray(msg)) {
       throw new Error(
-        `${testee.name}: answered ${outcomes.size} of ${cases.length} cases (exit ${status.code}) ${
-          err.slice(0, 2000)
+        `line ${lineNo} of its stdout is ${
+          msg === null ? "null" : Array.isArray(msg) ? "an array" : `a ${typeof msg}`
+        }, not a JSON object: ${quoteClipped(line, 200)}`,
+      );
+    }
+    const m = msg as Record<string, Json>;
+    if (kinds === null) {
+      if (m.type !== "hello" || m.protocol !== PROTOCOL) {
+        throw new Error(`bad handshake on line ${lineNo}: ${quoteClipped(line, 200)}`);
+      }
+      if (!Array.isArray(m.kinds) || !m.kinds.every((k) => typeof k === "string")) {
+        throw new Error(`its hello (line ${lineNo}) has no "kinds" list of strings`);
+      }
+      kinds = m.kinds as string[];
+      declared(new Set(kinds));
+      return;
+    }
+    if ((m.type !== "outcome" && m.type !== "error") || typeof m.id !== "string") {
+      throw new Error(
+        `line ${lineNo} is neither {"type":"outcome","id":…} nor {"type":"error","id":…}: ${
+          quoteClipped(line, 200)
         }`,
       );
     }
-    return outcomes;
+    if (!sent.has(m.id)) {
+      unknownIds.push(m.id);
+      return;
+    }
+    if (outcomes.has(m.id)) throw new Error(`line ${lineNo} answers case ${m.id} a second time`);
+    outcomes.set(m.id, m.type === "outcome" ? m.outcome : new TesteeError(String(m.message)));
+  };
+  try {
+    try {
+      const lines = new LineSplitter();
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        for (const line of lines.push(r.value)) handle(line);
+      }
+      if (timedOut) throw new Error(`killed after ${timeoutMs} ms`);
+      handle(lines.end());
+      declared(null);
+      await send;
+      const status = await child.status;
+      if (timedOut) throw new Error(`killed after ${timeoutMs} ms`);
+      if (kinds === null) throw new Error(`no handshake (exit ${status.code})`);
+      if (unknownIds.length > 0) {
+        throw new Error(
+          `answered ${unknownIds.length} case id(s) it was not sent: ${
+            unknownIds.slice(0, 5).map((id) => quoteClipped(id, 60)).join(", ")
+          }${unknownIds.length > 5 ? ", …" : ""}`,
+        );
+      }
+      if (outcomes.size < sent.size) {
+        const missing = [...sent].filter((id) => !outcomes.has(id));
+        throw new Error(
+          `answered ${outcomes.size} of the ${sent.size} cases sent (exit ${status.code}); first unanswered: ${
+            missing.slice(0, 3).join(", ")
+          }`,
+        );
+      }
+      return { outcomes, kinds, skipped };
+    } catch (e) {
+      kill();
+      const tail = (await stderr.text()).trim();
+      throw new Error(
+        `${testee.name}: ${describeThrown(e)}${
+          tail === "" ? "" : `\n  its stderr ends with:\n    ${tail.split("\n").join("\n    ")}`
+        }`,
+      );
+    }
   } finally {
     // Whatever happened (a bad handshake, a line that is not JSON, a timeout), nothing stays running.
     clearTimeout(timer);
+    declared(null);
     kill();
     reader.cancel().catch(() => {});
+    stderr.cancel();
     writer.abort().catch(() => {});
   }
+}
+
+/**
+ * Run `cases` through one testee ({@link runTesteeCases}) and return the
+ * outcomes by case id. Cases of kinds the testee does not declare are
+ * absent from the map (so {@link judge} fails them: "no answer").
+ */
+export async function runTestee(
+  testee: Testee,
+  cases: readonly ConformanceCase[],
+  mutants?: readonly string[],
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<Map<string, Json | TesteeError>> {
+  return (await runTesteeCases(testee, cases, mutants, timeoutMs)).outcomes;
 }
 
 /** Compare each case's outcome with its `expect`. */
@@ -525,6 +637,21 @@ export function parseRunnerArgs(
   return { ok: true, options: { mutation, verbose, only, testee, timeoutMs, help } };
 }
 
+/**
+ * The directory the caller ran the runner from: `INIT_CWD` under `deno task`
+ * (which runs tasks in the repository root), else the process's own. A
+ * `--testee` runs there, so its relative paths mean what the caller typed.
+ */
+function callerCwd(): string {
+  try {
+    const init = Deno.env.get("INIT_CWD");
+    if (init !== undefined && init !== "") return init;
+  } catch {
+    // no env permission: the process's directory
+  }
+  return Deno.cwd();
+}
+
 /** Run the runner with `args`; resolves to the exit code (0 pass, 1 failure, 2 usage error). */
 export async function main(args: readonly string[] = Deno.args): Promise<number> {
   const parsed = parseRunnerArgs(args);
@@ -583,8 +710,8 @@ ${USAGE}`);
   }
 
   const custom = options.testee;
-  let testees = custom !== undefined
-    ? [{ name: custom, command: custom.split(" ").filter((s) => s !== "") }]
+  let testees: Testee[] = custom !== undefined
+    ? [{ name: custom, command: custom.split(" ").filter((s) => s !== ""), cwd: callerCwd() }]
     : defaultTestees();
   if (options.only !== undefined) testees = testees.filter((t) => t.name === options.only);
   if (testees.length === 0) {
@@ -595,10 +722,13 @@ ${USAGE}`);
   for (const testee of testees) {
     const started = performance.now();
     let results: CaseResult[];
+    let skipped: Map<string, number>;
     try {
-      results = judge(cases, await runTestee(testee, cases, undefined, options.timeoutMs));
+      const run = await runTesteeCases(testee, cases, undefined, options.timeoutMs);
+      skipped = run.skipped;
+      results = judge(cases.filter((c) => !skipped.has(c.kind)), run.outcomes);
     } catch (e) {
-      console.log(`${testee.name}: could not run: ${e instanceof Error ? e.message : e}`);
+      console.log(`\n${testee.name}: could not run: ${e instanceof Error ? e.message : e}`);
       failed++;
       continue;
     }
@@ -606,9 +736,22 @@ ${USAGE}`);
     const bad = results.filter((r) => !r.pass);
     const rulesSeen = perRule(results);
     const badRules = [...rulesSeen].filter(([, v]) => v.fail > 0);
+    const skippedCount = [...skipped.values()].reduce((a, b) => a + b, 0);
     console.log(
-      `\n${testee.name}: ${results.length - bad.length} passed, ${bad.length} failed (${ms} ms)`,
+      `\n${testee.name}: ${results.length - bad.length} passed, ${bad.length} failed${
+        skippedCount > 0 ? `, ${skippedCount} not run` : ""
+      } (${ms} ms)`,
     );
+    if (skippedCount > 0) {
+      console.log(
+        `  NOT RUN (kinds its hello does not declare; not counted as passed): ${
+          [...skipped].map(([k, n]) => `${k} ${n}`).join(", ")
+        }`,
+      );
+      // The shipped testees must cover every kind; a testee that ran nothing passed nothing.
+      if (custom === undefined || results.length === 0) failed++;
+      if (results.length === 0) console.log("  FAIL: it ran no case at all");
+    }
     if (verbose || bad.length > 0) {
       console.log("  per rule (pass/total):");
       for (const [rule, v] of [...rulesSeen].sort(([a], [b]) => a.localeCompare(b))) {
@@ -634,7 +777,9 @@ ${USAGE}`);
   }
   console.log(
     failed === 0
-      ? "\nconformance: all testees pass every case"
+      ? `\nconformance: all testees pass every case${
+        custom !== undefined ? " of the kinds they declare" : ""
+      }`
       : `\nconformance: ${failed} testee(s) failed`,
   );
   return failed === 0 ? 0 : 1;

@@ -4,7 +4,13 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { LineSplitter, loadCases, parseRunnerArgs, runTestee } from "../../conformance/runner.ts";
+import {
+  LineSplitter,
+  loadCases,
+  parseRunnerArgs,
+  runTestee,
+  runTesteeCases,
+} from "../../conformance/runner.ts";
 
 const RUNNER = new URL("../../conformance/runner.ts", import.meta.url);
 
@@ -23,7 +29,7 @@ async function runRunner(args: string[], cwd?: string) {
     cwd,
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", INIT_CWD: "" },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
@@ -182,4 +188,66 @@ Deno.test("runner: a testee line over 16 Mi characters fails the run with a clea
     ),
     /big: a line longer than 16777216 characters/,
   );
+});
+
+const py = (script: string, ...args: string[]) => ({
+  name: script,
+  command: ["python3", new URL(script, TESTEES).pathname, ...args],
+});
+
+Deno.test("runner diagnostics: a null line, garbage with stderr, ids it was not sent", async () => {
+  await assert.rejects(
+    runTestee(py("null_line.py"), CASES),
+    /null_line.py: line 2 of its stdout is null, not a JSON object: "null"/,
+  );
+  const dir = Deno.makeTempDirSync();
+  try {
+    await assert.rejects(
+      runTestee(py("garbage.py", `${dir}/pid`), CASES),
+      /not JSON: "this is not json"\n  its stderr ends with:\n    about to go wrong/,
+    );
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+  await assert.rejects(
+    runTestee(py("wrong_ids.py"), CASES),
+    /answered 3 case id\(s\) it was not sent: "bogus-1", "bogus-2", "bogus-3"/,
+  );
+});
+
+Deno.test("runner kinds: only the declared kinds are sent; the rest are reported as skipped", async () => {
+  const cases = loadCases().filter((c) => c.kind === "version" || c.kind === "capabilities");
+  const run = await runTesteeCases(py("partial.py", "version"), cases);
+  const versions = cases.filter((c) => c.kind === "version").map((c) => c.id);
+  assert.deepEqual([...run.outcomes.keys()], versions);
+  assert.deepEqual(run.kinds, ["version"]);
+  assert.deepEqual([...run.skipped], [["capabilities", cases.length - versions.length]]);
+});
+
+Deno.test("runner kinds: skipped kinds are never counted as passed; running nothing fails", async () => {
+  const partial = await runRunner([
+    `--testee=python3 ${new URL("partial.py", TESTEES).pathname} version`,
+  ]);
+  assert.match(partial.stdout, /0 passed, 17 failed, \d+ not run/);
+  assert.match(
+    partial.stdout,
+    /NOT RUN \(kinds its hello does not declare; not counted as passed\): .*schema \d+/,
+  );
+  assert.equal(partial.code, 1);
+  const none = await runRunner([`--testee=python3 ${new URL("partial.py", TESTEES).pathname}`]);
+  assert.match(none.stdout, /0 passed, 0 failed, \d+ not run/);
+  assert.match(none.stdout, /FAIL: it ran no case at all/);
+  assert.equal(none.code, 1);
+});
+
+Deno.test("runner: a --testee's relative paths are resolved from the caller's directory", async () => {
+  const dir = Deno.makeTempDirSync();
+  try {
+    Deno.copyFileSync(new URL("partial.py", TESTEES), `${dir}/mine.py`);
+    const r = await runRunner(["--testee=python3 ./mine.py version"], dir);
+    assert.doesNotMatch(r.stdout, /could not run/);
+    assert.match(r.stdout, /python3 \.\/mine\.py version: 0 passed, 17 failed/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
 });
