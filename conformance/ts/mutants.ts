@@ -828,6 +828,17 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
         : outcome,
   }),
 
+  "v1.frame.too-large": () => ({
+    // The bound not enforced: too-large refusals gone.
+    outcome: (kind, _input, outcome) =>
+      kind === "fold"
+        ? {
+          ...outcome,
+          refusals: (outcome.refusals as Obj[]).filter((r) => r.code !== "too-large"),
+        }
+        : outcome,
+  }),
+
   // --- fold: lifecycle
   "v1.lifecycle.terminal": () =>
     dropFoldRefusal(["illegal-transition"], (e) => TERMINAL.has(e.status ?? "")),

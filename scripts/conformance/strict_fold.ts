@@ -475,7 +475,30 @@ const checkOrder: CaseDef[] = [
   ),
 ];
 
-/** The strict fold cases, in one file. */
+const big = (text: string, seq: number) =>
+  JSON.stringify({ ...turn([delta(text)])[0], seq, eventId: `e${seq}` });
+
+/**
+ * The 1 MiB bound on a text frame counts UTF-8 bytes: 524,250 "é" are about
+ * 524,360 UTF-16 code units but 1,048,610 bytes with the envelope around them.
+ */
+const tooLarge: CaseDef[] = [
+  {
+    id: "fold.strict.too-large-utf8",
+    kind: "fold",
+    description:
+      "an NDJSON frame of over 1 MiB of UTF-8 (but about 524,360 UTF-16 code units) is too-large and skipped",
+    kill: "v1.frame.too-large",
+    input: {
+      turn: TURN,
+      ndjson: [big("a", 1), big("é".repeat(524_250), 2), big("b", 2)].join("\n") + "\n",
+    },
+    want: { refusals: [{ index: 1, code: "too-large" }], state: { text: "ab", lastSeq: 2 } },
+  },
+];
+
+/** The strict fold cases; the 1 MiB case in a file of its own. */
 export const STRICT_FOLD_GROUPS: CaseGroup[] = [
   { file: "fold/strict.json", cases: [...envelope, ...events, ...kept, ...checkOrder] },
+  { file: "fold/too_large.json", cases: tooLarge },
 ];
