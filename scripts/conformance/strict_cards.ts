@@ -192,6 +192,19 @@ const legacy: CaseDef[] = [
   },
 ];
 
+legacy.push({
+  id: "legacy.strict.papercup-state-overflow",
+  kind: "legacy",
+  description:
+    "a Papercup state whose version is written 1e400 (Infinity once parsed) is invalid-event",
+  kill: "legacy.v1-valid",
+  input: {
+    context: { dialect: "papercup", conversationId: "c1", turnId: "t1" },
+    frames: [{ event: "state", data: '{"type":"state","version":1e400,"snapshot":{}}' }],
+  },
+  want: { results: [{ ok: false, code: "invalid-event" }] },
+});
+
 /** The strict card answer, block and legacy cases. */
 export const STRICT_CARDS_GROUPS: CaseGroup[] = [
   { file: "card-answer/strict.json", cases: answers },

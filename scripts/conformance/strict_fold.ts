@@ -497,8 +497,50 @@ const tooLarge: CaseDef[] = [
   },
 ];
 
+/**
+ * Numbers that overflow a double (`1e400`) are Infinity in JavaScript (inf
+ * in Python): wherever a finite number is required the frame is refused as
+ * `invalid-envelope`, never `invalid-json`. JSON Schema cannot carry this
+ * (the corpus's own JSON turns Infinity into null), so text frames do.
+ */
+const overflowLine = (over: string, event = '{"type":"delta","text":"b"}') =>
+  `{"schemaVersion":1,"conversationId":"c1","turnId":"t1","eventId":"e2","seq":2${over},"event":${event}}`;
+const first = JSON.stringify(turn([delta("a")])[0]);
+const overflow: CaseDef[] = [
+  ["at", ',"at":1e400', "v1.envelope.at", undefined],
+  ["seq", "", "v1.envelope.seq", undefined],
+  [
+    "progress",
+    "",
+    "v1.event.tool-progress",
+    '{"type":"tool_progress","callId":"k1","progress":1e400}',
+  ],
+  ["usage", "", "v1.event.done", '{"type":"done","usage":{"totalTokens":1e400}}'],
+  ["state-version", "", "v1.event.state", '{"type":"state","version":1e400,"snapshot":null}'],
+].map(([name, over, kill, event]) => ({
+  id: `fold.strict.overflow.${name}`,
+  kind: "fold" as const,
+  description: `${name} written 1e400 (Infinity once parsed) is invalid-envelope, not invalid-json`,
+  kill: kill as string,
+  input: {
+    turn: TURN,
+    ndjson: first + "\n" +
+      (name === "seq"
+        ? overflowLine("").replace('"seq":2', '"seq":1e400')
+        : overflowLine(over as string, event)) +
+      "\n",
+  },
+  want: {
+    refusals: [{ index: 1, code: "invalid-envelope" }],
+    state: { text: "a", lastSeq: 1 },
+  },
+}));
+
 /** The strict fold cases; the 1 MiB case in a file of its own. */
 export const STRICT_FOLD_GROUPS: CaseGroup[] = [
-  { file: "fold/strict.json", cases: [...envelope, ...events, ...kept, ...checkOrder] },
+  {
+    file: "fold/strict.json",
+    cases: [...envelope, ...events, ...kept, ...checkOrder, ...overflow],
+  },
   { file: "fold/too_large.json", cases: tooLarge },
 ];
