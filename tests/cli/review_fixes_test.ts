@@ -5,6 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { inspectText } from "../../src/cli/inspect.ts";
+import { runCli } from "../../src/cli/run.ts";
+import { memoryIO } from "./_io.ts";
+
+/** Run the CLI in process with `stdin` as the capture. */
+async function cli(args: string[], stdin: string | Uint8Array, file = "-") {
+  const m = memoryIO(stdin);
+  const code = await runCli(file === "" ? args : [file, ...args], m.io);
+  return { code, out: m.out(), err: m.err() };
+}
 
 const env = (seq: number, event: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -40,4 +49,45 @@ Deno.test("a raw control character in one JSON-array element: that frame is repo
   );
   assert.equal(r.turns[0].text, "Hi");
   assert.equal(r.timeline.rows.length >= 2, true);
+});
+
+Deno.test("an SSE line with an unknown field (a `Data:` typo, a bare JSON line) is a dropped-line warning", () => {
+  const text = [
+    `data: ${env(1, { type: "delta", text: "a" })}`,
+    "",
+    `Data: ${env(2, { type: "delta", text: "b" })}`,
+    "",
+    env(2, { type: "delta", text: "c" }),
+    "",
+    "foo: bar",
+    `data: ${env(2, { type: "done" })}`,
+    "",
+  ].join("\n");
+  const r = inspectText(text);
+  assert.equal(r.format, "sse");
+  const dropped = r.problems.filter((p) => p.code === "dropped-line");
+  assert.deepEqual(dropped.map((p) => [p.line, p.severity]), [[3, "warning"], [5, "warning"], [
+    7,
+    "warning",
+  ]]);
+  assert.match(dropped[0].message, /"Data" is not `data`/);
+  assert.match(dropped[1].message, /bare JSON line inside an SSE stream/);
+  assert.match(dropped[2].message, /"foo" is not one SSE knows/);
+});
+
+Deno.test("dropped SSE lines show in the timeline with --all and in --json", async () => {
+  const text = `data: ${env(1, { type: "delta", text: "a" })}\n\nData: {"x":1}\n\n` +
+    `data: ${env(2, { type: "done" })}\n\n`;
+  const human = await cli(["--all"], text);
+  assert.match(
+    human.out,
+    /line 1 +#1 delta[^\n]*\n  line 3 +dropped \(dropped-line\)\n  line 5 +#2 done/,
+  );
+  const json = JSON.parse((await cli(["--json"], text)).out);
+  assert.deepEqual(
+    json.problems.filter((p: { code: string }) => p.code === "dropped-line").map((
+      p: { line: number },
+    ) => p.line),
+    [3],
+  );
 });
