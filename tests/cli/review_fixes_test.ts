@@ -91,3 +91,26 @@ Deno.test("dropped SSE lines show in the timeline with --all and in --json", asy
     [3],
   );
 });
+
+Deno.test("usage errors under --json print a JSON error object on stdout (exit 2)", async () => {
+  for (
+    const [args, message] of [
+      [["--json", "--bogus"], /unknown option --bogus/],
+      [["--json", "--gap-ms=x"], /--gap-ms needs a whole number/],
+      [["--dialect=v9", "--json"], /--dialect must be one of/],
+      [["a", "b", "--json"], /one capture at a time \(got 2\)/],
+    ] as const
+  ) {
+    const r = await cli([...args], "", "");
+    assert.equal(r.code, 2);
+    const out = JSON.parse(r.out);
+    assert.equal(out.schema, "papercusp.inspect/2");
+    assert.equal(out.error.code, "usage");
+    assert.equal(out.exitCode, 2);
+    assert.match(out.error.message, message);
+  }
+  // without --json: the human message and the usage on stderr, nothing on stdout
+  const human = await cli(["--bogus"], "", "");
+  assert.equal(human.out, "");
+  assert.match(human.err, /unknown option --bogus[\s\S]*Usage:/);
+});
