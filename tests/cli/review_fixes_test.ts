@@ -114,3 +114,27 @@ Deno.test("usage errors under --json print a JSON error object on stdout (exit 2
   assert.equal(human.out, "");
   assert.match(human.err, /unknown option --bogus[\s\S]*Usage:/);
 });
+
+Deno.test("nesting deeper than 16 384 levels is a too-deep problem, never parsed; 16 384 still is", () => {
+  const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
+  const deep = env(1, { type: "tool_call", callId: "k", name: "n" }).replace(
+    '"name":"n"',
+    `"name":"n","input":${nested(200_000)}`,
+  );
+  const r = inspectText(deep + "\n" + env(2, { type: "done" }) + "\n");
+  const tooDeep = r.problems.filter((p) => p.code === "too-deep");
+  assert.deepEqual(tooDeep.map((p) => p.line), [1]);
+  assert.match(tooDeep[0].message, /more than 16384 levels deep/);
+  // a top-level array nested 200 000 deep (a JSON-array capture)
+  const top = inspectText(nested(200_000) + "\n");
+  assert.deepEqual(top.problems.filter((p) => p.code === "too-deep").map((p) => p.line), [1]);
+  // at the bound: parsed as before (the envelope's level and the event's are 2 more)
+  const ok = inspectText(
+    env(1, { type: "tool_call", callId: "k", name: "n" }).replace(
+      '"name":"n"',
+      `"name":"n","input":${nested(16_382)}`,
+    ) + "\n" + env(2, { type: "done" }) + "\n",
+  );
+  assert.deepEqual(ok.problems.filter((p) => p.code === "too-deep"), []);
+  assert.equal(ok.exitCode, 0, JSON.stringify(ok.problems.slice(0, 3)));
+});
