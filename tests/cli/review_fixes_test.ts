@@ -138,3 +138,19 @@ Deno.test("nesting deeper than 16 384 levels is a too-deep problem, never parsed
   assert.deepEqual(ok.problems.filter((p) => p.code === "too-deep"), []);
   assert.equal(ok.exitCode, 0, JSON.stringify(ok.problems.slice(0, 3)));
 });
+
+Deno.test("format characters (Cf, e.g. U+1D173) and Hangul fillers are escaped in the output", async () => {
+  const hidden = "a\u{1d173}b\u115fc\u1160d\u3164e\uffa0f\u0600g\u{e0001}h";
+  const text = env(1, { type: "delta", text: hidden }) + "\n" + env(2, { type: "done" }) + "\n";
+  const human = await cli(["--all"], text);
+  for (const c of ["\u{1d173}", "\u115f", "\u1160", "\u3164", "\uffa0", "\u0600", "\u{e0001}"]) {
+    assert.ok(!human.out.includes(c), `U+${c.codePointAt(0)!.toString(16)} printed raw`);
+  }
+  assert.match(human.out, /a\\u\{1d173\}b\\u115fc\\u1160d\\u3164e\\uffa0f\\u0600g\\u\{e0001\}h/);
+  // ZWJ stays (emoji sequences need it)
+  const zwj = await cli(["--all"], env(1, { type: "delta", text: "👩\u200d💻" }) + "\n");
+  assert.ok(zwj.out.includes("👩\u200d💻"));
+  const json = await cli(["--json"], text);
+  assert.ok(!/[\u{1d173}\u115f\u3164]/u.test(json.out));
+  assert.equal(JSON.parse(json.out).turns[0].text, hidden);
+});
