@@ -81,7 +81,7 @@ Deno.test("dropped SSE lines show in the timeline with --all and in --json", asy
   const human = await cli(["--all"], text);
   assert.match(
     human.out,
-    /line 1 +#1 delta[^\n]*\n  line 3 +dropped \(dropped-line\)\n  line 5 +#2 done/,
+    /line 1 +#1 delta[^\n]*\n {2}line 3 +dropped \(dropped-line\)\n {2}line 5 +#2 done/,
   );
   const json = JSON.parse((await cli(["--json"], text)).out);
   assert.deepEqual(

@@ -204,7 +204,7 @@ Deno.test("runner diagnostics: a null line, garbage with stderr, ids it was not 
   try {
     await assert.rejects(
       runTestee(py("garbage.py", `${dir}/pid`), CASES),
-      /not JSON: "this is not json"\n  its stderr ends with:\n    about to go wrong/,
+      /not JSON: "this is not json"\n {2}its stderr ends with:\n {4}about to go wrong/,
     );
   } finally {
     Deno.removeSync(dir, { recursive: true });
