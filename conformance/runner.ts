@@ -12,6 +12,10 @@
  *     deno run --allow-read --allow-run conformance/runner.ts --testee="./my-client --conformance"
  *     deno run --allow-read --allow-run conformance/runner.ts --mutation # the mutation check
  *     deno run --allow-read --allow-run conformance/runner.ts --verbose  # every failing case in full
+ *     deno run --allow-read --allow-run conformance/runner.ts --timeout-ms=60000
+ *
+ * Exit codes: 0 every testee passes every case it ran, 1 a failure (a case,
+ * a testee that could not run or ran nothing), 2 a usage error.
  *
  * @module
  */
