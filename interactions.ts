@@ -35,6 +35,7 @@ export {
   type NeedsReconciliationRefusal,
   type NotFoundRefusal,
   type PlainRefusal,
+  type RecordChange,
   type SchemaChangedRefusal,
   type SchemaLookup,
   type SchemaRef,

@@ -36,6 +36,7 @@ export {
   type LegacyDecodeOptions,
 } from "./src/legacy/decode.ts";
 export {
+  type LegacyExtensionOptions,
   type LegacyToolFrame,
   type LegacyUpgradeContext,
   upgradeDecodedLegacyChatFrame,

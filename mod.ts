@@ -12,6 +12,9 @@
  *   {@link foldChatState}), the turn lifecycle ({@link TURN_TRANSITIONS}),
  *   capabilities ({@link requireChatCapabilities}) and version negotiation
  *   ({@link negotiateChatVersion}).
+ * - Extension events ({@link ExtensionEventV1}, {@link isExtensionName},
+ *   {@link createExtensionRegistry}) and the channels and replay rule
+ *   ({@link CHAT_EVENT_V1_CHANNELS}, {@link replayEnvelope}).
  *
  * The card types that `card` events and `ChatStateV1.openCards` carry
  * (`OpenCardSnapshot`, …) are in `./cards`, the report block types in
@@ -48,9 +51,11 @@ export {
   CHAT_SCHEMA_VERSION,
   type ChatCapabilities,
   type ChatCapability,
+  type ChatChannel,
   type ChatEventEnvelope,
   type ChatEventV1,
   type ChatEventV1Type,
+  type ChatJsonValue,
   type ChatOrderingCode,
   type ChatOrderingDetail,
   type ChatProtocolVersion,
@@ -58,9 +63,11 @@ export {
   type ChatUsage,
   type DeltaEventV1,
   type DoneEventV1,
+  type ElidedEventV1,
   type EnvelopeAdmissionCode,
   type EnvelopeAdmissionRefusal,
   type ErrorEventV1,
+  type ExtensionEventV1,
   type GroundedBlock,
   type NavigateEventV1,
   type ProvenanceEventV1,
@@ -85,13 +92,25 @@ export {
   parseChatEnvelope,
   parseChatEnvelopeJson,
   type ParseChatEnvelopeJsonOptions,
+  type ParseChatEnvelopeOptions,
 } from "./src/v1/parse.ts";
+export {
+  type ChatExtensionRegistry,
+  type ChatExtensionValidator,
+  createExtensionRegistry,
+  EXTENSION_NAME_PATTERN,
+  type ExtensionRegistryOptions,
+  type ExtensionVerdict,
+  isExtensionName,
+} from "./src/v1/extensions.ts";
+export { CHAT_EVENT_V1_CHANNELS, chatEventChannel, replayEnvelope } from "./src/v1/channels.ts";
 export {
   canTransition,
   isTerminalTurnStatus,
   isTurnStatus,
   nextTurnStatus,
   TERMINAL_TURN_STATUSES,
+  TURN_END_CARD_RESOLUTION,
   TURN_STATUSES,
   TURN_TRANSITIONS,
 } from "./src/v1/lifecycle.ts";
@@ -99,6 +118,7 @@ export {
   type ChatFoldRefusal,
   type ChatFoldRefusalCode,
   ChatStateFolder,
+  type ChatStateFolderOptions,
   createChatState,
   foldChatState,
   type FoldChatStateOptions,
@@ -106,7 +126,15 @@ export {
   foldChatStateStrict,
   type IndexedFoldRefusal,
   type InvalidStateRefusal,
+  resumeChatState,
 } from "./src/v1/fold.ts";
+export {
+  MAX_EXTENSION_DEPTH,
+  MAX_EXTENSION_NAME_LENGTH,
+  MAX_EXTENSION_STATE_NAMES,
+  MAX_EXTENSION_VALUES,
+  MAX_REFUSALS,
+} from "./src/v1/limits.ts";
 export {
   CHAT_CAPABILITIES,
   type MissingCapabilitiesRefusal,

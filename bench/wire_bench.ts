@@ -26,13 +26,23 @@
  * time ratio (linear ≈ 2.0): best of interleaved batches that fold the same
  * total number of events, GC included.
  *
- * Goals (issue 2), exit 1 when one is missed: ours/AG-UI ≥ 1.5× on objects
- * and on JSON text, ≥ 1M frames/s on both, fold 20k/10k ≤ 2.3.
+ * Also prints the cost of `state()` after every push, as a UI takes it (32k
+ * deltas, 32k tool calls; issue 14: it was quadratic, 5.4 s and 15.6 s), and
+ * the time ratio of 32k to 16k events.
+ *
+ * Goals (issues 2 and 14), exit 1 when one is missed: ours/AG-UI ≥ 1.5× on
+ * objects and on JSON text, ≥ 1M frames/s on both, fold 20k/10k ≤ 2.3,
+ * push + state() per event 32k/16k ≤ 2.3 for deltas and for tool calls.
  *
  * @module
  */
 import { EventSchemas } from "npm:@ag-ui/core@1.0.0/schemas";
-import { foldChatState, parseChatEnvelope, parseChatEnvelopeJson } from "../mod.ts";
+import {
+  ChatStateFolder,
+  foldChatState,
+  parseChatEnvelope,
+  parseChatEnvelopeJson,
+} from "../mod.ts";
 import { bestRates, cpuMs, Goals } from "./_timing.ts";
 
 const T0 = 1767225600000;
@@ -267,6 +277,73 @@ if (import.meta.main) {
     } events/s)`,
   );
   goals.check("fold 20k/10k ≤ 2.3 (linear ≈ 2.0)", f20 / f10 <= 2.3, `${(f20 / f10).toFixed(2)}`);
+}
+
+// UI-speed snapshots: `state()` after every push, as a UI does.
+function uiTurn(events: number, kind: "delta" | "tool"): unknown[] {
+  const out: unknown[] = [];
+  for (let s = 1; s <= events; s++) {
+    out.push({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${s}`,
+      seq: s,
+      event: kind === "delta"
+        ? { type: "delta", text: "word " }
+        : { type: "tool_call", callId: `k${s}`, name: "search", input: { q: s } },
+    });
+  }
+  return out;
+}
+/** Push every envelope and take `state()` after each one; the last state's `lastSeq`. */
+function pushAndSnapshot(envs: readonly unknown[]): number {
+  const folder = new ChatStateFolder("c", "t");
+  let last = 0;
+  for (const e of envs) {
+    if (!folder.push(e).ok) throw new Error("push refused");
+    last = folder.state().lastSeq;
+  }
+  return last;
+}
+/**
+ * CPU time of one "push + state() per event" run at n and at 2n events, from
+ * interleaved batches folding the same total (2 × n vs 1 × 2n), best of 12.
+ */
+function snapshotTimes(kind: "delta" | "tool", n: number): [number, number] {
+  const small = uiTurn(n, kind), large = uiTurn(2 * n, kind);
+  for (let i = 0; i < 3; i++) {
+    pushAndSnapshot(small);
+    pushAndSnapshot(large);
+  }
+  let bestSmall = Infinity, bestLarge = Infinity;
+  for (let round = 0; round < 12; round++) {
+    let start = cpuMs();
+    pushAndSnapshot(small);
+    pushAndSnapshot(small);
+    bestSmall = Math.min(bestSmall, (cpuMs() - start) / 2);
+    start = cpuMs();
+    pushAndSnapshot(large);
+    bestLarge = Math.min(bestLarge, cpuMs() - start);
+  }
+  return [bestSmall, bestLarge];
+}
+if (import.meta.main) {
+  console.log("");
+  for (const kind of ["delta", "tool"] as const) {
+    const [t16, t32] = snapshotTimes(kind, 16_000);
+    const what = kind === "delta" ? "deltas" : "tool calls";
+    console.log(
+      `push + state() per event, 32k ${what}: ${t32.toFixed(1)} ms (${
+        (t32 / 32).toFixed(2)
+      } µs per event; 16k: ${t16.toFixed(1)} ms)`,
+    );
+    goals.check(
+      `state() after every push, ${what}: t(32k)/t(16k) ≤ 2.3 (linear ≈ 2.0)`,
+      t32 / t16 <= 2.3,
+      `${(t32 / t16).toFixed(2)}`,
+    );
+  }
   if (sink < 0) console.log(sink);
   goals.finish();
 }
@@ -296,4 +373,8 @@ Deno.bench("v1 fold, 10k-event turn", { group: "fold", baseline: true }, () => {
 });
 Deno.bench("v1 fold, 20k-event turn", { group: "fold" }, () => {
   foldChatState(t20);
+});
+const ui8k = uiTurn(8_000, "tool");
+Deno.bench("v1 push + state() per event, 8k tool calls", { group: "snapshots" }, () => {
+  pushAndSnapshot(ui8k);
 });

@@ -31,6 +31,7 @@ import * as parts from "../src/message/parts.ts";
 import * as envelope from "../src/message/envelope.ts";
 import * as delivery from "../src/message/delivery.ts";
 import { BUILTIN_KINDS } from "../src/cards/kinds.ts";
+import { MAX_EXTENSION_STATE_NAMES } from "../src/v1/limits.ts";
 
 /** Base of every `$id`: an identifier, not a URL to fetch. */
 export const SCHEMA_ID_BASE = "https://schemas.papercusp.dev/chat-protocol/";
@@ -103,6 +104,8 @@ const NAMED: [string, unknown][] = [
   ["ErrorEventV1", v1.ErrorEventV1Schema],
   ["NavigateEventV1", v1.NavigateEventV1Schema],
   ["TurnStatusEventV1", v1.TurnStatusEventV1Schema],
+  ["ExtensionEventV1", v1.ExtensionEventV1Schema],
+  ["ElidedEventV1", v1.ElidedEventV1Schema],
   ["OpenCardSnapshotV1", v1.OpenCardSnapshotV1Schema],
   ["SourceRef", v1.SourceRefSchema],
   ["GroundedBlock", v1.GroundedBlockSchema],
@@ -177,22 +180,24 @@ export const DOCUMENTS: readonly SchemaDocument[] = [
     description:
       "One v1 frame: schemaVersion 1, host-allocated non-empty conversationId/turnId/eventId, a positive per-turn seq, optional `at` (epoch ms) and one v1 event. Unknown keys are accepted and ignored (the library strips them).",
     notExpressed:
-      "Not expressed here (see the conformance corpus): seq continuity per turn (gap, duplicate, reordered), foreign conversation/turn, lifecycle transitions, tool call and card identity across frames.",
+      "Not expressed here (see the conformance corpus): seq continuity per turn (gap, duplicate, reordered), foreign conversation/turn, lifecycle transitions, tool call and card identity across frames, grounded block ids unique within a tool result, an ext event's data at most 32 levels of arrays/objects and 10,000 JSON values.",
   },
   {
     file: "v1/chat-event.schema.json",
     root: "ChatEventV1",
     title: "ChatEventV1",
     description: "Any one v1 event (the `event` of an envelope), discriminated by `type`.",
+    notExpressed:
+      "Not expressed here (see the conformance corpus): grounded block ids unique within a tool result, an ext event's data at most 32 levels of arrays/objects and 10,000 JSON values.",
   },
   {
     file: "v1/chat-state.schema.json",
     root: "ChatStateV1",
     title: "ChatStateV1",
     description:
-      "The folded state of one turn, as the v1 fold produces it and ChatStateFolder.from accepts it.",
+      "The folded state of one turn, as the v1 fold produces it and resumeChatState accepts it.",
     notExpressed:
-      "Not expressed here (ChatStateFolder.from refuses them; see the conformance corpus): tool callIds unique; card correlationIds unique across openCards and closedCards; every tool's startedSeq and finishedSeq at most lastSeq.",
+      "Not expressed here (resumeChatState refuses them; see the conformance corpus): tool callIds unique; card correlationIds unique across openCards and closedCards; every tool's startedSeq and finishedSeq at most lastSeq; grounded block ids unique within a tool; every extensionState / extensionEvents seq at most lastSeq, extensionEvents seqs increasing; extension data at most 32 levels of arrays/objects and 10,000 JSON values.",
   },
   {
     file: "v1/chat-capabilities.schema.json",
@@ -407,6 +412,18 @@ function chatPartDispatch(): Json {
 
 type Patch = (json: Json) => void;
 
+/** A `ChatStateV1` whose tool calls have no `status` of `status`. */
+function toolsWithout(status: string): Json {
+  return {
+    properties: {
+      tools: {
+        type: "array",
+        items: { type: "object", properties: { status: not({ const: status }) } },
+      },
+    },
+  };
+}
+
 function overrides(): Map<unknown, Patch> {
   const m = new Map<unknown, Patch>();
   // v1: the retry rule (event and folded state).
@@ -438,13 +455,37 @@ function overrides(): Map<unknown, Patch> {
         then: { properties: { openCards: { type: "array", minItems: 1 } } },
       },
       {
-        if: status("running", "completed"),
+        if: status("running", "completed", "failed", "cancelled"),
         then: { properties: { openCards: { type: "array", maxItems: 0 } } },
+      },
+      {
+        // a finished turn has no running tool call; only a finished turn has unfinished ones
+        if: status("completed", "failed", "cancelled"),
+        then: toolsWithout("running"),
+        else: toolsWithout("unfinished"),
       },
       { if: status("completed"), then: has("done"), else: not(has("done")) },
       { if: status("failed"), then: has("error"), else: not(has("error")) },
     );
   });
+  // v1: grounded block ids unique within a list (not expressible: see notExpressed).
+  m.set(field(v1.ToolResultEventV1Schema, "blocks"), () => {});
+  // v1: extension data is any JSON value, required (its depth and size bounds: see notExpressed).
+  m.set(field(v1.ExtensionEventV1Schema, "data"), (j) => replace(j, {}));
+  const extensionEntry = internals(field(v1.ChatStateV1Schema, "extensionState")).valueType;
+  const extensionEvent = (internals(field(v1.ChatStateV1Schema, "extensionEvents")) as {
+    element?: Zod;
+  }).element;
+  for (const s of [v1.ExtensionEventV1Schema, extensionEntry, extensionEvent]) {
+    m.set(s, (j) => {
+      const required = (j.required as string[] | undefined) ?? [];
+      if (!required.includes("data")) j.required = [...required, "data"];
+    });
+  }
+  m.set(
+    field(v1.ChatStateV1Schema, "extensionState"),
+    (j) => Object.assign(j, { minProperties: 1, maxProperties: MAX_EXTENSION_STATE_NAMES }),
+  );
   // v1: a state's snapshot is required (any JSON value, null for none).
   m.set(field(v1.StateEventV1Schema, "snapshot"), (j) => replace(j, {}));
   m.set(v1.StateEventV1Schema, (j) => {

@@ -25,7 +25,7 @@ from papercusp_chat.negotiation import (  # noqa: E402
     negotiate_chat_versions,
     require_chat_capabilities,
 )
-from papercusp_chat.replay import ReplayRefused, replay_after  # noqa: E402
+from papercusp_chat.replay import ReplayRefused, replay_after, replay_type  # noqa: E402
 from papercusp_chat.blocks import split_turn_text  # noqa: E402
 from papercusp_chat.sse import SseLimitError, SseParser  # noqa: E402
 from papercusp_chat import schema  # noqa: E402
@@ -102,7 +102,7 @@ def run_capabilities(inp):
     r = require_chat_capabilities(inp.get("declared", MISSING), inp.get("required", MISSING))
     if r is None:
         return {"ok": True}
-    return {"ok": False, "missing": r[0], "unknown": r[1]}
+    return {"ok": False, "missing": r[0], "unknown": r[1], "invalid": r[2]}
 
 
 def run_version(inp):
@@ -179,6 +179,7 @@ def run_replay(inp):
             out["index"] = e.index
         return out
     return {"ok": True, "eventIds": [f["eventId"] for f in frames],
+            "eventTypes": [replay_type(f["event"]) for f in frames],
             "lastSeq": req["afterSeq"] + len(frames), "lowestRetainedSeq": low}
 
 

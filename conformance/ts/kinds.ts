@@ -9,7 +9,8 @@
  * @module
  */
 import { parseChatEnvelope, parseChatEnvelopeJson } from "../../src/v1/parse.ts";
-import { ChatStateFolder } from "../../src/v1/fold.ts";
+import { ChatStateFolder, resumeChatState } from "../../src/v1/fold.ts";
+import { replayEnvelope } from "../../src/v1/channels.ts";
 import type { ChatFoldRefusal } from "../../src/v1/fold.ts";
 import { ChatCapabilitiesSchema } from "../../src/v1/schemas.ts";
 import { requireChatCapabilities } from "../../src/v1/capabilities.ts";
@@ -117,7 +118,7 @@ const wrapEvent = (event: unknown) => ({
 export const DOCUMENT_VERDICTS: Readonly<Record<string, (value: unknown) => boolean>> = {
   "v1/chat-event-envelope": (v) => parseChatEnvelope(v).ok,
   "v1/chat-event": (v) => parseChatEnvelope(wrapEvent(v)).ok,
-  "v1/chat-state": (v) => ChatStateFolder.from(v as ChatStateV1).ok,
+  "v1/chat-state": (v) => resumeChatState(v as ChatStateV1).ok,
   "v1/chat-capabilities": (v) => ChatCapabilitiesSchema.safeParse(v).success,
   "v0/chat-event": (v) => ChatEventSchema.safeParse(v).success,
   "cards/open-card-snapshot": (v) => OpenCardSnapshotSchema.safeParse(v).success,
@@ -266,7 +267,12 @@ function runCapabilities(input: JsonObject): JsonObject {
     input.required as unknown as Partial<ChatCapabilities>,
   );
   if (r.ok) return { ok: true };
-  return { ok: false, missing: [...r.error.missing], unknown: [...r.error.unknown] };
+  return {
+    ok: false,
+    missing: [...r.error.missing],
+    unknown: [...r.error.unknown],
+    invalid: [...r.error.invalid],
+  };
 }
 
 function runVersion(input: JsonObject): JsonObject {
@@ -336,6 +342,8 @@ async function runReplay(input: JsonObject): Promise<JsonObject> {
     return {
       ok: true,
       eventIds: r.value.frames.map((f) => f.eventId),
+      // what the host sends: each frame through replayEnvelope (transient ones elided)
+      eventTypes: r.value.frames.map((f) => replayEnvelope(f).event.type),
       lastSeq: r.value.lastSeq,
       lowestRetainedSeq: r.value.lowestRetainedSeq,
     };

@@ -116,6 +116,8 @@ const V1_TYPES = new Set([
   "error",
   "navigate",
   "turn_status",
+  "ext",
+  "elided",
 ]);
 const ENVELOPE_KEYS = new Set([
   "schemaVersion",
@@ -248,6 +250,41 @@ function foldEnvelopes(input: Obj, outcome: Obj): { env: ChatEventEnvelope; appl
   });
   return out;
 }
+
+// ---------------------------------------------------------------------------
+// Helpers of this branch's rules (wire ids, extension events)
+
+/** `s` with every CR, LF, NUL and lone surrogate written `x`. */
+function wireRepaired(s: string): string {
+  return s.replace(
+    /[\r\n\0]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    "x",
+  );
+}
+const ID_KEYS = ["conversationId", "turnId", "eventId"];
+const EVENT_ID_KEYS = ["callId", "sessionId", "correlationId"];
+/** Apply `f` to every v1 id of an envelope (the envelope's, the event's, a card's). */
+function eachId(env: Obj, f: (o: Obj, k: string) => void): void {
+  for (const k of ID_KEYS) if (typeof env[k] === "string") f(env, k);
+  const e = env.event;
+  if (!isObj(e)) return;
+  for (const k of EVENT_ID_KEYS) if (typeof e[k] === "string") f(e, k);
+  if (isObj(e.card) && typeof e.card.correlationId === "string") f(e.card, "correlationId");
+}
+/** The nesting depth of `v` (a scalar 0) and its JSON value count. */
+function jsonSize(v: Json): { depth: number; values: number } {
+  let values = 0;
+  const walk = (x: Json, level: number): number => {
+    values++;
+    if (Array.isArray(x)) return Math.max(level + 1, ...x.map((y) => walk(y, level + 1)));
+    if (isObj(x)) return Math.max(level + 1, ...Object.values(x).map((y) => walk(y, level + 1)));
+    return level;
+  };
+  const depth = walk(v, 0);
+  return { depth, values };
+}
+const EXT_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)+$/;
+const isExtName = (v: unknown) => typeof v === "string" && v.length <= 128 && EXT_NAME.test(v);
 
 // ---------------------------------------------------------------------------
 // SSE helpers
@@ -395,6 +432,64 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
         ["conversationId", "turnId", "eventId"].some((k) =>
           typeof env[k] === "string" && /^.$|\s|[^\x20-\x7e]/u.test(env[k] as string)
         ),
+    ),
+  "v1.envelope.wire-ids": () =>
+    v1Repair(
+      (env) => eachId(env, (o, k) => (o[k] = wireRepaired(o[k] as string))),
+      (env) => {
+        let edge = false;
+        eachId(env, (o, k) => {
+          // a surrogate pair, a tab or another control character other than CR, LF, NUL
+          for (const ch of o[k] as string) {
+            const c = ch.codePointAt(0)!;
+            if (c > 0xffff || (c > 0 && c < 9) || c === 9 || c === 0x7f) edge = true;
+          }
+        });
+        return edge;
+      },
+    ),
+  "v1.event.unique-block-ids": () =>
+    v1Repair(
+      onEvent(["tool_result"], (e) => {
+        if (!Array.isArray(e.blocks)) return;
+        e.blocks.forEach((b, i) => {
+          if (isObj(b) && typeof b.id === "string") b.id = `${b.id}#${i}`;
+        });
+      }),
+      eventEdge(["tool_result"], (e) => Array.isArray(e.blocks) && e.blocks.length >= 2),
+    ),
+  "v1.event.ext": () =>
+    v1Repair(
+      onEvent(["ext"], (e) => {
+        fix(e, ["name"], isExtName, "a.b");
+        if ("channel" in e && !["event", "state", "transient"].includes(e.channel as string)) {
+          delete e.channel;
+        }
+        if (!("data" in e)) e.data = null;
+      }),
+      // over-strict: only a two-segment name, object data and no channel
+      eventEdge(["ext"], (e) =>
+        "channel" in e || !isObj(e.data) ||
+        (typeof e.name === "string" && (e.name.length === 128 || e.name.split(".").length > 2))),
+    ),
+  "v1.event.extension-data-bounds": () =>
+    v1Repair(
+      onEvent(["ext"], (e) => {
+        const { depth, values } = jsonSize(e.data ?? null);
+        if (depth > 32 || values > 10_000) e.data = null;
+      }),
+      eventEdge(["ext"], (e) => {
+        const { depth, values } = jsonSize(e.data ?? null);
+        return depth === 32 || values === 10_000;
+      }),
+    ),
+  "v1.event.elided": () =>
+    v1Repair(
+      onEvent(
+        ["elided"],
+        (e) => fix(e, ["of"], (v) => v === "navigate" || v === "ext", "navigate"),
+      ),
+      eventEdge(["elided"], () => true), // over-strict: no stand-in accepted
     ),
   "v1.envelope.seq": () =>
     v1Repair((env) => {
@@ -607,10 +702,14 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       if (s.status === "awaiting-input" && open === 0) {
         s.openCards = [{ correlationId: "repair", prompt: "", createdAt: 0 }];
       }
-      if ((s.status === "running" || s.status === "completed") && open > 0) s.openCards = [];
+      if (
+        ["running", "completed", "failed", "cancelled"].includes(s.status as string) && open > 0
+      ) {
+        s.openCards = [];
+      }
     }, (s) =>
       listOf(s.openCards).length > 0 &&
-      ["failed", "cancelled", "interrupted", "needs-reconciliation"].includes(s.status as string)),
+      ["interrupted", "needs-reconciliation"].includes(s.status as string)),
   "v1.state.status-terminal": () =>
     stateRepair((s) => {
       if (s.status === "completed" && !("done" in s)) s.done = {};
@@ -626,6 +725,47 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
         else if (!("finishedSeq" in t)) t.finishedSeq = t.startedSeq;
       }
     }, (s) => toolsOf(s).some((t) => t.status === "error")),
+  "v1.state.tool-unfinished": () =>
+    stateRepair((s) => {
+      const ended = ["completed", "failed", "cancelled"].includes(s.status as string);
+      for (const t of Array.isArray(s.tools) ? s.tools : []) {
+        if (!isObj(t)) continue;
+        if (ended && t.status === "running") {
+          t.status = "unfinished";
+          t.finishedSeq = t.startedSeq;
+        }
+        if (!ended && t.status === "unfinished") t.status = "error";
+      }
+    }, (s) => toolsOf(s).some((t) => t.status === "unfinished")),
+  "v1.state.extensions": () =>
+    stateRepair((s) => {
+      if ("extensionState" in s) {
+        const st = s.extensionState;
+        if (!isObj(st) || Object.keys(st).length === 0) delete s.extensionState;
+        else {
+          const fixed: Obj = {};
+          for (const [k, v] of Object.entries(st)) {
+            const e = isObj(v) ? { ...v } : {};
+            if (!("data" in e)) e.data = null;
+            fix(e, ["seq"], (n) => typeof n === "number" && Number.isSafeInteger(n) && n >= 1, 1);
+            fixed[isExtName(k) ? k : "a.b"] = e;
+          }
+          s.extensionState = fixed;
+        }
+      }
+      if ("extensionEvents" in s) {
+        const ev = s.extensionEvents;
+        if (!Array.isArray(ev) || ev.length === 0) delete s.extensionEvents;
+        else {
+          s.extensionEvents = ev.map((v) => {
+            const e = isObj(v) ? { ...v } : {};
+            if (!("data" in e)) e.data = null;
+            fix(e, ["name"], isExtName, "a.b");
+            return e;
+          });
+        }
+      }
+    }, (s) => isObj(s.extensionState) && Object.keys(s.extensionState).length === 1),
   "v1.state.unique-ids": () =>
     stateRepair((s) => {
       let n = 0;
@@ -892,6 +1032,36 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       if (s.status === "completed") s.status = "running";
       delete s.done;
     }),
+  "v1.lifecycle.cards-close-with-turn": () =>
+    mapState((s, input, outcome) => {
+      // cards closed by no applied card_closed (closed with the turn) are open again
+      const applied = foldEnvelopes(input, outcome).filter((x) => x.applied).map((x) =>
+        x.env.event
+      );
+      const explicit = new Set(
+        applied.flatMap((e) => (e.type === "card_closed" ? [e.correlationId] : [])),
+      );
+      const cards = new Map(
+        applied.flatMap((e) => (e.type === "card" ? [[e.card.correlationId, e.card]] : [])),
+      );
+      const closedCards = s.closedCards as Obj[];
+      s.closedCards = closedCards.filter((c) => explicit.has(c.correlationId as string));
+      s.openCards = [
+        ...(s.openCards as Json[]),
+        ...closedCards.filter((c) => !explicit.has(c.correlationId as string)).map((c) =>
+          clone(cards.get(c.correlationId as string) as unknown as Json)
+        ),
+      ];
+    }),
+  "v1.lifecycle.unfinished-calls": () =>
+    mapState((s) => {
+      for (const t of s.tools as Obj[]) {
+        if (t.status === "unfinished") {
+          t.status = "running";
+          delete t.finishedSeq;
+        }
+      }
+    }),
   "v1.lifecycle.turn-status": () =>
     mapState((s) => {
       delete s.statusReason;
@@ -949,6 +1119,15 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
         s.state = clone({ version: st.version, snapshot: st.snapshot }) as Json;
       }
     }),
+  "v1.fold.extensions": () =>
+    mapState((s) => {
+      delete s.extensionState;
+      delete s.extensionEvents;
+    }),
+  "v1.fold.extension-state-names": () => dropFoldRefusal(["too-many-extensions"]),
+  "v1.fold.elided": () => ({
+    beforePush: ({ envelope }) => (envelope?.event.type === "elided" ? "invalid-envelope" : null),
+  }),
   "v1.fold.cursor": () =>
     mapState((s, input, outcome) => {
       const all = foldEnvelopes(input, outcome);
@@ -993,7 +1172,8 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
     input(kind, input) {
       if (kind !== "capabilities" || !isObj(input.required)) return input;
       const r: Obj = {};
-      for (const [k, v] of Object.entries(input.required)) r[k] = v ? true : v;
+      // the rule removed: a value other than true reads as "not required"
+      for (const [k, v] of Object.entries(input.required)) r[k] = v === true;
       return { ...input, required: r };
     },
   }),
@@ -1345,6 +1525,20 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       if (kind !== "replay") return input;
       const { boundsAfter: _b, ...rest } = input;
       return rest;
+    },
+  }),
+  "replay.transient-elided": () => ({
+    // the effect lost: transient frames re-sent as they are
+    outcome(kind, input, outcome) {
+      if (kind !== "replay" || outcome.ok !== true) return outcome;
+      const frames = (input.frames as Obj[]).filter(isObj);
+      return {
+        ...outcome,
+        eventTypes: (outcome.eventIds as Json[]).map((id) => {
+          const e = frames.find((f) => f.eventId === id)?.event;
+          return isObj(e) ? e.type : null;
+        }),
+      };
     },
   }),
   "replay.exact-suffix": () => ({

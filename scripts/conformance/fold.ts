@@ -382,7 +382,7 @@ const lifecycle: CaseDef[] = [
     "error fails a turn that waits on a card",
     "v1.lifecycle.error-fails",
     turn([card("q1"), error()]),
-    { state: { status: "failed", openCards: [{ correlationId: "q1" }] } },
+    { state: { status: "failed" } },
   ),
   fold(
     "lifecycle.error-while-interrupted",
@@ -895,6 +895,292 @@ const overSse: CaseDef[] = [
 ];
 
 /** Every fold case, grouped into files. */
+const wireIds: CaseDef[] = [
+  ...([
+    ["event-id-lf", "an eventId with a line feed", { eventId: "e\n1" }],
+    ["event-id-cr", "an eventId with a carriage return", { eventId: "e\r1" }],
+    ["turn-id-nul", "a turnId with a NUL", { turnId: "t\u00001" }],
+    ["conversation-id-lone-high", "a conversationId with a lone high surrogate", {
+      conversationId: "c\ud800",
+    }],
+    ["event-id-lone-low", "an eventId with a lone low surrogate", { eventId: "\udc00e" }],
+  ] as [string, string, JsonObject][]).map(([id, what, over]) =>
+    fold(
+      `wire-ids.${id}`,
+      `${what} cannot travel as an SSE id or header: invalid-envelope`,
+      "v1.envelope.wire-ids",
+      turn([[delta("x"), over], [delta("y"), { seq: 1 }]]),
+      { refusals: refused([0, "invalid-envelope"]), state: { text: "y", lastSeq: 1 } },
+    )
+  ),
+  ...([
+    ["call-id", "a tool callId with a line feed", call("k\n1")],
+    ["session-id", "a sessionId with a NUL", ev("session", { sessionId: "s\u0000" })],
+    ["card-id", "a card correlationId with a lone surrogate", card("q\udbff")],
+    ["closed-id", "a card_closed correlationId with a CR", closed("q\r")],
+  ] as [string, string, JsonObject][]).map(([id, what, event]) =>
+    fold(
+      `wire-ids.${id}`,
+      `${what} is refused at parse: invalid-envelope`,
+      "v1.envelope.wire-ids",
+      turn([event, [delta("y"), { seq: 1, eventId: "e2" }]]),
+      { refusals: refused([0, "invalid-envelope"]), state: { text: "y", lastSeq: 1 } },
+    )
+  ),
+  fold(
+    "wire-ids.pair-and-tab",
+    "a surrogate pair, a tab and other control characters are wire ids",
+    "v1.envelope.wire-ids",
+    turn([[call("k\t😀"), { eventId: "e\u00011\ud83d\ude00" }], result("k\t😀")]),
+    { state: { lastEventId: "e2", tools: [{ callId: "k\t😀", status: "ok" }] } },
+  ),
+  fold(
+    "blocks.unique-ids",
+    "a tool result repeating a grounded block id is refused; the call keeps running",
+    "v1.event.unique-block-ids",
+    turn([
+      call("k1"),
+      result("k1", true, {
+        blocks: [{ id: "b1", text: "a", sources: [] }, { id: "b1", text: "b", sources: [] }],
+      }),
+    ]),
+    { refusals: refused([1, "invalid-envelope"]), state: { tools: [{ status: "running" }] } },
+  ),
+  fold(
+    "blocks.unique-ids-distinct",
+    "distinct grounded block ids in one result are accepted (ids may repeat across results)",
+    "v1.event.unique-block-ids",
+    turn([
+      call("k1"),
+      call("k2"),
+      result("k1", true, {
+        blocks: [{ id: "b1", text: "a", sources: [] }, { id: "b2", text: "b", sources: [] }],
+      }),
+      result("k2", true, { blocks: [{ id: "b1", text: "c", sources: [] }] }),
+    ]),
+    { state: { tools: [{ status: "ok" }, { status: "ok" }] } },
+  ),
+];
+
+const terminal: CaseDef[] = [
+  fold(
+    "terminal.error-closes-cards",
+    "error while awaiting input: the open cards close as interrupted, in open order",
+    "v1.lifecycle.cards-close-with-turn",
+    turn([card("q1"), card("q2"), error()]),
+    {
+      state: {
+        status: "failed",
+        openCards: [],
+        closedCards: [
+          { correlationId: "q1", resolution: "interrupted" },
+          { correlationId: "q2", resolution: "interrupted" },
+        ],
+      },
+    },
+  ),
+  fold(
+    "terminal.cancel-closes-cards",
+    "cancelled while awaiting input: the open card closes as cancelled",
+    "v1.lifecycle.cards-close-with-turn",
+    turn([card("q1"), closed("q1", "submitted"), card("q2"), status("cancelled")]),
+    {
+      state: {
+        status: "cancelled",
+        openCards: [],
+        closedCards: [
+          { correlationId: "q1", resolution: "submitted" },
+          { correlationId: "q2", resolution: "cancelled" },
+        ],
+      },
+    },
+  ),
+  fold(
+    "terminal.closed-card-after-end",
+    "a card closed with its turn takes no later card_closed (the turn is over)",
+    "v1.lifecycle.cards-close-with-turn",
+    turn([card("q1"), error(), closed("q1", "submitted")]),
+    {
+      refusals: refused([2, "illegal-transition"]),
+      state: { closedCards: [{ correlationId: "q1", resolution: "interrupted" }] },
+    },
+  ),
+  fold(
+    "terminal.interrupted-keeps-cards",
+    "an interrupted turn is not over: its cards stay open",
+    "v1.fold.cards",
+    turn([card("q1"), status("interrupted"), status("running"), closed("q1", "submitted")]),
+    {
+      state: {
+        status: "running",
+        closedCards: [{ correlationId: "q1", resolution: "submitted" }],
+      },
+    },
+    ["v1.lifecycle.cards-close-with-turn"],
+  ),
+  fold(
+    "terminal.done-unfinished-call",
+    "done while a tool call runs: the call is unfinished, finished at done's seq",
+    "v1.lifecycle.unfinished-calls",
+    turn([call("k1"), call("k2"), result("k2"), done]),
+    {
+      state: {
+        status: "completed",
+        tools: [
+          { callId: "k1", status: "unfinished", startedSeq: 1, finishedSeq: 4 },
+          { callId: "k2", status: "ok", finishedSeq: 3 },
+        ],
+      },
+    },
+  ),
+  fold(
+    "terminal.error-unfinished-call",
+    "error while a tool call runs: the call is unfinished",
+    "v1.lifecycle.unfinished-calls",
+    turn([call("k1"), error()]),
+    { state: { status: "failed", tools: [{ status: "unfinished", finishedSeq: 2 }] } },
+  ),
+  fold(
+    "terminal.cancel-unfinished-call",
+    "cancelled while a tool call runs: the call is unfinished; its late result is refused",
+    "v1.lifecycle.unfinished-calls",
+    turn([call("k1"), status("cancelled"), result("k1")]),
+    {
+      refusals: refused([2, "illegal-transition"]),
+      state: { status: "cancelled", tools: [{ status: "unfinished", finishedSeq: 2 }] },
+    },
+  ),
+  fold(
+    "terminal.interrupted-call-runs",
+    "an interrupted turn is not over: its call keeps running",
+    "v1.fold.tool-result",
+    turn([call("k1"), status("interrupted"), status("running"), result("k1"), done]),
+    { state: { status: "completed", tools: [{ status: "ok", finishedSeq: 4 }] } },
+    ["v1.lifecycle.unfinished-calls"],
+  ),
+];
+
+const ext = (name: string, data: Json, channel?: string) =>
+  ev("ext", channel === undefined ? { name, data } : { name, channel, data });
+/** `levels` nested arrays around 0: `[[0]]` is 2 levels. */
+const nested = (levels: number): Json => {
+  let v: Json = 0;
+  for (let i = 0; i < levels; i++) v = [v];
+  return v;
+};
+
+const extensions: CaseDef[] = [
+  fold(
+    "ext.channels",
+    "state-channel data is kept per name (last write wins), event-channel data appended, transient data not kept",
+    "v1.fold.extensions",
+    turn([
+      ext("scout.products", { ids: ["p1"] }, "state"),
+      ext("scout.log", "searched"),
+      ext("scout.highlight", { id: "p1" }, "transient"),
+      ext("scout.products", { ids: ["p2"] }, "state"),
+      ext("scout.log", "found", "event"),
+      ext("scout.broaden", [], "state"),
+    ]),
+    {
+      state: {
+        lastSeq: 6,
+        extensionState: {
+          "scout.products": { data: { ids: ["p2"] }, seq: 4 },
+          "scout.broaden": { data: [], seq: 6 },
+        },
+        extensionEvents: [
+          { name: "scout.log", data: "searched", seq: 2 },
+          { name: "scout.log", data: "found", seq: 5 },
+        ],
+      },
+    },
+  ),
+  fold(
+    "ext.transient-only",
+    "a transient extension event moves the cursor and keeps nothing",
+    "v1.fold.extensions",
+    turn([ext("scout.highlight", { id: "p1" }, "transient"), ext("scout.log", null)]),
+    {
+      state: {
+        lastSeq: 2,
+        extensionEvents: [{ name: "scout.log", data: null, seq: 2 }],
+      },
+    },
+  ),
+  fold(
+    "ext.ndjson",
+    "extension events over NDJSON, with unknown keys stripped",
+    "v1.fold.extensions",
+    {
+      ndjson: turn([ext("acme.cart.updated", { n: 2 }, "state"), delta("ok")]).map((e) =>
+        JSON.stringify({ ...e, event: { ...(e.event as JsonObject), extra: 1 } })
+      ).join("\n"),
+    },
+    { state: { text: "ok", extensionState: { "acme.cart.updated": { data: { n: 2 }, seq: 1 } } } },
+    ["v1.envelope.unknown-keys"],
+  ),
+  fold(
+    "ext.paused",
+    "an interrupted turn takes no extension event (a content event)",
+    "v1.lifecycle.paused",
+    turn([status("interrupted"), ext("scout.log", 1)]),
+    { refusals: refused([1, "illegal-transition"]), state: { status: "interrupted" } },
+  ),
+  fold(
+    "ext.state-names-bound",
+    "a turn keeps at most 128 state-channel extension names: the 129th is too-many-extensions; an existing name still updates",
+    "v1.fold.extension-state-names",
+    turn([
+      ...Array.from({ length: 129 }, (_, i) => ext(`x.n${i}`, i, "state")),
+    ]).concat(
+      turn([ext("x.n0", "again", "state")]).map((e) => ({
+        ...e,
+        seq: 129,
+        eventId: "e129b",
+      })),
+    ),
+    { refusals: refused([128, "too-many-extensions"]), state: { lastSeq: 129 } },
+  ),
+  fold(
+    "ext.depth-32",
+    "extension data nested 32 levels deep is accepted",
+    "v1.event.extension-data-bounds",
+    turn([ext("a.b", nested(32))]),
+    { state: { lastSeq: 1 } },
+  ),
+  fold(
+    "ext.depth-33",
+    "extension data nested 33 levels deep is refused",
+    "v1.event.extension-data-bounds",
+    turn([ext("a.b", nested(33)), [delta("x"), { seq: 1 }]]),
+    { refusals: refused([0, "invalid-envelope"]), state: { lastSeq: 1, text: "x" } },
+  ),
+  fold(
+    "ext.values-10000",
+    "extension data of exactly 10,000 JSON values (an array of 9,999) is accepted",
+    "v1.event.extension-data-bounds",
+    turn([ext("a.b", Array.from({ length: 9_999 }, () => 0))]),
+    { state: { lastSeq: 1 } },
+  ),
+  fold(
+    "ext.values-10001",
+    "extension data of 10,001 JSON values is refused",
+    "v1.event.extension-data-bounds",
+    turn([ext("a.b", { list: Array.from({ length: 9_999 }, () => null) }), [delta("x"), {
+      seq: 1,
+    }]]),
+    { refusals: refused([0, "invalid-envelope"]), state: { lastSeq: 1, text: "x" } },
+  ),
+  fold(
+    "elided.no-gap",
+    "an elided event (a replayed navigate) takes its seq and changes nothing else",
+    "v1.fold.elided",
+    turn([delta("a"), ev("elided", { of: "navigate" }), ev("elided", { of: "ext" }), delta("b")]),
+    { state: { text: "ab", lastSeq: 4, lastEventId: "e4" } },
+  ),
+];
+
 export const FOLD_GROUPS: CaseGroup[] = [
   { file: "fold/order.json", cases: order },
   { file: "fold/frames.json", cases: frames },
@@ -903,4 +1189,7 @@ export const FOLD_GROUPS: CaseGroup[] = [
   { file: "fold/cards.json", cases: cards },
   { file: "fold/content.json", cases: content },
   { file: "fold/sse.json", cases: overSse },
+  { file: "fold/wire_ids.json", cases: wireIds },
+  { file: "fold/terminal.json", cases: terminal },
+  { file: "fold/extensions.json", cases: extensions },
 ];

@@ -134,11 +134,19 @@ const capabilities: CaseDef[] = [
   ),
   cap(
     "record-truthy",
-    "a record value that is truthy but not true requires nothing",
+    "a record value that is truthy but not true is refused (listed in invalid), never read as not required",
     "v1.capabilities.required-record",
     NONE,
     { connectionReplay: 1, persistedHistory: "yes" },
-    { ok: true },
+    { ok: false, missing: [], unknown: [], invalid: ["connectionReplay", "persistedHistory"] },
+  ),
+  cap(
+    "record-null",
+    "a record value null is refused (listed in invalid); false requires nothing",
+    "v1.capabilities.required-record",
+    NONE,
+    { persistedHistory: null, connectionReplay: false },
+    { ok: false, missing: [], unknown: [], invalid: ["persistedHistory"] },
   ),
   cap(
     "record-missing",

@@ -49,7 +49,40 @@ const b = (lowestRetainedSeq: number, latestSeq: number) => ({ lowestRetainedSeq
 const no = (code: string, index?: number): JsonObject =>
   index === undefined ? { ok: false, code } : { ok: false, code, index };
 
+const transientTurn = turn([
+  delta("a"),
+  { type: "navigate", href: "/p/1" },
+  { type: "ext", name: "scout.highlight", channel: "transient", data: { id: "p1" } },
+  { type: "ext", name: "scout.products", channel: "state", data: [] },
+  { type: "ext", name: "scout.log", data: 1 },
+  { type: "elided", of: "navigate" },
+  { type: "done" },
+]);
+
 const cases: CaseDef[] = [
+  replay(
+    "transient-elided",
+    "navigate and a transient ext are re-sent as elided (same eventId and seq); state, event and elided frames as they are",
+    "replay.transient-elided",
+    1,
+    b(1, 7),
+    transientTurn.slice(1),
+    {
+      ok: true,
+      eventIds: ["e2", "e3", "e4", "e5", "e6", "e7"],
+      eventTypes: ["elided", "elided", "ext", "ext", "elided", "done"],
+      lastSeq: 7,
+    },
+  ),
+  replay(
+    "transient-elided-navigate-only",
+    "a resume right before a navigate gets an elided in its place, then the rest",
+    "replay.transient-elided",
+    0,
+    b(1, 3),
+    turn([{ type: "navigate", href: "/x" }, delta("b"), { type: "done" }]),
+    { ok: true, eventTypes: ["elided", "delta", "done"], lastSeq: 3 },
+  ),
   replay(
     "from-start",
     "cursor 0 replays everything",

@@ -28,6 +28,11 @@ export const RULES: readonly (readonly [string, string, string])[] = [
     "conversationId, turnId and eventId are non-empty strings (any other content is the host's choice).",
     V1,
   ],
+  [
+    "v1.envelope.wire-ids",
+    "Every v1 id (conversationId, turnId, eventId, sessionId, callId, correlationId) is a wire id: no CR, LF, NUL or lone UTF-16 surrogate (a pair is fine), so it can travel as an SSE id or a header.",
+    V1,
+  ],
   ["v1.envelope.seq", "seq is a positive safe integer (1 … 2^53−1).", V1],
   [
     "v1.envelope.at",
@@ -37,7 +42,7 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   ["v1.envelope.event", "event is an object whose type is a string.", V1],
   [
     "v1.envelope.event-type",
-    "event.type is one of the fourteen v1 types; any other string is unknown-event-type.",
+    "event.type is one of the sixteen v1 types; any other string is unknown-event-type.",
     V1,
   ],
   [
@@ -104,6 +109,22 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   ],
   ["v1.event.navigate", "navigate: href is a string.", V1],
   [
+    "v1.event.unique-block-ids",
+    "A tool_result's grounded block ids are unique within its blocks (not expressible in JSON Schema).",
+    V1,
+  ],
+  [
+    "v1.event.ext",
+    "ext: name is lowercase namespace.name segments joined by dots (letters and digits, single underscores, a letter first), at most 128 characters; channel optional, event, state or transient; data required (any JSON, null for none).",
+    V1,
+  ],
+  [
+    "v1.event.extension-data-bounds",
+    "ext data nests arrays and objects at most 32 deep and holds at most 10,000 JSON values (not expressible in JSON Schema).",
+    V1,
+  ],
+  ["v1.event.elided", "elided: of is navigate or ext (the transient event it stands for).", V1],
+  [
     "v1.event.turn-status",
     "turn_status: status is running, cancelled, interrupted or needs-reconciliation; reason a string.",
     V1,
@@ -121,7 +142,7 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   ],
   [
     "v1.state.status-cards",
-    "awaiting-input has an open card; running and completed have none (other statuses may keep open cards).",
+    "awaiting-input has an open card; running, completed, failed and cancelled have none (interrupted and needs-reconciliation may keep open cards).",
     V1,
   ],
   [
@@ -132,6 +153,16 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   [
     "v1.state.tool-finished",
     "A tool call has finishedSeq exactly when its status is no longer running.",
+    V1,
+  ],
+  [
+    "v1.state.tool-unfinished",
+    "A finished turn (completed, failed, cancelled) has no running tool call; only a finished turn has unfinished ones.",
+    V1,
+  ],
+  [
+    "v1.state.extensions",
+    "extensionState (extension name → {data, seq}, 1 to 128 names) and extensionEvents ({name, data, seq}, non-empty) are absent when there is none; seqs positive.",
     V1,
   ],
   [
@@ -217,6 +248,16 @@ export const RULES: readonly (readonly [string, string, string])[] = [
     V1,
   ],
   [
+    "v1.lifecycle.cards-close-with-turn",
+    "When the turn fails its open cards close as interrupted, when it is cancelled as cancelled (closedCards, in open order).",
+    V1,
+  ],
+  [
+    "v1.lifecycle.unfinished-calls",
+    "When the turn ends (completed, failed, cancelled) its running tool calls become unfinished, finishedSeq the ending event's seq.",
+    V1,
+  ],
+  [
     "v1.lifecycle.turn-status",
     "turn_status moves the turn to its status; its reason is kept as statusReason.",
     V1,
@@ -275,6 +316,17 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   ],
   ["v1.fold.last-write-wins", "sessionId, provenance and state are the last ones applied.", V1],
   [
+    "v1.fold.extensions",
+    "ext events fold by channel: state → extensionState[name] = {data, seq} (last write wins), event (default) → appended to extensionEvents, transient → not kept.",
+    V1,
+  ],
+  [
+    "v1.fold.extension-state-names",
+    "A turn keeps at most 128 state-channel extension names; an event with one more name is too-many-extensions.",
+    V1,
+  ],
+  ["v1.fold.elided", "elided takes its seq and changes nothing else (no gap on replay).", V1],
+  [
     "v1.fold.cursor",
     "lastSeq and lastEventId are those of the last applied envelope (refused frames do not move the cursor).",
     V1,
@@ -298,7 +350,7 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   ],
   [
     "v1.capabilities.required-record",
-    "In a record of requirements, a capability is required only when its value is exactly true.",
+    'In a record of requirements, true requires a capability and false or absent does not; any other value (1, "true", null) is refused, listed in invalid.',
     V1,
   ],
   [
@@ -443,6 +495,11 @@ export const RULES: readonly (readonly [string, string, string])[] = [
   [
     "replay.stale-cursor",
     "A cursor below the retained window (afterSeq < lowestRetainedSeq − 1) is stale-cursor.",
+    REPLAY,
+  ],
+  [
+    "replay.transient-elided",
+    "A replay re-sends a transient envelope (navigate, an ext on the transient channel) as an elided event with the same eventId and seq, every other one as it is: no gap, nothing fires twice.",
     REPLAY,
   ],
   ["replay.cursor-beyond-latest", "A cursor after the latest seq is cursor-beyond-latest.", REPLAY],

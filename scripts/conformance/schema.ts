@@ -854,6 +854,109 @@ const envelopeCases: Record<string, [string, Json, boolean, string][]> = {
       "reason is a string",
     ],
   ],
+  "v1.envelope.wire-ids": [
+    ["wire-event-id-lf", env(ev("done"), { eventId: "e\n1" }), false, "an eventId with LF"],
+    ["wire-conversation-cr", env(ev("done"), { conversationId: "c\r" }), false, "CR"],
+    ["wire-turn-nul", env(ev("done"), { turnId: "t\u0000" }), false, "NUL"],
+    [
+      "wire-event-lone-high",
+      env(ev("done"), { eventId: "e\ud800" }),
+      false,
+      "a lone high surrogate",
+    ],
+    ["wire-event-lone-low", env(ev("done"), { eventId: "\udc00" }), false, "a lone low surrogate"],
+    [
+      "wire-call-id-lf",
+      env(ev("tool_call", { callId: "k\n", name: "x" })),
+      false,
+      "a callId with LF",
+    ],
+    ["wire-session-nul", env(ev("session", { sessionId: "\u0000" })), false, "a sessionId of NUL"],
+    [
+      "wire-card-lone",
+      env(ev("card", { card: { correlationId: "q\ud800", prompt: "", createdAt: 0 } })),
+      false,
+      "a card correlationId with a lone surrogate",
+    ],
+    [
+      "wire-closed-cr",
+      env(ev("card_closed", { correlationId: "\rq" })),
+      false,
+      "CR in a closed id",
+    ],
+    [
+      "wire-progress-cr",
+      env(ev("tool_progress", { callId: "k\r\n" })),
+      false,
+      "CRLF in a progress callId",
+    ],
+    [
+      "wire-pair-ok",
+      env(ev("tool_call", { callId: "k\ud83d\ude00", name: "x" }), { eventId: "e\ud83d\ude00" }),
+      true,
+      "a surrogate pair is a wire id",
+    ],
+    [
+      "wire-controls-ok",
+      env(ev("done"), { eventId: "e\t1\u0001\u007f", turnId: "t 1" }),
+      true,
+      "tab, other controls and spaces are wire ids",
+    ],
+  ],
+  "v1.event.ext": [
+    [
+      "ext-state",
+      env(ev("ext", { name: "scout.products", channel: "state", data: { ids: ["p1"] } })),
+      true,
+      "a state-channel extension event",
+    ],
+    ["ext-no-channel", env(ev("ext", { name: "a.b", data: null })), true, "channel is optional"],
+    [
+      "ext-deep-name",
+      env(ev("ext", { name: "acme.cart.open_drawer2", channel: "transient", data: [1] })),
+      true,
+      "several segments, single underscores, digits",
+    ],
+    [
+      "ext-name-128",
+      env(ev("ext", { name: "a." + "b".repeat(126), data: 1 })),
+      true,
+      "a name of 128 characters",
+    ],
+    [
+      "ext-name-129",
+      env(ev("ext", { name: "a." + "b".repeat(127), data: 1 })),
+      false,
+      "a name of 129 characters",
+    ],
+    ["ext-no-namespace", env(ev("ext", { name: "products", data: 1 })), false, "no namespace"],
+    ["ext-upper", env(ev("ext", { name: "Scout.products", data: 1 })), false, "uppercase"],
+    ["ext-double-underscore", env(ev("ext", { name: "a.b__c", data: 1 })), false, "a __"],
+    ["ext-trailing-dot", env(ev("ext", { name: "scout.", data: 1 })), false, "an empty segment"],
+    ["ext-hyphen", env(ev("ext", { name: "scout.open-drawer", data: 1 })), false, "a hyphen"],
+    ["ext-digit-first", env(ev("ext", { name: "scout.1x", data: 1 })), false, "a digit first"],
+    ["ext-newline", env(ev("ext", { name: "a.b\n", data: 1 })), false, "a trailing LF"],
+    ["ext-no-data", env(ev("ext", { name: "a.b" })), false, "data is required"],
+    ["ext-no-name", env(ev("ext", { data: 1 })), false, "name is required"],
+    [
+      "ext-channel-bad",
+      env(ev("ext", { name: "a.b", channel: "history", data: 1 })),
+      false,
+      "channel is event, state or transient",
+    ],
+    [
+      "ext-channel-null",
+      env(ev("ext", { name: "a.b", channel: null, data: 1 })),
+      false,
+      "channel null is not absent",
+    ],
+  ],
+  "v1.event.elided": [
+    ["elided-navigate", env(ev("elided", { of: "navigate" })), true, "stands for a navigate"],
+    ["elided-ext", env(ev("elided", { of: "ext" })), true, "stands for a transient ext"],
+    ["elided-delta", env(ev("elided", { of: "delta" })), false, "only transient types"],
+    ["elided-missing", env(ev("elided")), false, "of is required"],
+  ],
 };
 
 /** Bare events against `v1/chat-event`. */
@@ -887,6 +990,20 @@ const eventCases: [string, Json, boolean, string, string][] = [
     "progress 1 in a bare event",
   ],
   ["event-doc-array", [], false, "v1.envelope.object", "a bare event is an object"],
+  [
+    "event-doc-ext",
+    ev("ext", { name: "scout.products", data: [] }),
+    true,
+    "v1.event.ext",
+    "a bare extension event",
+  ],
+  [
+    "event-doc-ext-bad-name",
+    ev("ext", { name: "scout", data: [] }),
+    false,
+    "v1.event.ext",
+    "a bare extension event needs a namespaced name",
+  ],
 ];
 
 // ---------------------------------------------------------------------------
@@ -954,9 +1071,9 @@ const stateCases: [string, Json, boolean, string, string][] = [
   [
     "state-failed-open-card",
     state({ status: "failed", openCards: [card("q1")], error: { message: "m", retryable: false } }),
-    true,
+    false,
     "v1.state.status-cards",
-    "a failed turn may still list an open card",
+    "a failed turn lists no open card (its cards closed with it)",
   ],
   [
     "state-awaiting-no-card",
@@ -1150,6 +1267,113 @@ const stateCases: [string, Json, boolean, string, string][] = [
     false,
     "v1.state.shape",
     "statusReason is a string",
+  ],
+  [
+    "state-completed-unfinished",
+    state({
+      status: "completed",
+      done: {},
+      tools: [{ callId: "k1", name: "s", status: "unfinished", startedSeq: 1, finishedSeq: 3 }],
+    }),
+    true,
+    "v1.state.tool-unfinished",
+    "a completed turn may list an unfinished call",
+  ],
+  [
+    "state-completed-running",
+    state({
+      status: "completed",
+      done: {},
+      tools: [{ callId: "k1", name: "s", status: "running", startedSeq: 1 }],
+    }),
+    false,
+    "v1.state.tool-unfinished",
+    "a finished turn has no running call",
+  ],
+  [
+    "state-cancelled-running",
+    state({
+      status: "cancelled",
+      tools: [{ callId: "k1", name: "s", status: "running", startedSeq: 1 }],
+    }),
+    false,
+    "v1.state.tool-unfinished",
+    "a cancelled turn has no running call",
+  ],
+  [
+    "state-running-unfinished",
+    state({
+      tools: [{ callId: "k1", name: "s", status: "unfinished", startedSeq: 1, finishedSeq: 2 }],
+    }),
+    false,
+    "v1.state.tool-unfinished",
+    "only a finished turn has unfinished calls",
+  ],
+  [
+    "state-interrupted-unfinished",
+    state({
+      status: "interrupted",
+      tools: [{ callId: "k1", name: "s", status: "unfinished", startedSeq: 1, finishedSeq: 2 }],
+    }),
+    false,
+    "v1.state.tool-unfinished",
+    "an interrupted turn is not finished: no unfinished call",
+  ],
+  [
+    "state-cancelled-open-card",
+    state({ status: "cancelled", openCards: [card("q1")] }),
+    false,
+    "v1.state.status-cards",
+    "a cancelled turn lists no open card",
+  ],
+  [
+    "state-extensions",
+    state({
+      extensionState: { "scout.products": { data: { ids: [] }, seq: 2 } },
+      extensionEvents: [{ name: "scout.log", data: "x", seq: 1 }, {
+        name: "scout.log",
+        data: null,
+        seq: 3,
+      }],
+    }),
+    true,
+    "v1.state.extensions",
+    "extension state and events",
+  ],
+  [
+    "state-extension-state-empty",
+    state({ extensionState: {} }),
+    false,
+    "v1.state.extensions",
+    "extensionState is absent when there is none, never empty",
+  ],
+  [
+    "state-extension-events-empty",
+    state({ extensionEvents: [] }),
+    false,
+    "v1.state.extensions",
+    "extensionEvents is absent when there is none, never empty",
+  ],
+  [
+    "state-extension-bad-name",
+    state({ extensionState: { products: { data: 1, seq: 1 } } }),
+    false,
+    "v1.state.extensions",
+    "extensionState keys are extension names",
+  ],
+  [
+    "state-extension-no-data",
+    state({ extensionEvents: [{ name: "a.b", seq: 1 }] }),
+    false,
+    "v1.state.extensions",
+    "an extension event keeps its data",
+  ],
+  [
+    "state-extension-seq-zero",
+    state({ extensionState: { "a.b": { data: 1, seq: 0 } } }),
+    false,
+    "v1.state.extensions",
+    "an extension seq is positive",
   ],
 ];
 

@@ -41,6 +41,19 @@ export function isIterable(x: unknown): x is Iterable<unknown> {
   }
 }
 
+/**
+ * `true` if `x` is text: a string, or a `String` object (both iterate their
+ * characters, which no caller of a stream of values means). Never throws.
+ */
+export function isText(x: unknown): boolean {
+  if (typeof x === "string") return true;
+  try {
+    return x instanceof String;
+  } catch {
+    return false; // a revoked proxy
+  }
+}
+
 /** UTF-8 byte length of `s` (a lone surrogate counts 3, as TextEncoder writes U+FFFD). */
 export function utf8ByteLength(s: string): number {
   let n = 0;

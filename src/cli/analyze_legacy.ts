@@ -40,9 +40,13 @@ interface LegacyTurn {
   running: Map<string, string>;
 }
 
-function newTurn(): LegacyTurn {
+function newTurn(dialect: LegacyDialect): LegacyTurn {
   return {
-    fold: new LinedFold("inspect", "inspect"),
+    fold: new LinedFold(
+      "inspect",
+      "inspect",
+      dialect === "scout" ? " (Scout's vocabulary has no tool result event)" : "",
+    ),
     domainEvents: [],
     seq: 0,
     terminalType: "",
@@ -54,7 +58,7 @@ function newTurn(): LegacyTurn {
 export function analyzeLegacy(frames: readonly CapturedFrame[], dialect: LegacyDialect): Analysis {
   const problems: InspectProblem[] = [];
   const notes: FrameNote[] = [];
-  const turns: LegacyTurn[] = [newTurn()];
+  const turns: LegacyTurn[] = [newTurn(dialect)];
   let t = turns[0];
   let heartbeats = 0;
   let domainEvents = 0;
@@ -122,7 +126,7 @@ export function analyzeLegacy(frames: readonly CapturedFrame[], dialect: LegacyD
     if (
       d.kind === "chat" && d.event.type === "session" && t.terminalLine !== undefined
     ) {
-      t = newTurn();
+      t = newTurn(dialect);
       turns.push(t);
       ctx = context();
       note.turn = turns.length - 1;

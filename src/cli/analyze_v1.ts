@@ -6,12 +6,15 @@
  *
  * @module
  */
-import { ChatStateFolder } from "../v1/fold.ts";
+import { type ChatFoldRefusal, type ChatFoldRefusalCode, ChatStateFolder } from "../v1/fold.ts";
+import { Sequencer } from "../v1/_ordering.ts";
+import { TURN_END_CARD_RESOLUTION } from "../v1/lifecycle.ts";
 import { DEFAULT_MAX_ENVELOPE_BYTES } from "../v1/parse.ts";
-import type { ChatStateV1 } from "../v1/types.ts";
+import type { ChatEventEnvelope, ChatStateV1 } from "../v1/types.ts";
 import { splitTurnText } from "../blocks/split_turn_text.ts";
 import { isRecord, own, ownString, utf8ByteLength } from "../_internal/guards.ts";
 import { quoteClipped } from "../_internal/describe.ts";
+import { isWireId } from "../_internal/id.ts";
 import type { CapturedFrame } from "./capture.ts";
 import { invalidJsonProblem, parseData } from "./detect.ts";
 import {
@@ -136,51 +139,126 @@ export function stateToTurn(state: ChatStateV1): TurnBody {
 }
 
 /**
- * Incremental fold of one turn's lined envelopes with the v1
- * `ChatStateFolder`, the way `foldChatState` does it with `resyncOnGap` (one
- * lost event is reported once, then the fold goes on), turning every
- * refusal into a problem on its line. Envelopes are not kept: memory stays
- * proportional to the folded state, not to the capture.
+ * Fold of one turn's lined envelopes with the v1 `ChatStateFolder`, under
+ * the whole-stream ordering policy every v1 consumer shares (`foldChatState`,
+ * the adapters): a reorder window of 32 envelopes, so a swap (1, 3, 2) is
+ * one `reordered` and applied in `seq` order, and a lost event is one `gap`,
+ * after which the fold goes on. Every refusal becomes a problem on its line
+ * (a `gap` is decided up to 32 envelopes later, or at {@link finish}).
+ * Envelopes are not kept beyond the window: memory stays proportional to
+ * the folded state, not to the capture.
  */
 export class LinedFold {
   readonly #folder: ChatStateFolder;
+  readonly #sequencer: Sequencer<ChatFoldRefusal>;
+  /** The line of each offered value, by offer index. */
+  readonly #lines: number[] = [];
+  /** The turn index the problems are tagged with (-1: none), by offer index. */
+  readonly #turns: number[] = [];
+  #problems: InspectProblem[] = [];
   /** Open-card snapshots by correlation id, so a closed card still shows what it asked. */
   readonly #cards = new Map<string, Record<string, unknown>>();
+  /** Cards open and tool calls running, in order: what the end of the turn closes or marks. */
+  readonly #open = new Set<string>();
+  readonly #running = new Set<string>();
   readonly #navigations: InspectNavigation[] = [];
+  #finished = false;
   /** Envelopes applied. */
   applied = 0;
 
+  /** Appended to an `unfinished-call` warning (e.g. why a dialect never reports results). */
+  readonly #unfinishedNote: string;
+
   /** A fold of the turn `turnId` of `conversationId`. */
-  constructor(conversationId: string, turnId: string) {
-    this.#folder = new ChatStateFolder(conversationId, turnId);
+  constructor(conversationId: string, turnId: string, unfinishedNote = "") {
+    this.#unfinishedNote = unfinishedNote;
+    const folder = new ChatStateFolder(conversationId, turnId);
+    this.#folder = folder;
+    this.#sequencer = new Sequencer<ChatFoldRefusal>({
+      apply: (env, index, resync) => {
+        const r = resync ? folder.resync(env) : folder.push(env);
+        if (!r.ok) return r.error;
+        this.#applied(env, index);
+        return null;
+      },
+      invalid: (_value, e) => ({ code: e.code as ChatFoldRefusalCode, message: e.message }),
+    }, {
+      conversationId,
+      turnId,
+      sink: (index, error) => {
+        const p: InspectProblem = {
+          line: this.#lines[index],
+          severity: "error",
+          code: error.code,
+          message: error.message,
+        };
+        const turn = this.#turns[index];
+        if (turn >= 0) p.turn = turn;
+        this.#problems.push(p);
+      },
+    });
   }
 
   /** Fold one envelope that starts on `line`; refusals go to `problems`, tagged with `turn` (-1: none). */
   push(line: number, value: unknown, problems: InspectProblem[], turn: number): void {
-    const problem = (code: string, message: string) => {
-      const p: InspectProblem = { line, severity: "error", code, message };
-      if (turn >= 0) p.turn = turn;
-      problems.push(p);
-    };
-    let r = this.#folder.push(value);
-    if (!r.ok) {
-      problem(r.error.code, r.error.message);
-      if (r.error.code === "gap") {
-        r = this.#folder.resync(value);
-        if (!r.ok) problem(r.error.code, r.error.message);
-      }
-    }
-    if (!r.ok) return;
-    this.applied++;
-    const ev = r.value.event;
-    if (ev.type === "card") {
-      this.#cards.set(ev.card.correlationId, ev.card as unknown as Record<string, unknown>);
-    }
-    if (ev.type === "navigate") this.#navigations.push({ line, href: ev.href });
+    const index = this.#lines.length;
+    this.#lines.push(line);
+    this.#turns.push(turn);
+    this.#problems = problems;
+    this.#sequencer.offer(value, index);
   }
 
-  /** The folded turn. */
+  #applied(env: ChatEventEnvelope, index: number): void {
+    this.applied++;
+    const line = this.#lines[index];
+    const ev = env.event;
+    if (ev.type === "card") {
+      this.#cards.set(ev.card.correlationId, ev.card as unknown as Record<string, unknown>);
+      this.#open.add(ev.card.correlationId);
+    } else if (ev.type === "card_closed") this.#open.delete(ev.correlationId);
+    else if (ev.type === "tool_call") this.#running.add(ev.callId);
+    else if (ev.type === "tool_result") this.#running.delete(ev.callId);
+    else if (ev.type === "navigate") this.#navigations.push({ line, href: ev.href });
+    const status = this.#folder.status;
+    if (status !== "completed" && status !== "failed" && status !== "cancelled") return;
+    // The turn ended with cards open or calls running: the fold closed / marked them.
+    const warn = (code: string, message: string) => {
+      const p: InspectProblem = { line, severity: "warning", code, message };
+      if (this.#turns[index] >= 0) p.turn = this.#turns[index];
+      this.#problems.push(p);
+    };
+    const ended = status === "cancelled" ? "was cancelled" : status;
+    for (const id of this.#open) {
+      warn(
+        "card-closed-by-turn",
+        `card ${quoteClipped(id)} was still open when the turn ${ended}: it closes with the ` +
+          `turn (resolution ${TURN_END_CARD_RESOLUTION[status as "failed"]})`,
+      );
+    }
+    for (const callId of this.#running) {
+      warn(
+        "unfinished-call",
+        `tool call ${quoteClipped(callId)} had no result when the turn ${ended}: it is marked ` +
+          `unfinished${this.#unfinishedNote}`,
+      );
+    }
+    this.#open.clear();
+    this.#running.clear();
+  }
+
+  /**
+   * End of the capture: report the holes still open as `gap` (into the
+   * problems list of the last {@link push}) and apply what was held.
+   */
+  finish(): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    this.#sequencer.end();
+  }
+
+  /** The folded turn ({@link finish}ed first). */
   turn(): TurnBody {
+    this.finish();
     const turn = stateToTurn(this.#folder.state());
     for (const c of turn.cards) {
       const snapshot = this.#cards.get(c.correlationId);
@@ -206,12 +284,11 @@ export function noTerminalProblem(turn: number): InspectProblem {
   };
 }
 
-/** Own non-empty string conversation and turn ids of a value, if it has both. */
+/** Own conversation and turn ids of a value that are v1 wire ids, if it has both. */
 function turnKey(value: unknown): { conversationId: string; turnId: string } | undefined {
   const conversationId = ownString(value, "conversationId");
   const turnId = ownString(value, "turnId");
-  if (conversationId === undefined || turnId === undefined) return undefined;
-  if (conversationId === "" || turnId === "") return undefined;
+  if (!isWireId(conversationId) || !isWireId(turnId)) return undefined;
   return { conversationId, turnId };
 }
 
@@ -221,8 +298,9 @@ export function analyzeV1(frames: readonly CapturedFrame[]): Analysis {
   const notes: FrameNote[] = [];
   const folds: LinedFold[] = [];
   const byKey = new Map<string, number>();
-  // Refusals of envelopes that name no turn (the ids are what is wrong) before any turn began.
-  const orphan = new LinedFold("\0", "\0");
+  // Refusals of envelopes that name no turn (the ids are what is wrong) before any turn began:
+  // every value it gets fails the v1 parser, so its ids never match one.
+  const orphan = new LinedFold("(no turn)", "(no turn)");
   let current = -1;
   let heartbeats = 0;
   for (const f of frames) {

@@ -2,7 +2,8 @@
  * Committing one change through the store's fenced `transact`: the intent,
  * the record it produces, the callback's decision, and the lost-ack rule
  * (exactly one read; recovered only when the WHOLE submission is found
- * stored: id, action, source, reason, actor and payload).
+ * stored: id, action, source, reason, actor and payload; for a schema or
+ * metadata change, this call's change id at the next revision).
  *
  * @module
  */
@@ -39,8 +40,12 @@ export type Intent =
     /** The system actor's identity, when the host acts. */
     readonly actorId?: string;
   }
-  | { readonly kind: "schema"; readonly schema: SchemaRef }
-  | { readonly kind: "metadata"; readonly patch: Readonly<Record<string, string | null>> };
+  | { readonly kind: "schema"; readonly schema: SchemaRef; readonly changeId: string }
+  | {
+    readonly kind: "metadata";
+    readonly patch: Readonly<Record<string, string | null>>;
+    readonly changeId: string;
+  };
 
 /** The transaction action an intent needs authority for. */
 export function actionOf(intent: Intent): TransactAction {
@@ -64,12 +69,16 @@ export function nextRecord(
   now: number,
 ): InteractionRecordV1 {
   const revision = current.revision + 1;
-  if (intent.kind === "schema") return { ...current, revision, schema: intent.schema };
+  if (intent.kind === "schema") {
+    const change = { changeId: intent.changeId, kind: "schema" } as const;
+    return { ...current, revision, schema: intent.schema, change };
+  }
   if (intent.kind === "metadata") {
     return {
       ...current,
       revision,
       metadata: mergeMetadata(current.metadata, intent.patch) ?? current.metadata,
+      change: { changeId: intent.changeId, kind: "metadata" },
     };
   }
   const submission: StoredSubmission = {
@@ -126,7 +135,11 @@ export function storedBy(
       s.source === intent.source && s.reason === intent.reason && s.actorId === intent.actorId &&
       digest !== null && digest === payloadDigest(intent.value);
   }
-  // Non-resolving changes carry no id: recognise them only as the very next revision.
+  // Non-resolving changes: this call's change id, at the very next revision.
+  const change = record.change;
+  if (!isRecord(change) || change.changeId !== intent.changeId || change.kind !== intent.kind) {
+    return false;
+  }
   if (record.revision !== from.revision + 1) return false;
   if (intent.kind === "schema") return sameSchema(record.schema, intent.schema);
   const want = mergeMetadata(from.metadata, intent.patch);
@@ -218,7 +231,7 @@ async function readBack(
   from: InteractionRecordV1,
   intent: Intent,
 ): Promise<Result<ResolvedOutcome, InteractionRefusal>> {
-  const submissionId = intent.kind === "resolve" ? intent.submissionId : `${id}@${from.revision}`;
+  const submissionId = intent.kind === "resolve" ? intent.submissionId : intent.changeId;
   const r = await read(id, caller);
   const observed = r !== null && r.ok ? r.record : undefined;
   if (observed !== undefined && storedBy(observed, intent, from)) {

@@ -323,6 +323,74 @@ export function storeCases(add: AddCase): void {
     },
   );
 
+  add(
+    "store: a system grant is per tenant: an actor granted in another tenant may not read, cancel or expire here",
+    null,
+    async (env, p) => {
+      const s = await env.store();
+      const id = `${p}system-tenant`;
+      await created(env, s, id);
+      const elsewhere = { actorId: "kit-reaper-elsewhere", tenantId: "tenant-other" };
+      await env.call(env.h.grantSystem(elsewhere), "grantSystem()");
+      // The same actor claims the record's own tenant, where it holds no grant.
+      const here = {
+        kind: "system" as const,
+        actorId: elsewhere.actorId,
+        tenantId: KIT_AUTHORITY.tenantId,
+      };
+      const read = await env.call(s.read(id, here), "read");
+      check(
+        read?.ok === false && read.code === "unauthorized",
+        "a system actor granted only in another tenant read a record of this tenant: " +
+          "look the grant up by actor AND tenant (the record's tenant)",
+      );
+      for (const action of ["cancel", "expire"] as const) {
+        await refusedBeforeCallback(
+          env,
+          s,
+          req(id, 1, SCHEMA_1, here, action),
+          "unauthorized",
+          `for a system actor granted only in another tenant (${action}): look the grant up ` +
+            "by actor AND tenant",
+        );
+      }
+    },
+  );
+
+  add(
+    "store: a revoked system grant is refused by the next fence on the same adapter instance (no cached grant)",
+    "system-revocation",
+    async (env, p) => {
+      const revokeSystem = env.need(env.h.revokeSystem, "revokeSystem()", "system-revocation");
+      const s = await env.store();
+      const [first, second] = [`${p}sys-warm`, `${p}sys-after`];
+      await created(env, s, first);
+      await created(env, s, second);
+      await env.call(env.h.grantSystem(KIT_SYSTEM), "grantSystem()");
+      const warm = await writeThrough(
+        env,
+        s,
+        req(first, 1, SCHEMA_1, KIT_SYSTEM, "cancel"),
+        () => ({
+          status: "cancelled",
+        }),
+      );
+      check(warm?.ok === true, "a granted system caller must cancel");
+      await env.call(
+        revokeSystem.call(env.h, { actorId: KIT_SYSTEM.actorId, tenantId: KIT_SYSTEM.tenantId }),
+        "revokeSystem()",
+      );
+      await refusedBeforeCallback(
+        env,
+        s,
+        req(second, 1, SCHEMA_1, KIT_SYSTEM, "expire"),
+        "unauthorized",
+        "for a system caller whose grant was revoked, on an adapter instance that saw the grant " +
+          "before: read the system grant in every fence transaction, never from a cache",
+      );
+    },
+  );
+
   add("store: the fence refuses at and after expiry by the store clock", null, async (env, p) => {
     const s = await env.store();
     const id = `${p}exp`;

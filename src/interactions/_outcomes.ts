@@ -109,8 +109,11 @@ export function unavailable(): InteractionRefusal {
   };
 }
 /** `unknown-schema` for `schema`. */
-export function unknownSchema(schema: SchemaRef): InteractionRefusal {
-  return { code: "unknown-schema", message: "no validator for this schema", schema };
+export function unknownSchema(
+  schema: SchemaRef,
+  why = "no validator for this schema",
+): InteractionRefusal {
+  return { code: "unknown-schema", message: why, schema };
 }
 /** `not-found`. */
 export function notFound(): NotFoundRefusal {

@@ -16,9 +16,11 @@
 import type { CardResponse, CardSpec, OpenCardSnapshot } from "../cards/types.ts";
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
+import { describeThrown } from "../_internal/describe.ts";
+import { MIN_EPOCH_MS } from "../_internal/epoch.ts";
 import { effectiveStatus, isSystemCaller } from "./fence.ts";
 import { type ElicitationResult, parseElicitationResult } from "./elicitation.ts";
-import { standardValidate } from "./standard_schema.ts";
+import { type StandardSchemaV1, standardValidate } from "./standard_schema.ts";
 import { answerCopy } from "./_answer_value.ts";
 import { commit, type Intent } from "./_commit.ts";
 import {
@@ -88,11 +90,20 @@ export interface InteractionResolverOptions {
    * Clock for `createdAt`/`expiresAt` at open, epoch ms (default `Date.now`).
    * Expiry is then judged by the store's clock: keep the two in step (a
    * resolver clock running ahead of the store's lengthens every timeout).
+   * A clock that throws, answers a non-finite number, or answers less than
+   * `1e11` (a clock in SECONDS: 1e11 ms is 1973) makes `open` refuse
+   * `invalid-request`.
    */
   readonly now?: () => number;
   /** Id generator for interactions and submissions (default `crypto.randomUUID`). */
   readonly newId?: () => string;
-  /** Bound on a validated answer's JSON text, in UTF-8 bytes (default {@link DEFAULT_MAX_ANSWER_BYTES}). */
+  /**
+   * Bound on a validated answer's JSON text, in UTF-8 bytes (default
+   * {@link DEFAULT_MAX_ANSWER_BYTES}). Anything but a positive safe integer
+   * (NaN, negative, fractional, Infinity) falls back to the default: the
+   * bound is never lifted by a malformed option, and the constructor never
+   * throws.
+   */
   readonly maxAnswerBytes?: number;
 }
 
@@ -224,7 +235,21 @@ export class InteractionResolver {
     this.#schemas = options.schemas;
     this.#now = options.now ?? Date.now;
     this.#newId = options.newId ?? (() => crypto.randomUUID());
-    this.#maxAnswer = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
+    const max = options.maxAnswerBytes;
+    this.#maxAnswer = typeof max === "number" && Number.isSafeInteger(max) && max > 0
+      ? max
+      : DEFAULT_MAX_ANSWER_BYTES;
+  }
+
+  /** The host registry's validator for `ref`, or the `unknown-schema` refusal (also when it throws). */
+  #lookup(ref: SchemaRef): Result<StandardSchemaV1, InteractionRefusal> {
+    let schema: StandardSchemaV1 | undefined;
+    try {
+      schema = this.#schemas(ref);
+    } catch (e) {
+      return err(unknownSchema(ref, `the host's schema registry threw: ${describeThrown(e)}`));
+    }
+    return schema === undefined ? err(unknownSchema(ref)) : ok(schema);
   }
 
   /**
@@ -237,10 +262,21 @@ export class InteractionResolver {
     const checked = readingInput(() => this.#checkOpen(input));
     if (!checked.ok) return checked;
     const { id, card, authority, schema, metadata, timeoutMs } = checked.value;
-    if (this.#schemas(schema) === undefined) return err(unknownSchema(schema));
-    const createdAt = this.#now();
-    if (!Number.isFinite(createdAt)) {
+    const found = this.#lookup(schema);
+    if (!found.ok) return found;
+    let createdAt: unknown;
+    try {
+      createdAt = this.#now();
+    } catch (e) {
+      return invalidRequest(`the resolver's clock threw: ${describeThrown(e)}`);
+    }
+    if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {
       return invalidRequest("the resolver's clock returned a non-finite time");
+    }
+    if (createdAt < MIN_EPOCH_MS) {
+      return invalidRequest(
+        "the resolver's clock answered less than 1e11: a clock in seconds, not epoch ms",
+      );
     }
     const record: InteractionRecordV1 = {
       v: 1,
@@ -405,10 +441,15 @@ export class InteractionResolver {
     });
     if (!checked.ok) return checked;
     const { call, ref } = checked.value;
-    if (this.#schemas(ref) === undefined) return err(unknownSchema(ref));
+    const found = this.#lookup(ref);
+    if (!found.ok) return found;
     const pre = await this.#preRead(call.id, call.caller);
     if (!pre.ok) return pre;
-    return this.#commit(call.id, call.caller, pre.value, { kind: "schema", schema: ref });
+    return this.#commit(call.id, call.caller, pre.value, {
+      kind: "schema",
+      schema: ref,
+      changeId: crypto.randomUUID(),
+    });
   }
 
   /**
@@ -436,7 +477,11 @@ export class InteractionResolver {
     if (mergeMetadata(pre.value.metadata, copy) === null) {
       return invalidRequest("metadata would exceed its bounds");
     }
-    return this.#commit(call.id, call.caller, pre.value, { kind: "metadata", patch: copy });
+    return this.#commit(call.id, call.caller, pre.value, {
+      kind: "metadata",
+      patch: copy,
+      changeId: crypto.randomUUID(),
+    });
   }
 
   /**
@@ -579,11 +624,9 @@ export class InteractionResolver {
     const record = pre.value;
     let value: unknown = undefined;
     if (action === "submit") {
-      const schema = this.#schemas(record.schema);
-      if (schema === undefined) {
-        return err(unknownSchema(record.schema));
-      }
-      const validated = await standardValidate(schema, rawValue);
+      const schema = this.#lookup(record.schema);
+      if (!schema.ok) return schema;
+      const validated = await standardValidate(schema.value, rawValue);
       if (!validated.ok) return invalidAnswer([...validated.error.issues]);
       const copied = answerCopy(validated.value, this.#maxAnswer);
       if (!copied.ok) {

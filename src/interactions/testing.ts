@@ -9,7 +9,9 @@
  *
  * How it catches store bugs on every run rather than by chance:
  * - **Factory mode.** `connect()` opens one adapter instance (its own
- *   connection) per simulated worker, so a lock held per instance fails.
+ *   connection) per simulated worker, so a lock held per adapter INSTANCE
+ *   fails. A lock shared by every instance of one process (module scope) is
+ *   not caught: see below.
  * - **Held transactions.** The kit's callback returns a promise the kit
  *   settles: it holds a transaction open inside its critical section and
  *   races another instance's transaction and a revocation against it (both
@@ -19,7 +21,10 @@
  *   (or record) throws while being written must leave neither behind.
  * - **Flaky driver.** Lost acknowledgements and serialization failures,
  *   injected by the kit, are judged: one winner, no false win.
- * The lost-acknowledgement and clock-rewind cases run by default; a host
+ * - **Grants per tenant, never cached.** A system actor granted in another
+ *   tenant is refused; a system grant revoked (`revokeSystem`) after the
+ *   same adapter instance used it is refused by its next fence.
+ * The lost-acknowledgement, clock-rewind and system-revocation cases run by default; a host
  * opts out only by declaring it lacks the capability (`lacks`), and a host
  * that neither provides the hook nor declares it fails those cases.
  *
@@ -32,6 +37,19 @@
  * durability across a process restart: a host's Postgres (or other) adapter
  * must separately kill the process after an acknowledged commit, start a new
  * one and read.
+ *
+ * What the kit cannot catch (honestly):
+ * - **Process-wide state.** Every simulated worker, and the probe, is an
+ *   adapter instance in ONE JavaScript process (one isolate). A lock, cache
+ *   or write-behind buffer at module scope (or in any object the instances
+ *   share) is shared by all of them exactly as the database would be, so an
+ *   adapter that keeps such state PASSES here and still breaks once two
+ *   processes run. Keep no coordination or cached authority outside the
+ *   database, and prove it with the host's own test that runs the adapter in
+ *   two OS processes against one database (the Postgres package's process
+ *   tests do).
+ * - Durability across a real process restart, and clock skew between
+ *   machines (the kit's workers share one clock).
  *
  * Run with Deno:
  * ```ts ignore
@@ -93,6 +111,13 @@ export interface InteractionStoreHarness {
   revoke(authority: InteractionAuthority): void | Promise<void>;
   /** Grant the host identity system authority (cancel, expire) in a tenant. */
   grantSystem(actor: Pick<SystemAuthority, "actorId" | "tenantId">): void | Promise<void>;
+  /**
+   * Withdraw a system grant (of that actor, in that tenant only) with an
+   * ordinary write to the authority rows, like {@link InteractionStoreHarness.revoke}:
+   * it must wait for transactions that read the row. Resolves once
+   * committed. Needed unless `system-revocation` is lacking.
+   */
+  revokeSystem?(actor: Pick<SystemAuthority, "actorId" | "tenantId">): void | Promise<void>;
   /** Workflow transitions stored for one interaction (the outbox). */
   transitions(
     interactionId: string,
@@ -122,7 +147,7 @@ export interface InteractionConformanceCase {
 }
 
 /** Optional harness capabilities; a host lacking one declares it in `lacks`. */
-export type OptionalInteractionCapability = "lost-acks" | "clock-rewind";
+export type OptionalInteractionCapability = "lost-acks" | "clock-rewind" | "system-revocation";
 
 /** Options of {@link interactionStoreConformance} (timing and concurrency: {@link KitRunOptions}). */
 export interface InteractionConformanceOptions extends KitRunOptions {
@@ -248,6 +273,7 @@ export function memoryInteractionHarness(
     advanceClock: (ms) => clock.advance(ms),
     revoke: (a) => admin.revoke(a),
     grantSystem: (actor) => admin.grantSystem(actor),
+    revokeSystem: (actor) => admin.revokeSystem(actor),
     transitions: (id) => admin.transitions(id),
     loseNextAck: () => void lose++,
     rewindClock: (ms) => clock.rewind(ms),

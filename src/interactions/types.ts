@@ -133,6 +133,23 @@ export interface InteractionRecordV1 {
   readonly metadata: Readonly<Record<string, string>>;
   /** Present exactly when `status` is not `pending`. */
   readonly submission?: StoredSubmission;
+  /**
+   * The last schema or metadata change (`changeSchema`, `updateMetadata`):
+   * its id, minted per call, so a lost acknowledgement is matched to that
+   * call's own write and never to another worker's equal-looking one.
+   * Absent until such a change; a store that drops this field stays safe
+   * (a lost acknowledgement of such a change then reports
+   * `needs-reconciliation`, never a false `recovered`).
+   */
+  readonly change?: RecordChange;
+}
+
+/** The last non-resolving change of an {@link InteractionRecordV1}. */
+export interface RecordChange {
+  /** Unique id of the call that made it (a UUID). */
+  readonly changeId: string;
+  /** What it changed. */
+  readonly kind: "schema" | "metadata";
 }
 
 /**
@@ -217,8 +234,8 @@ export interface UnknownSchemaRefusal extends Refusal<"unknown-schema"> {
 export interface NeedsReconciliationRefusal extends Refusal<"needs-reconciliation"> {
   /**
    * The submission whose fate is unknown. A schema or metadata change has
-   * no submission: it is then `<interaction id>@<revision the change was
-   * based on>`.
+   * no submission: it is then that call's change id (the
+   * {@link RecordChange.changeId} the record shows if the change landed).
    */
   readonly submissionId: string;
   /** What the single follow-up read saw, when it succeeded. */
@@ -371,8 +388,11 @@ export type StoreRead =
  *
  * 1. **The interaction row, for the whole transaction.** `SELECT … FOR
  *    UPDATE` the row, check, call back, write, COMMIT. A read followed by an
- *    unconditional update, SERIALIZABLE with blind retries, or a lock only
- *    one adapter instance sees (an in-process mutex) lets two answers win.
+ *    unconditional update, SERIALIZABLE with blind retries, or a lock that
+ *    lives in the process instead of the database (an adapter's mutex, a
+ *    module-level mutex) lets two answers win across processes. The kit
+ *    catches per-instance locks, not module-scope ones (all its workers
+ *    share one process).
  * 2. **Authority rows are read under the fence.** Read the user's grant (or
  *    the system grant) inside the transaction with `FOR SHARE`; a revocation
  *    is an ordinary write to those rows, so it waits for an answer that was
@@ -407,7 +427,9 @@ export interface InteractionStore {
 /**
  * The host's immutable answer-schema registry: returns the Standard Schema
  * validator for `ref`, or `undefined` when there is none. A published
- * (id, revision) must always return an equivalent validator.
+ * (id, revision) must always return an equivalent validator. A lookup that
+ * throws (the registry is down) is refused like a missing schema:
+ * `unknown-schema`, with a message saying the registry threw.
  */
 export type SchemaLookup = (
   ref: SchemaRef,

@@ -66,6 +66,9 @@ function scoutPayload(e: Obj, type: string): Obj | string {
       return "Scout's vocabulary has no tool progress";
     case "turn_status":
       return "Scout's vocabulary has no turn status (cancelled / interrupted / reconciliation)";
+    case "ext":
+    case "elided":
+      return "Scout's vocabulary has no extension events (its domain frames are the app's own)";
   }
   return `\`${type}\` is not a v1 event`;
 }
@@ -89,6 +92,9 @@ function papercupPayload(e: Obj, type: string): Obj | string {
       return "v0 has no tool progress event";
     case "turn_status":
       return "v0 has no turn status event (cancelled / interrupted / reconciliation)";
+    case "ext":
+    case "elided":
+      return "v0 has no extension events";
   }
   return `\`${type}\` is not a v1 event`;
 }
@@ -111,8 +117,9 @@ function papercupPayload(e: Obj, type: string): Obj | string {
  * `tool_result.output`/`blocks` (Papercup).
  *
  * Refusals (never thrown): `unsupported-event` for v1 features with no legacy
- * representation (`reasoning`, `tool_progress`, `turn_status`; for Scout also
- * `tool_result` and `provenance`): the host chooses the fallback;
+ * representation (`reasoning`, `tool_progress`, `turn_status`, the extension
+ * event `ext` and its replay stand-in `elided`; for Scout also `tool_result`
+ * and `provenance`): the host chooses the fallback;
  * `invalid-envelope` when the input is not a valid v1 envelope (checked with
  * `parseChatEnvelope`, so a malformed event never becomes a malformed frame);
  * `unencodable` when the payload is not JSON-serialisable (a cycle, a BigInt).

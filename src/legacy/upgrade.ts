@@ -7,11 +7,25 @@
 import { err, ok, type Result } from "../result.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
-import { isId } from "../_internal/id.ts";
-import type { ChatEventEnvelope, ChatEventV1, ChatUsage } from "../v1/types.ts";
+import { isId, isWireId } from "../_internal/id.ts";
+import { isRecord } from "../_internal/guards.ts";
+import type {
+  ChatChannel,
+  ChatEventEnvelope,
+  ChatEventV1,
+  ChatJsonValue,
+  ChatUsage,
+} from "../v1/types.ts";
+import { isExtensionName } from "../v1/extensions.ts";
 import { parseChatEnvelope } from "../v1/parse.ts";
 import { decodeLegacyChatFrame, type LegacyDecodeOptions } from "./decode.ts";
-import type { LegacyChatFrame, LegacyDecodedFrame, LegacyDialect, LegacyRefusal } from "./types.ts";
+import type {
+  LegacyChatFrame,
+  LegacyDecodedFrame,
+  LegacyDialect,
+  LegacyDomainFrame,
+  LegacyRefusal,
+} from "./types.ts";
 
 /**
  * A legacy tool frame as the host's {@link LegacyUpgradeContext.callIdFor}
@@ -39,12 +53,12 @@ export interface LegacyToolFrame {
 export interface LegacyUpgradeContext {
   /** The vocabulary of the frames. */
   dialect: LegacyDialect;
-  /** Host-allocated, non-empty. */
+  /** Host-allocated v1 wire id (non-empty, no CR, LF, NUL or lone surrogate). */
   conversationId: string;
-  /** Host-allocated, non-empty. */
+  /** Host-allocated v1 wire id (non-empty, no CR, LF, NUL or lone surrogate). */
   turnId: string;
   /**
-   * Allocate the next envelope's `eventId` (non-empty) and `seq` (positive
+   * Allocate the next envelope's `eventId` (a v1 wire id) and `seq` (positive
    * integer, per turn, no gaps). Called only once a frame is accepted, so a
    * refused frame never consumes a `seq`. A throw, a malformed value, or a
    * `seq` not greater than the last one allocated through this same context
@@ -80,6 +94,27 @@ export interface LegacyUpgradeContext {
   at?: number;
   /** Decode options (the `data` length bound). */
   decode?: LegacyDecodeOptions;
+  /**
+   * Upgrade domain frames (Scout `products`, `broaden`, …; a Papercup
+   * event outside v0) to v1 extension events instead of refusing them
+   * (`not-chat-event`): a frame of type `T` becomes
+   * `{ type: "ext", name: "<namespace>.T", data }` (`data`: the Scout
+   * payload without its `type`, the Papercup payload as it is), on the
+   * channel `channels[T]` when given (else `event`). A `T` that makes no
+   * extension name (`Products`, `open-drawer`) stays `not-chat-event`;
+   * data the v1 rules refuse (over 32 levels deep or 10,000 values) is
+   * `invalid-event`. A `namespace` that is not one lowercase segment (or
+   * dotted segments) is `invalid-context`.
+   */
+  extensions?: LegacyExtensionOptions;
+}
+
+/** How {@link LegacyUpgradeContext.extensions} upgrades domain frames. */
+export interface LegacyExtensionOptions {
+  /** The extension namespace, e.g. `scout` (so `products` → `scout.products`). */
+  namespace: string;
+  /** The channel of each domain type, e.g. `{ products: "state" }`; default `event`. */
+  channels?: Readonly<Record<string, ChatChannel>>;
 }
 
 const toolCounters = new WeakMap<object, { call: number; result: number }>();
@@ -129,10 +164,11 @@ function resolveCallId(
     };
   }
   if (mapped === undefined) return missing;
-  if (!isId(mapped)) {
+  if (!isWireId(mapped)) {
     return {
       code: "invalid-context",
-      message: "the host's callIdFor mapping returned something other than a non-empty string",
+      message: "the host's callIdFor mapping returned something other than a v1 wire id " +
+        "(a non-empty string without CR, LF, NUL or a lone surrogate)",
       type: wire,
     };
   }
@@ -270,8 +306,9 @@ function toV1(
  * `seq` allocation, the stable call-id mapping, and retry permission for
  * errors. Refusals (never thrown):
  * - every decode refusal, unchanged;
- * - `not-chat-event`: a domain frame (Scout `products`, …) or a heartbeat;
- *   the host handles those itself;
+ * - `not-chat-event`: a heartbeat, or a domain frame (Scout `products`, …)
+ *   unless `ctx.extensions` upgrades it to an `ext` event; the host
+ *   handles those itself;
  * - `missing-call-identity`: a tool frame without `callId` and without a
  *   host mapping (never invented);
  * - `unknown-result-status`: a `tool_result` whose `ok` is absent or not a
@@ -365,6 +402,52 @@ interface CheckedContext {
   errorCode: unknown;
   at: unknown;
   decode: LegacyDecodeOptions | undefined;
+  /** `extensions`, read once: the namespace and a copy of the channel table. */
+  extensions: { namespace: string; channels: ReadonlyMap<string, ChatChannel> } | undefined;
+}
+
+const CHANNELS: ReadonlySet<unknown> = new Set(["event", "state", "transient"]);
+
+/** `ctx.extensions` read once, or a problem (a string). May throw (the caller guards). */
+function readExtensionOptions(
+  v: unknown,
+): CheckedContext["extensions"] | string {
+  if (v === undefined) return undefined;
+  if (typeof v !== "object" || v === null) return "`extensions` must be an object";
+  const { namespace, channels } = v as Record<string, unknown>;
+  if (typeof namespace !== "string" || !isExtensionName(`${namespace}.x`)) {
+    return "`extensions.namespace` must be lowercase extension name segments, e.g. scout";
+  }
+  const table = new Map<string, ChatChannel>();
+  if (channels !== undefined) {
+    if (typeof channels !== "object" || channels === null) {
+      return "`extensions.channels` must be a record of channels by domain type";
+    }
+    for (const k of Object.keys(channels)) {
+      const c = (channels as Record<string, unknown>)[k];
+      if (!CHANNELS.has(c)) return "`extensions.channels` values must be event, state or transient";
+      table.set(k, c as ChatChannel);
+    }
+  }
+  return { namespace, channels: table };
+}
+
+/** The extension event of domain frame `d`, or why it has none. */
+function domainEvent(
+  d: LegacyDomainFrame,
+  ext: NonNullable<CheckedContext["extensions"]>,
+): ChatEventV1 | string {
+  const name = `${ext.namespace}.${d.type}`;
+  if (!isExtensionName(name)) {
+    return `${quoteClipped(d.type)} makes no extension name (${quoteClipped(name)})`;
+  }
+  let data = d.data as ChatJsonValue;
+  if (d.dialect === "scout" && isRecord(data)) {
+    const { type: _type, ...rest } = data as Record<string, ChatJsonValue>;
+    data = rest;
+  }
+  const channel = ext.channels.get(d.type);
+  return channel === undefined ? { type: "ext", name, data } : { type: "ext", name, channel, data };
 }
 
 function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal {
@@ -372,7 +455,7 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
   if (typeof ctx !== "object" || ctx === null) return bad("the upgrade context is not an object");
   let dialect: unknown, conversationId: unknown, turnId: unknown, allocate: unknown;
   let callIdFor: unknown, retryable: unknown, retryAfterMs: unknown, errorCode: unknown;
-  let at: unknown, decode: unknown;
+  let at: unknown, decode: unknown, extensions: CheckedContext["extensions"] | string;
   try {
     ({ dialect, conversationId, turnId, allocate, callIdFor, retryable, retryAfterMs, errorCode } =
       ctx);
@@ -382,13 +465,18 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
       const maxDataLength = (decode as LegacyDecodeOptions).maxDataLength;
       decode = maxDataLength === undefined ? {} : { maxDataLength };
     } else decode = undefined;
+    extensions = readExtensionOptions(ctx.extensions);
   } catch {
     return bad("the upgrade context's fields could not be read");
   }
-  if (!isId(conversationId) || !isId(turnId)) {
-    return bad("the host must supply non-empty `conversationId` and `turnId`");
+  if (!isWireId(conversationId) || !isWireId(turnId)) {
+    return bad(
+      "the host must supply `conversationId` and `turnId` that are v1 wire ids (non-empty, " +
+        "no CR, LF, NUL or lone surrogate)",
+    );
   }
   if (typeof allocate !== "function") return bad("the host must supply an `allocate()` function");
+  if (typeof extensions === "string") return bad(extensions);
   if (at !== undefined && !(typeof at === "number" && Number.isFinite(at) && at >= 0)) {
     return bad("`at` must be epoch milliseconds (a finite number ≥ 0) when given");
   }
@@ -403,6 +491,7 @@ function checkContext(ctx: LegacyUpgradeContext): CheckedContext | LegacyRefusal
     errorCode,
     at,
     decode: decode as LegacyDecodeOptions | undefined,
+    extensions,
   };
 }
 
@@ -415,16 +504,24 @@ function upgradeChecked(
   if (d.kind === "heartbeat") {
     return refuse("not-chat-event", "a heartbeat carries no chat event", { type: "heartbeat" });
   }
+  let event: ChatEventV1;
   if (d.kind === "domain") {
-    return refuse(
-      "not-chat-event",
-      `${quoteClipped(d.type)} is a domain event with no v1 representation; the host handles it`,
-      { type: d.type },
-    );
+    const ext = host.extensions === undefined ? null : domainEvent(d, host.extensions);
+    if (ext === null || typeof ext === "string") {
+      return refuse(
+        "not-chat-event",
+        ext ??
+          `${quoteClipped(d.type)} is a domain event with no v1 representation; the host ` +
+            "handles it (or upgrades it to an extension event: the `extensions` option)",
+        { type: d.type },
+      );
+    }
+    event = ext;
+  } else {
+    const converted = toV1(d, ctx, host);
+    if ("refusal" in converted) return err(converted.refusal);
+    event = converted.event;
   }
-  const converted = toV1(d, ctx, host);
-  if ("refusal" in converted) return err(converted.refusal);
-  const event = converted.event;
   // The result must satisfy the v1 contract (e.g. a card's `createdAt`), which
   // legacy decoding does not check: validate before a seq is allocated.
   const probe = parseChatEnvelope({
@@ -439,7 +536,7 @@ function upgradeChecked(
     return refuse(
       "invalid-event",
       `the upgraded \`${event.type}\` is not a valid v1 event: ${probe.error.message}`,
-      { type: d.wireType },
+      { type: d.kind === "domain" ? d.type : d.wireType },
     );
   }
   let eventId: unknown, seq: unknown;
@@ -454,10 +551,11 @@ function upgradeChecked(
       "the host's allocate() threw (or its result could not be read)",
     );
   }
-  if (!isId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
+  if (!isWireId(eventId) || typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
     return refuse(
       "invalid-allocation",
-      "allocate() must return a non-empty `eventId` and a positive integer `seq`",
+      "allocate() must return an `eventId` that is a v1 wire id (non-empty, no CR, LF, NUL or " +
+        "lone surrogate) and a positive integer `seq`",
     );
   }
   const lastSeq = lastSeqs.get(ctx);

@@ -10,7 +10,7 @@
  * @module
  */
 import type { Result } from "../result.ts";
-import { isIterable } from "../_internal/guards.ts";
+import { isIterable, isText } from "../_internal/guards.ts";
 import { describeThrown } from "../_internal/describe.ts";
 import { refusal } from "../_internal/refusal.ts";
 import type { ChatEventEnvelope, TurnStatus } from "../v1/types.ts";
@@ -152,6 +152,11 @@ export class EnvelopeStream<T> {
     this.#sequencer.offer(value, index);
   }
 
+  /** Record a refusal about the input at `index` that is not the adapter's (e.g. the input failed). */
+  report(index: number, error: V1AdapterRefusal): void {
+    this.#sequencer.report(index, error);
+  }
+
   /**
    * The verdicts decided since the last call, in the order decided (a `gap`
    * is decided once the envelopes after it were read): for a streaming
@@ -167,34 +172,43 @@ export class EnvelopeStream<T> {
 
   /**
    * The input ended (`index`: one past the last envelope): report and skip
-   * the remaining holes, then emit what the adapter still has. Returns every
-   * refusal and report, sorted by index.
+   * the remaining holes, then emit what the adapter still has. Returns the
+   * refusals and reports sorted by index: the first `MAX_REFUSALS` (1,000),
+   * then, when more were found, one `refusals-omitted` entry counting them.
    */
   end(index: number): IndexedAdmissionRefusal[] {
     this.#sequencer.end();
     this.#emit(this.#adapter.end(), index);
-    return this.#sequencer.verdicts.slice().sort((a, b) => a.index - b.index);
+    return this.#sequencer.listed();
   }
 }
 
 /**
  * Push every item of `envelopes` through `adapter` with {@link EnvelopeStream},
- * then `end()` it. Never throws: a non-iterable input is one
- * `invalid-envelope` refusal at index -1; an iterator that throws ends the
- * input with an `invalid-envelope` refusal at the index of the item that
- * could not be read (what was read before is converted).
+ * then `end()` it. Never throws: a non-iterable input, or a string (text is
+ * not a stream of envelopes), is one `invalid-envelope` refusal at index -1;
+ * an iterator that throws ends the input with an `invalid-envelope` refusal
+ * at the index of the item that could not be read (what was read before is
+ * converted). The refusal list is capped as {@link EnvelopeStream.end} says.
  */
 export function convertEnvelopes<T>(
   envelopes: unknown,
   adapter: EnvelopeAdapter<T>,
 ): { out: T[]; refused: IndexedAdmissionRefusal[] } {
   const out: T[] = [];
-  if (!isIterable(envelopes)) {
+  const text = isText(envelopes);
+  if (text || !isIterable(envelopes)) {
     return {
       out,
       refused: [{
         index: -1,
-        error: { code: "invalid-envelope", message: "input is not an iterable of envelopes" },
+        error: {
+          code: "invalid-envelope",
+          message: text
+            ? "a string is not a stream of envelopes: parse it first (e.g. " +
+              "parseChatEnvelopeJson on each NDJSON line, or an SSE decoder)"
+            : "input is not an iterable of envelopes",
+        },
       }],
     };
   }
@@ -202,21 +216,13 @@ export function convertEnvelopes<T>(
     for (const x of items) out.push(x);
   });
   let index = 0;
-  let failure: IndexedAdmissionRefusal | undefined;
   try {
     for (const env of envelopes) stream.offer(env, index++);
   } catch (e) {
-    failure = {
-      index,
-      error: {
-        code: "invalid-envelope",
-        message: `reading the envelopes threw: ${
-          describeThrown(e, 200)
-        }; the rest is not converted`,
-      },
-    };
+    stream.report(index, {
+      code: "invalid-envelope",
+      message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not converted`,
+    });
   }
-  const refused = stream.end(index);
-  if (failure !== undefined) refused.push(failure);
-  return { out, refused };
+  return { out, refused: stream.end(index) };
 }

@@ -178,7 +178,7 @@ const isCount = (n: unknown): n is number =>
  * | `tool_call` | `TOOL_CALL_START` + `TOOL_CALL_ARGS` (the JSON input) + `TOOL_CALL_END` |
  * | `tool_result` | `TOOL_CALL_RESULT`: `content` = the JSON output (or the summary), or `{"ok":false,"summary":…}` for a failure; `metadata: { ok, summary, blocks, output }` (grounded blocks with their opaque source refs) |
  * | `state` | `STATE_SNAPSHOT` (`metadata: { version }`) |
- * | `tool_progress`, `card`, `card_closed`, `session`, `provenance`, `navigate`, `turn_status` (not `cancelled`) | `CUSTOM` named after the v1 event type, `value` = the event's fields |
+ * | `tool_progress`, `card`, `card_closed`, `session`, `provenance`, `navigate`, `turn_status` (not `cancelled`), `ext`, `elided` | `CUSTOM` named after the v1 event type, `value` = the event's fields (`ext`: `{ name, channel, data }`) |
  * | `done` | `RUN_FINISHED`, outcome `success`, `result: { stopReason, usage }`, `usage` (AG-UI `TokenUsage`, integer counts, with the provenance's provider and model), `metadata: { stopReason }` |
  * | `error` | `RUN_ERROR` (`message`, `code`, `metadata: { retryable, retryAfterMs }`) |
  * | `turn_status: cancelled` | `RUN_FINISHED`, outcome `cancelled` (`metadata: { reason }`) |

@@ -10,18 +10,19 @@
 import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/types.ts";
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { isIterable } from "../_internal/guards.ts";
+import { isWireId } from "../_internal/id.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { IssueLog } from "./_issue_log.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 
 /** Host-supplied identity for envelopes made from chunks. */
 export interface V1IdAllocator {
-  /** Host-allocated conversation id (non-empty; checked, read for each envelope). */
+  /** Host-allocated conversation id (a v1 wire id; checked, read for each envelope). */
   conversationId: string;
-  /** Host-allocated turn id (non-empty; checked, read for each envelope). */
+  /** Host-allocated turn id (a v1 wire id; checked, read for each envelope). */
   turnId: string;
   /**
-   * Returns a fresh, non-empty event id, unique within the conversation.
+   * Returns a fresh event id (a v1 wire id), unique within the conversation.
    * Checked: a non-string, an empty string, an id already returned to this
    * adapter, or a throw is refused (see {@link UIMessageChunksToV1}).
    */
@@ -79,10 +80,11 @@ type Tool = { name: string; called: boolean; resulted: boolean };
  * After a terminal event nothing more is emitted. Every envelope emitted
  * passes `parseChatEnvelope`.
  *
- * Host ids are checked, not trusted: when `nextEventId()` returns a
- * non-string, an empty string or an id it already returned to this adapter
- * (or throws, whatever it throws), when `conversationId` / `turnId` is not a
- * non-empty string (or reading it throws), or when `options.now()` throws or
+ * Host ids are checked, not trusted: when `nextEventId()` returns anything
+ * but a v1 wire id (a non-empty string without CR, LF, NUL or a lone
+ * surrogate) or an id it already returned to this adapter (or throws,
+ * whatever it throws), when `conversationId` / `turnId` is not a wire id (or
+ * reading it throws), or when `options.now()` throws or
  * returns anything but a finite, non-negative number, the chunk being
  * converted yields no envelope at all (`seq` is not advanced, so the emitted
  * stream stays gapless), an `invalid-event-id` issue is recorded, and the
@@ -189,8 +191,10 @@ export class UIMessageChunksToV1 {
     } catch (e) {
       return hostFailure(`reading ${key} threw: ${describeThrown(e, 200)}`);
     }
-    if (typeof v !== "string" || v.length === 0) {
-      return hostFailure(`${key} is not a non-empty string`);
+    if (!isWireId(v)) {
+      return hostFailure(
+        `${key} is not a v1 wire id (a non-empty string without CR, LF, NUL or a lone surrogate)`,
+      );
     }
     return { ok: true, value: v };
   }
@@ -220,7 +224,11 @@ export class UIMessageChunksToV1 {
     if (typeof id !== "string") {
       return hostFailure(`nextEventId() returned a ${id === null ? "null" : typeof id}`);
     }
-    if (id.length === 0) return hostFailure("nextEventId() returned an empty string");
+    if (!isWireId(id)) {
+      return hostFailure(
+        "nextEventId() returned no v1 wire id (a non-empty string without CR, LF, NUL or a lone surrogate)",
+      );
+    }
     if (this.#eventIds.has(id)) {
       return hostFailure(`nextEventId() returned ${quoteClipped(id, 100)} a second time`);
     }
@@ -228,9 +236,12 @@ export class UIMessageChunksToV1 {
     return { ok: true, value: id };
   }
 
-  /** A tool chunk whose ids v1 cannot carry (an empty call id or tool name): reported, `true`. */
+  /**
+   * A tool chunk whose ids v1 cannot carry (a call id that is not a v1 wire
+   * id, an empty tool name): reported, `true`.
+   */
   #badToolIds(index: number, c: { type: string; toolCallId: string; toolName?: string }): boolean {
-    const missing = c.toolCallId.length === 0
+    const missing = !isWireId(c.toolCallId)
       ? "toolCallId"
       : c.toolName !== undefined && c.toolName.length === 0
       ? "toolName"
@@ -239,7 +250,10 @@ export class UIMessageChunksToV1 {
     this.#issue(
       index,
       "invalid-chunk",
-      `${c.type} has an empty ${missing} (v1 needs a non-empty one)`,
+      missing === "toolName"
+        ? `${c.type} has an empty toolName (v1 needs a non-empty one)`
+        : `${c.type} has a toolCallId v1 cannot carry (a call id is a non-empty string ` +
+          "without CR, LF, NUL or a lone surrogate)",
     );
     return true;
   }

@@ -102,6 +102,8 @@ const isNonNegInt = (n: unknown): n is number =>
  * | `state` | `data-state` (id `state`) |
  * | `session` / `provenance` | `message-metadata` (`sessionId` / `provenance`) |
  * | `navigate` | transient `data-navigate` |
+ * | `ext` | `data-<name>` with each `.` of the name written `__` (`scout.products` → `data-scout__products`), `data` = the event's data: channel `state` with `id` = the name (the AI SDK replaces the part: last write wins), `transient` transient, `event` (or none) appended |
+ * | `elided` | transient `data-elided` (`{ of }`) |
  * | `turn_status` | transient `data-turn_status` + `message-metadata` (`status`, `statusReason`); `cancelled`: then `abort` (`reason`), the AI SDK's end of an aborted stream |
  * | `error` | `message-metadata` (`status: "failed"`, `error: { message, code, retryable, retryAfterMs }`) before `error` (a `Chat` stops reading at `error`), then `finish-step` + `finish` (`error`) |
  * | `done` | `finish-step` + `finish`: `finishReason` = the AI SDK reason for `stopReason` (`end_turn` → `stop`, `max_tokens` → `length`, `tool_use` → `tool-calls`, an unknown one → `other`, absent → `stop`), `messageMetadata: { status: "completed", stopReason, usage }` |
@@ -363,6 +365,17 @@ export class V1ToUIMessageChunks {
       }
       case "navigate":
         out.push({ type: "data-navigate", data: { href: e.href }, transient: true });
+        return;
+      case "ext": {
+        // `.` is written `__`: a data part type the AI SDK's UIDataTypes can key (no v1 name has `__`)
+        const type = `data-${e.name.replaceAll(".", "__")}` as const;
+        if (e.channel === "state") out.push({ type, id: e.name, data: e.data });
+        else if (e.channel === "transient") out.push({ type, data: e.data, transient: true });
+        else out.push({ type, data: e.data });
+        return;
+      }
+      case "elided":
+        out.push({ type: "data-elided", data: { of: e.of }, transient: true });
         return;
       case "turn_status": {
         const data: Record<string, unknown> = { status: e.status };

@@ -4,12 +4,14 @@
  *
  * @module
  */
+import { MIN_EPOCH_MS } from "../_internal/epoch.ts";
 
 /**
  * The host's clock, epoch ms, clamped so it never steps back: a reading
  * earlier than one already used is replaced by the latest, so a lease that
  * read as ended stays ended. A clock that throws or answers a non-finite
- * number yields `undefined` (callers refuse rather than guess a time).
+ * number, or a reading below {@link MIN_EPOCH_MS} (a clock in seconds),
+ * yields `undefined` (callers refuse rather than guess a time).
  */
 export class HostClock {
   readonly #read: () => number | Promise<number>;
@@ -28,7 +30,10 @@ export class HostClock {
     } catch {
       return undefined;
     }
-    if (typeof t !== "number" || !Number.isFinite(t)) return undefined;
+    // Below 1e11 is before 1973 in epoch ms, but a plausible epoch in SECONDS
+    // (until the year 5138): a seconds clock would make every lease 1000
+    // times too long, so it fails closed like a broken clock.
+    if (typeof t !== "number" || !Number.isFinite(t) || t < MIN_EPOCH_MS) return undefined;
     if (t > this.#last) this.#last = t;
     return this.#last;
   }

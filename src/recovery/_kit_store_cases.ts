@@ -9,7 +9,7 @@
 import { deferred, eventually, settlesWithin, sleep, watch } from "../_internal/kit_support.ts";
 import { expect, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
 import type { AddCase } from "./_kit_env.ts";
-import type { AdmitOutcome, EffectRecord, TurnDraft, TurnRecord } from "./types.ts";
+import type { AdmitOutcome, EffectRecord, EffectState, TurnDraft, TurnRecord } from "./types.ts";
 
 /** A running turn draft with `effectIds`. */
 export function turnDraft(turnId: string, effectIds: readonly string[] = ["e1"]): TurnDraft {
@@ -62,10 +62,41 @@ function admit(
   effectId: string,
   claimRevision: number,
   launch: () => void | PromiseLike<void>,
+  leaseUntil?: number,
 ): Promise<AdmitOutcome> {
   const fence = w.store.admitDispatch;
   expect(typeof fence === "function", "the store must implement admitDispatch");
-  return fence.call(w.store, { turnId, effectId, claimRevision, principal: P, launch });
+  return fence.call(w.store, {
+    turnId,
+    effectId,
+    claimRevision,
+    principal: P,
+    launch,
+    ...(leaseUntil === undefined ? {} : { leaseUntil }),
+  });
+}
+
+/** Claim and admit `effectId` through `w` (launch is a no-op); the admitted record. */
+async function admitted(
+  env: KitCase,
+  w: KitWorker,
+  turnId: string,
+  effectId = "e1",
+  leaseUntil?: number,
+): Promise<EffectRecord> {
+  const c = await claim(env, w, turnId, effectId);
+  const a = await env.call(
+    admit(w, turnId, effectId, c.revision, () => {}, leaseUntil),
+    "admitDispatch",
+  );
+  expect(a?.admitted === true, "admitting a fresh claim of a running turn must succeed");
+  return a.record;
+}
+
+/** The writable fields of `r` with `over` applied (a draft for the next CAS). */
+function redraft(r: EffectRecord, over: Partial<EffectRecord>) {
+  const { revision: _revision, ...rest } = r;
+  return { ...rest, ...over };
 }
 
 /** A further admission of `claimRevision` through `w` must refuse without launching (`why`). */
@@ -560,6 +591,129 @@ export function storeCases(add: AddCase): void {
         retry?.ok === false && retry.code === "conflict" && retry.current?.claimToken === "lost",
         "a retry at the same expected revision must conflict and carry the committed record",
       );
+    },
+  );
+
+  add(
+    "cas: every effect write checks the revision: a stale not-run, unknown, claim or renewal conflicts with a completion that landed first",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      const stale: readonly EffectState[] = ["not-run", "unknown", "claimed", "admitted"];
+      await begin(env, w, t, stale.map((_, i) => `e${i + 1}`));
+      for (let i = 0; i < stale.length; i++) {
+        const id = `e${i + 1}`;
+        const seen = await admitted(env, w, t, id);
+        const done = await env.call(
+          other.store.casEffect(
+            t,
+            id,
+            seen.revision,
+            redraft(seen, { state: "completed", outcome: { ok: true, value: "ran" } }),
+          ),
+          "casEffect",
+        );
+        expect(done?.ok === true, "the owner's completion at the admission's revision must commit");
+        const late = await env.call(
+          w.store.casEffect(
+            t,
+            id,
+            seen.revision,
+            redraft(seen, { state: stale[i], reason: "late" }),
+          ),
+          "casEffect",
+        );
+        expect(
+          late?.ok === false && late.code === "conflict" && late.current?.state === "completed",
+          `a '${stale[i]}' write at a revision a completion already superseded was accepted: ` +
+            "every casEffect must compare the expected revision (UPDATE … WHERE revision = " +
+            "$expected), whatever state it writes: a blind not-run write lets the effect run twice",
+        );
+      }
+    },
+  );
+
+  add(
+    "admission: refuses every turn that is not running (failed, needs-reconciliation, interrupted, completed), not only a cancelled one",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      const statuses = ["failed", "needs-reconciliation", "interrupted", "completed"] as const;
+      let launches = 0;
+      for (const status of statuses) {
+        const turnId = `${t}-${status}`;
+        const turn = await begin(env, w, turnId);
+        const c = await claim(env, w, turnId);
+        // Another process stops the turn between this worker's claim and its admission.
+        const stop = await env.call(
+          other.store.casTurn(turnId, turn.revision, { ...turnDraft(turnId), status }),
+          "casTurn",
+        );
+        expect(stop?.ok === true, `setting the turn ${status} by CAS must succeed`);
+        const out = await env.call(
+          admit(w, turnId, "e1", c.revision, () => void launches++),
+          "admitDispatch",
+        );
+        expect(
+          launches === 0 && out?.admitted === false && out.reason === "turn-not-running",
+          `an admission into a '${status}' turn launched: the fence must refuse every status ` +
+            "but 'running' (status = 'running', not status <> 'cancelled')",
+        );
+      }
+    },
+  );
+
+  add(
+    "admission: a revocation after an admission is seen by the next admission on the same adapter instance (no cached grant)",
+    "revocation",
+    async (env, t) => {
+      const [w] = await env.workers(1);
+      await begin(env, w, t, ["e1", "e2"]);
+      await admitted(env, w, t, "e1");
+      await env.call(env.host.revoke!(P, t), "revoke()");
+      const c2 = await claim(env, w, t, "e2");
+      let launches = 0;
+      const out = await env.call(
+        admit(w, t, "e2", c2.revision, () => void launches++),
+        "admitDispatch",
+      );
+      expect(
+        launches === 0 && out?.admitted === false && out.reason === "unauthorized",
+        "an admission after revocation launched on an adapter instance that had admitted before: " +
+          "read the grant in every fence transaction, never from a per-connection cache",
+      );
+    },
+  );
+
+  add(
+    "lease: admission writes the fresh leaseUntil, and the owner's renewal (admitted at its revision) commits",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      await begin(env, w, t);
+      const fresh = env.clock.t + 90_000;
+      const a = await admitted(env, w, t, "e1", fresh);
+      expect(
+        a.leaseUntil === fresh,
+        `admitDispatch must write the request's leaseUntil into the admitted mark (got ${a.leaseUntil}, ` +
+          `expected ${fresh}): the admitted owner starts with a full lease`,
+      );
+      for (let i = 1; i <= 3; i++) {
+        const cur = await env.call(w.store.readEffect(t, "e1"), "readEffect");
+        expect(cur?.state === "admitted", "the admitted record must read back");
+        const until = fresh + i * 1000;
+        const r = await env.call(
+          w.store.casEffect(t, "e1", cur.revision, redraft(cur, { leaseUntil: until })),
+          "casEffect",
+        );
+        expect(
+          r?.ok === true && r.record.state === "admitted" && r.record.revision === cur.revision + 1,
+          "a lease renewal (admitted → admitted, new leaseUntil, at the current revision) was " +
+            "refused: a dispatch longer than the lease would be taken for lost while it runs",
+        );
+        const back = await env.call(other.store.readEffect(t, "e1"), "readEffect");
+        expect(back?.leaseUntil === until, "a fresh instance must read the renewed leaseUntil");
+      }
     },
   );
 }

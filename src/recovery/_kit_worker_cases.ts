@@ -77,6 +77,66 @@ function dyingAfterCommit(w: KitWorker): { worker: KitWorker; committed: () => b
 /** Register the end-to-end cases. */
 export function workerCases(add: AddCase): void {
   add(
+    "workers: lease renewal: a dispatch that outlives its lease keeps it by renewal (others wait, nothing is taken for lost)",
+    null,
+    async (env, t) => {
+      const [w, other] = await env.workers(2);
+      // Renewal every 5 ms of real time; the lease is judged on the kit's clock.
+      const owner = env.recovery(w, { renewEveryMs: 5 });
+      await beginWith(env, owner, t);
+      const probe = (await env.probe()).store;
+      const leaseOf = async () =>
+        (await env.call(probe.readEffect(t, "e1"), "readEffect"))?.leaseUntil;
+      const started = deferred();
+      const finish = deferred<string>();
+      let dispatches = 0;
+      const run = runOf(owner, t, "e1", () => {
+        dispatches++;
+        started.resolve();
+        return finish.promise;
+      });
+      await env.call(started.promise, "dispatch start");
+      const first = await leaseOf();
+      expect(typeof first === "number", "the admitted record must carry leaseUntil");
+      // The dispatch now outlives its first lease on the kit's clock.
+      env.clock.advance(KIT_LEASE_MS + 1);
+      const isRenewed = async () => {
+        const until = await leaseOf();
+        return typeof until === "number" && until > env.clock.t;
+      };
+      const end = Date.now() + env.settings.timeoutMs;
+      let renewed = await isRenewed();
+      while (!renewed && Date.now() < end) {
+        await sleep(2);
+        renewed = await isRenewed();
+      }
+      const seen = await env.call(
+        runOf(env.recovery(other), t, "e1", () => ++dispatches),
+        "runEffect",
+      );
+      finish.resolve("done");
+      const done = await env.call(run, "runEffect (owner)");
+      expect(
+        renewed,
+        "the owner's lease renewal (casEffect admitted → admitted with a later leaseUntil at its " +
+          "revision) never landed while its dispatch ran: a dispatch longer than the lease is " +
+          "then taken for lost",
+      );
+      expect(
+        seen.ok && seen.value.status === "needs-reconciliation" &&
+          seen.value.reason === "in-flight",
+        `another worker must see the renewed effect in flight, got ${describeRun(seen)}`,
+      );
+      expect(
+        dispatches === 1 && done.ok && done.value.status === "completed",
+        `the owner must complete its one dispatch, got ${
+          describeRun(done)
+        } with ${dispatches} dispatches`,
+      );
+    },
+  );
+
+  add(
     "workers: exactly once: concurrent workers (one adapter instance each) dispatch an effect once, without contention",
     null,
     async (env, t) => {

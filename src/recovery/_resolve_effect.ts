@@ -87,21 +87,27 @@ export async function resolveEffect(
     ...w.effectCas(turnId, effectId),
     landed: (b) => verdict.kind === "outcome" ? hasOutcome(b) : b?.state === "not-run",
     decide: async (cur) => {
-      const settled = verdict.kind === "outcome" ? hasOutcome(cur) : cur?.state === "not-run";
+      // A not-run record whose claim budget is spent is released again (budget reset).
+      const spent = typeof cur?.claims === "number" && cur.claims >= w.maxClaims;
+      const settled = verdict.kind === "outcome"
+        ? hasOutcome(cur)
+        : cur?.state === "not-run" && !spent;
       if (settled) return { done: { record: cur as EffectRecord } };
-      if (verdict.kind === "not-run" && (hasOutcome(cur) || !cur || cur.state === "claimed")) {
+      if (verdict.kind === "not-run" && (hasOutcome(cur) || !cur)) {
         const state = cur ? { state: cur.state } : {};
         return {
           done: refuse(
             "effect-state",
-            cur && cur.state !== "claimed"
+            cur
               ? "the effect has a stored outcome: it ran"
-              : "the effect was never admitted: nothing ran, it is claimable once its lease ends",
+              : "the effect was never claimed: nothing to record, it may run",
             { ...at, ...state },
           ),
         };
       }
-      if (cur?.state === "admitted" && cur.claimToken !== token) {
+      // A live claim or admission belongs to its owner (it may be about to
+      // dispatch, or dispatching): only the owner's token resolves it now.
+      if ((cur?.state === "admitted" || cur?.state === "claimed") && cur.claimToken !== token) {
         const now = await w.clock.now();
         if (now === undefined) {
           return { done: refuse("store-unavailable", "the host clock failed", at) };
@@ -116,15 +122,18 @@ export async function resolveEffect(
           };
         }
       }
-      const base = {
-        turnId,
-        effectId,
-        claimToken: cur?.claimToken ?? "reconciled",
-        ...(cur ? claimsOf(cur) : {}),
-      };
+      const base = { turnId, effectId, claimToken: cur?.claimToken ?? "reconciled" };
+      // The host's verified "did not run" resets the claim budget (maxClaims):
+      // without it an effect whose claimers all died could never run again.
       const next: EffectDraft = verdict.kind === "outcome"
-        ? { ...base, state: "completed", outcome: verdict.outcome, reconciled: true }
-        : { ...base, state: "not-run", reason: verdict.evidence };
+        ? {
+          ...base,
+          ...(cur ? claimsOf(cur) : {}),
+          state: "completed",
+          outcome: verdict.outcome,
+          reconciled: true,
+        }
+        : { ...base, claims: 0, state: "not-run", reason: verdict.evidence };
       return { expected: cur ? cur.revision : 0, next };
     },
   });

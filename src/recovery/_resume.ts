@@ -76,23 +76,43 @@ export async function resume(
   const completed: string[] = [];
   const unknown: string[] = [];
   const pending: string[] = [];
+  const claimLimited: string[] = [];
+  const live: EffectRecord[] = [];
   for (let i = 0; i < turn.effectIds.length; i++) {
     const id = turn.effectIds[i];
-    const end = await casLoop<EffectRecord, EffectDraft, string[]>({
+    const end = await casLoop<EffectRecord, EffectDraft, EffectRecord[] | string[]>({
       current: records[i],
       ...w.effectCas(turnId, id),
       landed: (b) => b?.state === "unknown",
-      decide: (e) => {
-        if (!e || e.state === "claimed" || e.state === "not-run") return { done: pending };
+      decide: async (e) => {
+        if (!e || e.state === "claimed" || e.state === "not-run") {
+          const spent = typeof e?.claims === "number" && e.claims >= w.maxClaims;
+          return { done: spent ? claimLimited : pending };
+        }
         if (hasOutcome(e)) return { done: completed };
         if (e.state === "unknown") return { done: unknown };
+        // Judge the lease again on the record this CAS would replace: after a
+        // conflict it may be the owner's renewal (the owner is alive).
+        const at = await w.clock.now();
+        if (at === undefined || (e.state === "admitted" && leaseLive(e, at))) {
+          live.push(e);
+          return { done: live };
+        }
         return {
           expected: e.revision,
           next: { ...draftOf(e), state: "unknown", reason: "in-flight-at-restart" },
         };
       },
     });
-    if (end.kind === "done") end.value.push(id);
+    if (end.kind === "done" && end.value === live) {
+      const until = live[0].leaseUntil;
+      return refuse(
+        "lease-live",
+        "an admitted effect's owner renewed its lease during resume (its worker is alive): resume after retryAt",
+        { turnId, effectId: id, ...(typeof until === "number" ? { retryAt: until } : {}) },
+      );
+    }
+    if (end.kind === "done") (end.value as string[]).push(id);
     // Written, or an uncertain write: either admitted or unknown, both need reconciliation.
     else if (end.kind === "written" || end.kind === "uncertain") unknown.push(id);
     else if (end.kind === "read-failed") {
@@ -104,5 +124,5 @@ export async function resume(
   if (!after || after.status !== target) {
     return refuse("contention", "turn status changed during resume", { turnId });
   }
-  return ok({ turn: after, completed, needsReconciliation: unknown, pending });
+  return ok({ turn: after, completed, needsReconciliation: unknown, pending, claimLimited });
 }

@@ -9,7 +9,7 @@ import { clipText, describeThrown } from "../_internal/describe.ts";
 import { ok, type Result } from "../result.ts";
 import { attempt, casLoop } from "./_cas.ts";
 import { hasFence } from "./_checked_store.ts";
-import { draftOf, LeaseKeeper } from "./_lease_keeper.ts";
+import { draftOf, LeaseKeeper, leaseLeft, renewLease } from "./_lease_keeper.ts";
 import { hasOutcome, leaseLive, MAX_DETAIL_LENGTH, refuse, validId } from "./_records.ts";
 import { fields } from "./_request.ts";
 import { setTurnStatus } from "./_turn_status.ts";
@@ -197,7 +197,9 @@ async function claim(
         return {
           done: answer(refuse(
             "claim-limit",
-            `effect was claimed ${claims} times (maxClaims ${w.maxClaims}) without completing`,
+            `effect was claimed ${claims} times (maxClaims ${w.maxClaims}) without completing; ` +
+              "nothing more runs until the host verifies it did not run and calls recordNotRun " +
+              "(which resets the claim budget)",
             at,
           )),
         };
@@ -254,6 +256,9 @@ async function admit(w: Worker, claim: EffectRecord, principal: string): Promise
     launches++;
     if (open) inFence++;
   };
+  // The admitted owner gets a fresh lease (the claim's may be partly spent).
+  const now = await w.clock.now();
+  if (now === undefined) return answer(refuse("store-unavailable", "the host clock failed", at));
   let out: AdmitOutcome | undefined;
   try {
     out = await w.store.admitDispatch({
@@ -261,6 +266,7 @@ async function admit(w: Worker, claim: EffectRecord, principal: string): Promise
       effectId,
       claimRevision: claim.revision,
       principal,
+      leaseUntil: now + w.leaseMs,
       launch,
     });
   } catch {
@@ -309,10 +315,13 @@ async function admit(w: Worker, claim: EffectRecord, principal: string): Promise
 }
 
 /**
- * Dispatch once under the owner's lease and store the outcome. Nothing is
- * dispatched when the execution was aborted or the lease ended before
- * dispatch: the owner records `not-run` itself (it knows), and the run
- * refuses (aborted) or claims again (lease ended).
+ * Dispatch once under the owner's lease and store the outcome. A dispatch
+ * starts only with at least `minDispatchLeaseMs` (half the lease) left: a
+ * shorter lease (a fence that did not write the fresh `leaseUntil`, a slow
+ * admission) is first renewed by CAS. Nothing is dispatched when the
+ * execution was aborted or the lease still falls short: the owner records
+ * `not-run` itself (it knows), and the run refuses (aborted) or claims
+ * again (lease).
  */
 async function dispatchAndStore(
   w: Worker,
@@ -323,12 +332,18 @@ async function dispatchAndStore(
 ): Promise<Step> {
   const { turnId, effectId } = admitted;
   const at = { turnId, effectId };
-  const now = await w.clock.now();
-  if (signal.aborted || now === undefined || !leaseLive(admitted, now)) {
+  let owner = admitted;
+  let now = await w.clock.now();
+  if (!signal.aborted && now !== undefined && leaseLeft(owner, now) < w.minDispatchLeaseMs) {
+    const renewed = await renewLease(w, owner);
+    if (renewed) owner = renewed;
+    now = await w.clock.now();
+  }
+  if (signal.aborted || now === undefined || leaseLeft(owner, now) < w.minDispatchLeaseMs) {
     const why = signal.aborted
       ? "the turn's execution was aborted before dispatch"
-      : "the owner's lease ended before dispatch";
-    await recordOwnNotRun(w, admitted, why);
+      : `the owner's lease had less than ${w.minDispatchLeaseMs} ms left before dispatch`;
+    await recordOwnNotRun(w, owner, why);
     if (!signal.aborted) return RETRY;
     const t = await attempt(() => w.store.readTurn(turnId));
     const status = t.ok ? t.value?.status : undefined;
@@ -337,25 +352,20 @@ async function dispatchAndStore(
       ...(status === undefined ? {} : { status }),
     }));
   }
+  // The keeper renews the lease while the work runs and aborts the
+  // dispatch's signal before the lease could end unrenewed.
+  const keeper = new LeaseKeeper(w, owner, signal, now);
   let raw: unknown;
   try {
-    raw = dispatch(signal);
+    raw = dispatch(keeper.signal);
   } catch (e) {
     raw = Promise.reject(e);
   }
-  // Only work still running needs its lease renewed (a synchronous result does not).
-  let running = true;
-  try {
-    running = typeof (raw as PromiseLike<unknown> | null)?.then === "function";
-  } catch {
-    // A value whose `then` getter throws: Promise.resolve below rejects with it.
-  }
-  const keeper = running ? new LeaseKeeper(w, admitted, signal) : undefined;
   const settled = await Promise.resolve(raw).then(
     (value) => ({ ok: true as const, value }),
     (e) => ({ ok: false as const, error: describeThrown(e, MAX_DETAIL_LENGTH) }),
   );
-  const owned = keeper ? await keeper.stop() : admitted;
+  const owned = await keeper.stop();
   if (!settled.ok) {
     await markUnknown(w, owned, "dispatch-error");
     if (violated) {

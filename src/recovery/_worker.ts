@@ -43,10 +43,27 @@ const NO_CAPABILITIES: RecoveryProfile = Object.freeze({
   }),
 });
 
-let workerCounter = 0;
+/**
+ * The longest delay a timer takes, ms (2^31 - 1): `leaseMs` is clamped to it,
+ * since renewals and the lease guard are timers.
+ */
+export const MAX_TIMER_MS = 2_147_483_647;
 
 function positiveInt(x: unknown, fallback: number): number {
   return typeof x === "number" && Number.isSafeInteger(x) && x > 0 ? x : fallback;
+}
+
+/**
+ * `bytes` random bytes as hex, from the platform's CSPRNG
+ * (`crypto.getRandomValues`: Deno, browsers, workerd, Node 19+). Claim
+ * tokens are bearer proofs of lease ownership, so they must be unguessable.
+ */
+function randomHex(bytes: number): string {
+  const buf = new Uint8Array(bytes);
+  globalThis.crypto.getRandomValues(buf);
+  let out = "";
+  for (const b of buf) out += b.toString(16).padStart(2, "0");
+  return out;
 }
 
 function nonNegative(x: unknown, fallback: number): number {
@@ -77,11 +94,17 @@ export class Worker {
   readonly leaseMs: number;
   /** Lease renewal interval while dispatching, ms (0: no renewal). */
   readonly renewEveryMs: number;
+  /** Lease that must be left when a dispatch starts, ms (half the lease). */
+  readonly minDispatchLeaseMs: number;
+  /**
+   * When less than this is left of the owner's lease without a confirmed
+   * renewal, the owner aborts its dispatch's signal (a quarter of the lease).
+   */
+  readonly leaseGuardMs: number;
   /** The host clock. */
   readonly clock: HostClock;
   /** Conflict backoff. */
   readonly backoff: Backoff;
-  #claims = 0;
 
   /** Read the options once; never throws. */
   constructor(options: unknown) {
@@ -118,16 +141,16 @@ export class Worker {
       : isProfile(o.profile)
       ? o.profile
       : NO_CAPABILITIES;
-    this.workerId = typeof o.workerId === "string"
-      ? o.workerId
-      : `w${++workerCounter}-${Math.random().toString(36).slice(2)}`;
+    this.workerId = typeof o.workerId === "string" ? o.workerId : `w-${randomHex(8)}`;
     this.maxAttempts = positiveInt(o.maxAttempts, DEFAULT_MAX_ATTEMPTS);
     this.maxClaims = positiveInt(o.maxClaims, DEFAULT_MAX_CLAIMS);
-    this.leaseMs = positiveInt(o.leaseMs, DEFAULT_LEASE_MS);
-    this.renewEveryMs = Math.min(
+    this.leaseMs = Math.min(positiveInt(o.leaseMs, DEFAULT_LEASE_MS), MAX_TIMER_MS);
+    this.renewEveryMs = Math.floor(Math.min(
       nonNegative(o.renewEveryMs, Math.floor(this.leaseMs / 3)),
       this.leaseMs,
-    );
+    ));
+    this.minDispatchLeaseMs = Math.ceil(this.leaseMs / 2);
+    this.leaseGuardMs = Math.floor(this.leaseMs / 4);
     const now = o.now;
     this.clock = new HostClock(typeof now === "function" ? now : Date.now);
     const random = o.random;
@@ -156,9 +179,13 @@ export class Worker {
     };
   }
 
-  /** A fresh claim token: unique per claim attempt of this worker. */
+  /**
+   * A fresh claim token: this worker's id and 128 random bits, so nobody
+   * can guess the token of another worker's claim (it is the proof that
+   * lets the owner resolve its own effect under its live lease).
+   */
   nextToken(): string {
-    return `${this.workerId}#${++this.#claims}`;
+    return `${this.workerId}#${randomHex(16)}`;
   }
 
   /** Ask the authority seam; a throw or a non-`true` answer is "no". */

@@ -520,6 +520,7 @@ export class MemoryRecoveryStore implements RecoveryStore {
             ...cur,
             state: "admitted" as const,
             revision: cur.revision + 1,
+            ...freshLease(request),
           });
           const commit = () =>
             this.at("admitDispatch:commit", (): AdmitOutcome => ({
@@ -559,4 +560,10 @@ export class MemoryRecoveryStore implements RecoveryStore {
     if (typeof (held as PromiseLike<void> | undefined)?.then !== "function") return undefined;
     return Promise.resolve(held).then(() => {}, () => {});
   }
+}
+
+/** `{ leaseUntil }` from an admission request that carries a finite one (else nothing: keep the claim's). */
+function freshLease(request: AdmitRequest): { leaseUntil?: number } {
+  const until = request.leaseUntil;
+  return typeof until === "number" && Number.isFinite(until) ? { leaseUntil: until } : {};
 }

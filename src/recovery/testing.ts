@@ -7,8 +7,9 @@
  * How it catches fence bugs on every run rather than by chance:
  * - **Factory mode.** The host hands over a factory: `connect()` opens one
  *   adapter instance (its own connection or pool) per simulated worker, so a
- *   lock held per instance (an in-process mutex) lets two workers through
- *   and fails.
+ *   lock held per adapter INSTANCE (a mutex field of the adapter object)
+ *   lets two workers through and fails. A lock shared by every instance of
+ *   one process (module scope) is not caught: see below.
  * - **Held fences.** The kit's launch callback returns a promise the kit
  *   settles: it holds an admission open inside its transaction and races a
  *   cancel, a revocation and other admissions against it (they must wait),
@@ -36,6 +37,19 @@
  * Durability across a real process restart needs the host's own tests
  * against its persistent store (kill the process after an acknowledged
  * write, start a new one, read).
+ *
+ * What the kit cannot catch (honestly):
+ * - **Process-wide state.** Every simulated worker, and the probe, is an
+ *   adapter instance in ONE JavaScript process (one isolate). A lock, cache
+ *   or write-behind buffer at module scope (or in any object the instances
+ *   share) is shared by all of them exactly as the database would be, so an
+ *   adapter that keeps such state PASSES here and still breaks once two
+ *   processes run. Keep no coordination or cached authority outside the
+ *   database, and prove it with the host's own test that runs the adapter in
+ *   two OS processes against one database (the Postgres package's process
+ *   tests do).
+ * - Durability across a real process restart, and clock skew between
+ *   machines (the kit's workers share one clock).
  *
  * Deno:
  * ```ts ignore

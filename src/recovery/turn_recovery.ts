@@ -35,8 +35,16 @@ import type {
 } from "./types.ts";
 
 export { MAX_RECOVERY_ID_LENGTH, MAX_TURN_EFFECTS } from "./_records.ts";
-export { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_CLAIMS } from "./_worker.ts";
+export {
+  DEFAULT_LEASE_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_MAX_CLAIMS,
+  MAX_TIMER_MS,
+} from "./_worker.ts";
 export type { BackoffOptions } from "./_clock.ts";
+
+/** The `claimToken` {@link TurnRecovery.inspect} shows in place of the owner's token. */
+export const REDACTED_CLAIM_TOKEN = "[redacted]";
 
 /**
  * `needs-reconciliation` reasons the host RESOLVES NOW: nobody is running
@@ -149,8 +157,15 @@ export interface ResumeOutcome {
   readonly completed: readonly string[];
   /** Effects whose outcome is unknown (including ones in flight at the restart). */
   readonly needsReconciliation: readonly string[];
-  /** Effects never admitted, or verified not run: they may run. */
+  /** Effects never admitted, or verified not run, with claim budget left: they may run. */
   readonly pending: readonly string[];
+  /**
+   * Effects never admitted (or verified not run) whose claim budget
+   * ({@link TurnRecoveryOptions.maxClaims}) is spent: `runEffect` refuses
+   * them `claim-limit` until the host verifies they did not run and calls
+   * {@link TurnRecovery.recordNotRun}, which resets the budget.
+   */
+  readonly claimLimited: readonly string[];
 }
 
 /** Snapshot returned by {@link TurnRecovery.inspect}. */
@@ -173,36 +188,66 @@ export interface TurnRecoveryOptions {
   readonly cancelDelivery?: CancelDeliverySeam;
   /** Capability profile; defaults to {@link turnRecoveryProfile}. */
   readonly profile?: RecoveryProfile;
-  /** Identifies this worker in claim tokens (opaque). Defaults to a random id. */
+  /**
+   * Identifies this worker in claim tokens (opaque; default a random id).
+   * Each claim token is this id plus 128 random bits from
+   * `crypto.getRandomValues`, so no other caller can guess it.
+   */
   readonly workerId?: string;
   /** Bound on attempts (CAS conflicts, stale claims) per call. Default {@link DEFAULT_MAX_ATTEMPTS}. */
   readonly maxAttempts?: number;
   /**
-   * Most claims one effect may take (lease takeovers and claims after
-   * `recordNotRun` included) before `runEffect` refuses `claim-limit`. It
-   * bounds the revisions one effect can burn. Default {@link DEFAULT_MAX_CLAIMS}.
+   * Most claims one effect may take (lease takeovers included) before
+   * `runEffect` refuses `claim-limit`. It bounds the revisions one effect
+   * can burn without the host: the host's {@link TurnRecovery.recordNotRun}
+   * (verified: it did not run) resets the count, so a spent budget is never
+   * a permanent wedge. Default {@link DEFAULT_MAX_CLAIMS}.
    */
   readonly maxClaims?: number;
   /**
    * The host clock, epoch ms (default `Date.now`). Leases are written and
    * judged by it; every worker must use clocks that agree far better than
-   * `leaseMs` (ideally one clock: the database's). Readings are clamped so
-   * they never step back; a clock that throws fails the call closed.
+   * `leaseMs / 4` (ideally one clock: the database's; see `leaseMs`).
+   * Readings are clamped so they never step back; a clock that throws,
+   * answers a non-finite number, or answers less than `1e11` (a clock in
+   * SECONDS: 1e11 ms is 1973) fails the call closed (`store-unavailable`).
    */
   readonly now?: () => number | Promise<number>;
   /**
-   * Lease length, ms (default {@link DEFAULT_LEASE_MS}): how long a claim or
-   * an admitted effect belongs to its worker after the last renewal. Other
-   * workers wait it out before taking a claim over; the host waits it out
-   * before reconciling an admitted effect or resuming the turn.
+   * Lease length, ms (default {@link DEFAULT_LEASE_MS}; a positive integer,
+   * at most 2^31 - 1 = {@link MAX_TIMER_MS}, the longest timer delay: larger
+   * values are clamped to it, anything else falls back to the default): how
+   * long a claim or an admitted effect belongs to its worker after the last
+   * renewal. Other workers wait it out before taking a claim over; the host
+   * waits it out before reconciling an admitted effect or resuming the turn.
+   *
+   * The timing contract, which the library enforces on the owner's side:
+   * - admission writes a fresh lease (now + `leaseMs`), and a dispatch
+   *   starts only with at least half the lease left (else the owner renews
+   *   by CAS first, or records its own `not-run` and claims again);
+   * - renewals are timed from the lease actually left (every
+   *   `min(renewEveryMs, left / 3)` ms);
+   * - when a quarter of the lease is left without a confirmed renewal, the
+   *   dispatch's signal aborts.
+   * What the host must guarantee: the workers' `now` clocks disagree by less
+   * than `leaseMs / 4` minus the time a dispatch needs to stop once its
+   * signal aborts, and a worker's event loop does not stall for longer than
+   * that either (a stalled process cannot run its timers). Under those
+   * assumptions no other worker sees the lease ended (and so no
+   * `owner-lost`, `reconcile`, `recordNotRun` or `resume` over it is
+   * granted) while the owner's dispatch may still be running. A dispatch
+   * that ignores its signal voids the guarantee: pass the effect id as an
+   * idempotency key to the external system so a late request is a no-op.
    */
   readonly leaseMs?: number;
   /**
    * Lease renewal interval while a dispatch runs, ms of real time (timers),
-   * default `leaseMs / 3`; `0` disables renewal (a dispatch then owns the
-   * effect for `leaseMs` only). Each renewal is one CAS on the effect and one
-   * turn read (which also aborts this process's execution of a turn found
-   * stopped: a lost cancel notice is caught within one interval).
+   * default `leaseMs / 3`, clamped to `[0, leaseMs]`; `0` disables renewal
+   * (a dispatch then owns the effect for the lease left at its start, and
+   * its signal aborts when a quarter of it is left). Each renewal is one
+   * CAS on the effect and one turn read (which also aborts this process's
+   * execution of a turn found stopped: a lost cancel notice is caught
+   * within one interval).
    */
   readonly renewEveryMs?: number;
   /** Jittered backoff between conflicting attempts (default 2 ms base, 100 ms cap). */
@@ -357,10 +402,13 @@ export class TurnRecovery {
    * owner's lease ended, an `unknown` one, or a record this version cannot
    * use returns `action: "reconcile"` (never redispatched, nothing claimed
    * over it). Otherwise (absent, a claim whose lease ended, `not-run`) it
-   * claims the effect by CAS with a lease, asks the store's admission fence,
-   * and dispatches `dispatch(signal)` once the admission is acknowledged,
-   * with the host execution's signal, while renewing the lease; the value is
-   * stored by CAS. A rejected dispatch marks the effect `unknown` and the
+   * claims the effect by CAS with a lease, asks the store's admission fence
+   * (which writes a fresh lease), and dispatches `dispatch(signal)` once the
+   * admission is acknowledged and at least half the lease is left, while
+   * renewing the lease; the value is stored by CAS. `signal` aborts when the
+   * host execution's signal aborts, or when a quarter of the lease is left
+   * without a confirmed renewal (see {@link TurnRecoveryOptions.leaseMs}):
+   * the dispatch must then stop. A rejected dispatch marks the effect `unknown` and the
    * turn `needs-reconciliation`. A `launch` call after `admitDispatch`
    * settled (or a second one) never dispatches.
    *
@@ -378,7 +426,7 @@ export class TurnRecovery {
     readonly turnId: string;
     readonly effectId: string;
     readonly principal: string;
-    /** Starts the effect; receives the host execution's signal. */
+    /** Starts the effect; its signal follows the host execution's and the lease (see above). */
     readonly dispatch: (signal: AbortSignal) => unknown;
   }): Promise<Result<EffectRun, RecoveryError>> {
     return runEffect(this.#w, request);
@@ -435,9 +483,10 @@ export class TurnRecovery {
    * Persist an outcome the host VERIFIED through its own effect/idempotency
    * lookup ("it ran, and this is what happened"), through the same CAS seam.
    * Only the host calls this; a model retry never does. Refused
-   * `lease-live` (with `retryAt`) while the effect is admitted under
-   * another worker's live lease, unless `claimToken` is that owner's (from
-   * its `checkpoint-write-failed`). When no effect of the turn remains
+   * `lease-live` (with `retryAt`) while the effect is claimed or admitted
+   * under another worker's live lease (a claimed owner may be about to
+   * dispatch), unless `claimToken` is that owner's (from its
+   * `checkpoint-write-failed`). When no effect of the turn remains
    * unresolved, a `needs-reconciliation` turn returns to `running`; a
    * cancelled turn stays cancelled. An already completed effect is left
    * unchanged (`changed: false`). Refuses `invalid-request`,
@@ -459,14 +508,18 @@ export class TurnRecovery {
 
   /**
    * Record that an admitted (or `unknown`) effect verifiably did NOT run
-   * (the host checked the external system: no charge, no message). The
-   * effect becomes `not-run` and may be claimed and dispatched again,
-   * through the same CAS seam. Only the host calls this, and only with
-   * evidence: recording "not run" for an effect that did run runs it twice.
-   * Refused `lease-live` while the owner's lease is live (unless
-   * `claimToken` is the owner's), and `effect-state` for an effect that is
-   * completed (it ran) or was never admitted (nothing to record: a claim is
-   * claimable once its lease ends). Turn status as for `reconcile`.
+   * (the host checked the external system: no charge, no message), or
+   * release a claim that was never admitted. The effect becomes `not-run`
+   * with its claim budget reset (`claims: 0`, see
+   * {@link TurnRecoveryOptions.maxClaims}) and may be claimed and
+   * dispatched again, through the same CAS seam. Only the host calls this,
+   * and only with evidence: recording "not run" for an effect that did run
+   * runs it twice. Refused `lease-live` while a claim or admission is under
+   * a live lease (unless `claimToken` is the owner's), and `effect-state`
+   * for an effect that is completed (it ran) or was never claimed (nothing
+   * to record). A `not-run` effect is left unchanged (`changed: false`)
+   * unless its claim budget is spent (then the budget is reset). Turn
+   * status as for `reconcile`.
    */
   recordNotRun(
     request: {
@@ -487,9 +540,12 @@ export class TurnRecovery {
    * `lease-live` (with `retryAt`, nothing written) while any admitted
    * effect's owner holds a live lease: that worker may still be running.
    * Otherwise effects admitted without a stored result are marked `unknown`
-   * (they were in flight at the restart); the turn becomes
+   * (they were in flight at the restart), each after judging its lease
+   * again on the record the CAS replaces (an owner that renewed meanwhile
+   * is alive: `lease-live`); the turn becomes
    * `needs-reconciliation` if any effect is unknown, else `running`.
-   * Completed effects are reported for reuse. Refuses
+   * Completed effects are reported for reuse; effects whose claim budget is
+   * spent are reported in `claimLimited`, not `pending`. Refuses
    * `restart-recovery-unsupported` when the profile does not offer
    * `interruptedTurnRecovery` (e.g. {@link connectionReplayOnlyProfile}),
    * and `invalid-request`, `unauthorized`, `unknown-turn`,
@@ -504,9 +560,12 @@ export class TurnRecovery {
 
   /**
    * Read the turn and its effect records (no authority check, nothing
-   * written). Refuses `invalid-request` (not a non-empty id of at most
-   * {@link MAX_RECOVERY_ID_LENGTH} code units), `unknown-turn`,
-   * `store-unavailable`.
+   * written). Each record's `claimToken` is replaced by
+   * {@link REDACTED_CLAIM_TOKEN}: a claim token is the owner's proof that
+   * lets it resolve its effect under its own live lease, so it is never
+   * disclosed to a caller that is not the owner. Refuses `invalid-request`
+   * (not a non-empty id of at most {@link MAX_RECOVERY_ID_LENGTH} code
+   * units), `unknown-turn`, `store-unavailable`.
    */
   async inspect(turnId: string): Promise<Result<TurnSnapshot, RecoveryError>> {
     if (!validId(turnId)) return refuse("invalid-request", "turnId must be a non-empty id");
@@ -516,7 +575,7 @@ export class TurnRecovery {
     for (const id of tr.value.effectIds) {
       const e = await attempt(() => this.#w.store.readEffect(turnId, id));
       if (!e.ok) return refuse("store-unavailable", e.error, { turnId, effectId: id });
-      effects.push(e.value);
+      effects.push(e.value && { ...e.value, claimToken: REDACTED_CLAIM_TOKEN });
     }
     return ok({ turn: tr.value, effects });
   }

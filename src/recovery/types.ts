@@ -162,6 +162,15 @@ export interface AdmitRequest {
   /** The user whose CURRENT authority the fence must recheck (under its lock). */
   readonly principal: string;
   /**
+   * The owner's fresh lease end, epoch ms of the host clock (now + `leaseMs`
+   * when `TurnRecovery` asked): the fence writes it into the `admitted` mark
+   * (step 5), so the admitted owner starts with a full lease however long
+   * the claim waited. Absent (older callers): keep the claim's `leaseUntil`.
+   * A fence that ignores it stays safe (the owner then renews by CAS before
+   * dispatching) but costs that extra round trip.
+   */
+  readonly leaseUntil?: number;
+  /**
    * The launch callback. The fence invokes it exactly once, after writing
    * the admission mark and before COMMIT, while still holding its locks, and
    * awaits what it returns before committing (TurnRecovery's returns nothing;
@@ -227,10 +236,13 @@ export type AdmitOutcome =
  * 5. **The mark survives the launch.** Write the `admitted` mark, invoke
  *    `launch` once, await it, then COMMIT even if it threw.
  *
- * A read followed by an unconditional update, or a lock only one adapter
- * instance sees (an in-process mutex), breaks exactly-once across
- * processes; the conformance kit runs one adapter instance per simulated
- * worker to catch it.
+ * A read followed by an unconditional update, or any lock or cache that
+ * lives in the process instead of the database (an adapter's mutex field, a
+ * module-level mutex, a per-connection grant cache), breaks exactly-once
+ * across processes. The conformance kit runs one adapter instance per
+ * simulated worker, which catches per-instance state; it runs them all in
+ * one process, so module-scope state is only caught by the host's own
+ * multi-process tests.
  */
 export interface RecoveryStore {
   /** Current turn record, or `null`. */
@@ -264,7 +276,8 @@ export interface RecoveryStore {
    *    `unauthorized` when it is gone;
    * 3. check the turn is `running`, else refuse `turn-not-running` (with the status);
    * 4. check the effect is `claimed` at exactly `claimRevision`, else `stale-claim`;
-   * 5. write the effect `admitted` (revision + 1, every other field kept);
+   * 5. write the effect `admitted` (revision + 1, `leaseUntil` from the
+   *    request when it has one, every other field kept);
    * 6. invoke `launch` exactly once and await it (a throw does not undo 5);
    * 7. COMMIT, then resolve `{ admitted: true, record }`.
    * On any failed check, refuse without launching. Optional so that

@@ -33,8 +33,9 @@ export interface EncodeChatEnvelopeFrameOptions {
  * @param options `retry` to include
  * @returns the frame text, ending with a blank line
  * @throws {SseEncodeError} `invalid-frame` when the value is not a valid v1
- *   envelope (the message names the first problem), `invalid-id` when its
- *   `eventId` cannot be an SSE id (CR, LF, NUL or a lone surrogate),
+ *   envelope (the message names the first problem; this includes an
+ *   `eventId` that cannot be an SSE id, with CR, LF, NUL or a lone surrogate:
+ *   the v1 parser refuses it as it refuses every id the wire cannot carry),
  *   `invalid-data` when opaque data (`input`, `output`, `snapshot`, a card)
  *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry` (not a
  *   non-negative safe integer, or the options cannot be read)

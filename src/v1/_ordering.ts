@@ -39,8 +39,9 @@ import type { Refusal } from "../result.ts";
 import { refusal } from "../_internal/refusal.ts";
 import { quoteClipped } from "../_internal/describe.ts";
 import { parseChatEnvelope } from "./parse.ts";
-import type { EnvelopeRefusal } from "./parse.ts";
+import type { EnvelopeRefusal, ParseChatEnvelopeOptions } from "./parse.ts";
 import type { ChatEventEnvelope, ChatOrderingCode, ChatOrderingDetail } from "./types.ts";
+import { MAX_REFUSALS } from "./limits.ts";
 
 /** The ordering and identity verdicts (see the module doc). */
 export type OrderingCode = ChatOrderingCode;
@@ -246,17 +247,29 @@ export interface IndexedVerdict<R> {
   readonly error: R | OrderingRefusal;
 }
 
+/** The `refusals-omitted` entry that closes a capped refusal list. */
+export interface OmittedRefusal extends Refusal<"refusals-omitted"> {
+  /** How many refusals were found and not listed. */
+  readonly omitted: number;
+}
+
 /**
  * The whole-stream ordering policy (see the module doc): parses each value,
  * refuses envelopes of another conversation or turn, holds envelopes ahead
  * of a missing `seq` (at most `window` of them), and hands the consumer
  * every envelope in `seq` order. Verdicts are collected in `verdicts`, in
  * the order they are decided (a `gap` is decided after the envelopes that
- * followed it were read: sort by `index` for input order).
+ * followed it were read: sort by `index` for input order), at most
+ * {@link MAX_REFUSALS}; the rest are only counted ({@link listed} closes
+ * the list with a `refusals-omitted` entry).
  */
 export class Sequencer<R extends Refusal> {
-  /** Every verdict so far, in the order decided. */
+  /** The verdicts so far (at most {@link MAX_REFUSALS}), in the order decided. */
   readonly verdicts: IndexedVerdict<R>[] = [];
+  /** Verdicts found beyond {@link MAX_REFUSALS}: counted, not kept. */
+  omitted = 0;
+  /** The lowest input index among the omitted verdicts. */
+  #firstOmitted = Infinity;
   /** Envelopes the consumer applied. */
   applied = 0;
   readonly #consumer: SequencedConsumer<R>;
@@ -267,16 +280,32 @@ export class Sequencer<R extends Refusal> {
   /** Held envelopes, sorted by `seq`, then arrival. */
   #held: Held[] = [];
 
+  /** When set, every verdict goes here as it is decided instead of into {@link verdicts}. */
+  readonly #sink: ((index: number, error: R | OrderingRefusal) => void) | undefined;
+  /** What each value is parsed with (the host's extension registry). */
+  readonly #parse: ParseChatEnvelopeOptions | undefined;
+
   /**
    * `conversationId` / `turnId`: the turn's ids (each defaults to the first
    * envelope's that parses); `lastSeq`: what the consumer already applied;
-   * `window`: how many envelopes to hold (default {@link REORDER_WINDOW}).
+   * `window`: how many envelopes to hold (default {@link REORDER_WINDOW});
+   * `sink`: receive every verdict as it is decided (none is kept or capped);
+   * `parse`: the options each value is parsed with.
    */
   constructor(
     consumer: SequencedConsumer<R>,
-    options: { conversationId?: string; turnId?: string; lastSeq?: number; window?: number } = {},
+    options: {
+      conversationId?: string;
+      turnId?: string;
+      lastSeq?: number;
+      window?: number;
+      sink?: (index: number, error: R | OrderingRefusal) => void;
+      parse?: ParseChatEnvelopeOptions;
+    } = {},
   ) {
     this.#consumer = consumer;
+    this.#sink = options.sink;
+    this.#parse = options.parse;
     this.#window = options.window ?? REORDER_WINDOW;
     this.#conversationId = options.conversationId;
     this.#turnId = options.turnId;
@@ -298,9 +327,9 @@ export class Sequencer<R extends Refusal> {
 
   /** Take the value at `index` of the input. */
   offer(value: unknown, index: number): void {
-    const parsed = parseChatEnvelope(value);
+    const parsed = parseChatEnvelope(value, this.#parse);
     if (!parsed.ok) {
-      this.#record(index, this.#consumer.invalid(value, parsed.error));
+      this.report(index, this.#consumer.invalid(value, parsed.error));
       return;
     }
     const env = parsed.value;
@@ -313,7 +342,7 @@ export class Sequencer<R extends Refusal> {
       if (r === null) {
         this.applied++;
         this.#next++;
-      } else this.#record(index, r);
+      } else this.report(index, r);
     } else this.#offerOther(env, index);
   }
 
@@ -323,7 +352,7 @@ export class Sequencer<R extends Refusal> {
     this.#turnId ??= env.turnId;
     const foreign = foreignTo(env, this.#conversationId, this.#turnId);
     if (foreign !== null) {
-      this.#record(index, foreign);
+      this.report(index, foreign);
       return;
     }
     const held = this.#held;
@@ -345,20 +374,48 @@ export class Sequencer<R extends Refusal> {
     while (this.#held.length > 0) this.#skipGap();
   }
 
-  #record(index: number, error: R | OrderingRefusal): void {
-    this.verdicts.push({ index, error });
+  /** Record a verdict about the input at `index` (kept while fewer than {@link MAX_REFUSALS}). */
+  report(index: number, error: R | OrderingRefusal): void {
+    if (this.#sink !== undefined) this.#sink(index, error);
+    else if (this.verdicts.length < MAX_REFUSALS) this.verdicts.push({ index, error });
+    else {
+      this.omitted++;
+      if (index < this.#firstOmitted) this.#firstOmitted = index;
+    }
+  }
+
+  /**
+   * The kept verdicts sorted by index, followed, when some were omitted, by
+   * one `refusals-omitted` entry at the first omitted index.
+   */
+  listed(): IndexedVerdict<R | OmittedRefusal>[] {
+    const out: IndexedVerdict<R | OmittedRefusal>[] = this.verdicts.length > 1
+      ? this.verdicts.slice().sort((a, b) => a.index - b.index)
+      : this.verdicts.slice();
+    if (this.omitted > 0) {
+      out.push({
+        index: this.#firstOmitted,
+        error: {
+          code: "refusals-omitted",
+          message: `${this.omitted} more refusal(s) found and not listed (a list keeps the ` +
+            `first ${MAX_REFUSALS}); the first one left out is at index ${this.#firstOmitted}`,
+          omitted: this.omitted,
+        },
+      });
+    }
+    return out;
   }
 
   #apply(env: ChatEventEnvelope, index: number, after: number | undefined, resync: boolean): void {
     const r = this.#consumer.apply(env, index, resync);
     if (r !== null) {
-      this.#record(index, r);
+      this.report(index, r);
       return;
     }
     this.applied++;
     this.#next = env.seq + 1;
     if (after !== undefined) {
-      this.#record(
+      this.report(
         index,
         verdict(
           "reordered",
@@ -380,7 +437,7 @@ export class Sequencer<R extends Refusal> {
   /** Report the hole before the first held envelope as a `gap`, apply it knowingly, go on. */
   #skipGap(): void {
     const h = this.#held.shift()!;
-    this.#record(h.index, gapBefore(h.env, this.#next));
+    this.report(h.index, gapBefore(h.env, this.#next));
     this.#apply(h.env, h.index, h.after, true);
     this.#drain();
   }

@@ -14,10 +14,12 @@
  * @module
  */
 import { isRecord } from "../_internal/guards.ts";
-import { isId } from "../_internal/id.ts";
+import { isId, isWireId } from "../_internal/id.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
+import { MAX_EXTENSION_DEPTH, MAX_EXTENSION_VALUES } from "./limits.ts";
 import type {
   CardResolution,
+  ChatJsonValue,
   ChatUsage,
   ErrorEventV1,
   GroundedBlock,
@@ -48,6 +50,8 @@ function at(path: string, key: string | number): string {
 
 const NON_EMPTY = "must be a non-empty string";
 const STRING = "must be a string";
+/** The message of a broken wire-id rule ({@link readWireId}). */
+export const WIRE_ID = "must be a non-empty string without CR, LF, NUL or a lone surrogate";
 
 /** A number ≥ 0 that is not NaN or Infinity. */
 export function isFiniteNonNeg(v: unknown): v is number {
@@ -74,6 +78,17 @@ const USAGE_KEYS = ["totalTokens", "inputTokens", "outputTokens", "costUsd"] as 
 /** `v` when it is a non-empty string, else an issue at `path`. */
 export function readId(v: unknown, path: string, issues: EnvelopeIssue[]): string {
   if (!isId(v)) issue(issues, path, NON_EMPTY);
+  return v as string;
+}
+
+/**
+ * `v` when it is a wire id (non-empty, no CR, LF, NUL or lone surrogate: it
+ * can be an SSE `id:`, a `Last-Event-ID` or a header value), else an issue
+ * at `path`. The rule of every v1 id: conversation, turn, event, session,
+ * tool call and card correlation ids.
+ */
+export function readWireId(v: unknown, path: string, issues: EnvelopeIssue[]): string {
+  if (!isWireId(v)) issue(issues, path, WIRE_ID);
   return v as string;
 }
 
@@ -115,13 +130,17 @@ export function readUsage(v: unknown, path: string, issues: EnvelopeIssue[]): Ch
   return out;
 }
 
-/** Grounded blocks: `{ id, text, sources: [{ ref, label? }] }`, rebuilt. */
+/**
+ * Grounded blocks: `{ id, text, sources: [{ ref, label? }] }`, rebuilt. A
+ * block `id` is unique within its list (a repeated one is an issue).
+ */
 export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): GroundedBlock[] {
   if (!Array.isArray(v)) {
     issue(issues, path, "must be an array");
     return [];
   }
   const out: GroundedBlock[] = new Array(v.length);
+  const ids = new Set<unknown>();
   for (let i = 0; i < v.length; i++) {
     const b = v[i], bp = `${path}.${i}`;
     if (!isRecord(b)) {
@@ -129,6 +148,8 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       continue;
     }
     const id = readId(b.id, `${bp}.id`, issues);
+    if (ids.has(id)) issue(issues, `${bp}.id`, "repeats the id of an earlier block");
+    ids.add(id);
     const text = b.text;
     if (typeof text !== "string") issue(issues, `${bp}.text`, STRING);
     const s = b.sources;
@@ -215,7 +236,7 @@ export function readError(
 }
 
 /**
- * The structural card check of the v1 wire: `correlationId` non-empty,
+ * The structural card check of the v1 wire: `correlationId` a wire id,
  * `prompt` string, `createdAt` finite number (epoch ms); the card object is
  * kept by reference with every key.
  */
@@ -224,7 +245,7 @@ export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): Ope
     issue(issues, path, "must be an object");
     return v as unknown as OpenCardSnapshot;
   }
-  readId(v.correlationId, `${path}.correlationId`, issues);
+  readWireId(v.correlationId, `${path}.correlationId`, issues);
   if (typeof v.prompt !== "string") issue(issues, `${path}.prompt`, STRING);
   const createdAt = v.createdAt;
   if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {
@@ -233,13 +254,13 @@ export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): Ope
   return v as unknown as OpenCardSnapshot;
 }
 
-/** A closed card: non-empty `correlationId`, optional known `resolution`. */
+/** A closed card: `correlationId` a wire id, optional known `resolution`. */
 export function readClosed(
   o: Record<string, unknown>,
   path: string,
   issues: EnvelopeIssue[],
 ): { correlationId: string; resolution?: CardResolution } {
-  const correlationId = readId(o.correlationId, at(path, "correlationId"), issues);
+  const correlationId = readWireId(o.correlationId, at(path, "correlationId"), issues);
   const resolution = o.resolution;
   if (resolution === undefined) return { correlationId };
   if (typeof resolution !== "string" || !RESOLUTIONS.has(resolution)) {
@@ -252,4 +273,86 @@ export function readClosed(
 export function readVersion(v: unknown, path: string, issues: EnvelopeIssue[]): number {
   if (!isIntFrom(v, 0)) issue(issues, path, "must be a non-negative integer");
   return v as number;
+}
+
+/** State of one {@link readJson} walk: values seen so far, the first problem. */
+interface JsonWalk {
+  values: number;
+  problem: string;
+}
+
+const PLAIN = Object.prototype;
+
+/** A fresh copy of JSON value `v` nested in `level` containers, or a problem in `w`. */
+function copyJson(v: unknown, level: number, w: JsonWalk): ChatJsonValue {
+  if (++w.values > MAX_EXTENSION_VALUES) {
+    w.problem = `holds more than ${MAX_EXTENSION_VALUES} JSON values`;
+    return null;
+  }
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return v;
+  if (typeof v === "number") {
+    if (v - v === 0) return v; // finite
+    w.problem = "holds a number that is not finite";
+    return null;
+  }
+  if (typeof v !== "object") {
+    w.problem = `holds ${v === undefined ? "undefined" : `a ${typeof v}`} (JSON data only)`;
+    return null;
+  }
+  if (level === MAX_EXTENSION_DEPTH) {
+    w.problem = `nests arrays and objects deeper than ${MAX_EXTENSION_DEPTH}`;
+    return null;
+  }
+  if (Array.isArray(v)) {
+    const out: ChatJsonValue[] = [];
+    for (let i = 0; i < v.length && w.problem === ""; i++) out.push(copyJson(v[i], level + 1, w));
+    return out;
+  }
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== PLAIN && proto !== null) {
+    w.problem = "holds an object that is not plain JSON data (a class instance, a Date, a Map…)";
+    return null;
+  }
+  const out: Record<string, ChatJsonValue> = {};
+  for (const k of Object.keys(v)) {
+    const x = copyJson((v as Record<string, unknown>)[k], level + 1, w);
+    if (w.problem !== "") break;
+    // `__proto__` from JSON.parse is an own data key: keep it one (never a prototype)
+    if (k === "__proto__") {
+      Object.defineProperty(out, k, {
+        value: x,
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    } else out[k] = x;
+  }
+  return out;
+}
+
+/**
+ * `v` as bounded JSON data: a fresh copy of it (plain objects and arrays
+ * rebuilt, so nothing a getter or a proxy answers later can change it),
+ * or an issue at `path` naming the first problem: `undefined`, a function,
+ * a symbol or bigint, a non-finite number, an object that is not plain
+ * (its prototype neither `Object.prototype` nor `null`), nesting deeper
+ * than {@link MAX_EXTENSION_DEPTH}, more than {@link MAX_EXTENSION_VALUES}
+ * values. May throw on hostile values (callers guard).
+ */
+export function readJson(v: unknown, path: string, issues: EnvelopeIssue[]): ChatJsonValue {
+  const w: JsonWalk = { values: 0, problem: "" };
+  const out = copyJson(v, 0, w);
+  if (w.problem !== "") issue(issues, path, w.problem);
+  return out;
+}
+
+/** The first problem {@link readJson} finds in `v`, or `""` (for schemas: never throws). */
+export function jsonProblem(v: unknown): string {
+  try {
+    const issues: EnvelopeIssue[] = [];
+    readJson(v, "", issues);
+    return issues.length === 0 ? "" : issues[0].message;
+  } catch {
+    return "could not be read";
+  }
 }

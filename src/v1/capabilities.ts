@@ -44,6 +44,13 @@ export interface MissingCapabilitiesRefusal extends Refusal<"missing-capabilitie
    * a `required` that is neither an array nor an object appears the same way.
    */
   readonly unknown: readonly string[];
+  /**
+   * Record form only: capabilities whose requirement is neither `true`
+   * (required) nor `false` / `undefined` (not required), e.g. `1`, `"true"`
+   * or `null`, in the order given (cut to 64 UTF-16 code units). Such a
+   * requirement is refused, never read as "not required". Empty otherwise.
+   */
+  readonly invalid: readonly string[];
 }
 
 const KNOWN: ReadonlySet<string> = new Set<string>(CHAT_CAPABILITIES);
@@ -54,15 +61,20 @@ function nameOf(v: unknown): string {
 }
 
 /**
- * Check that a host declares every required capability. A flag counts only
- * when it is exactly `true` (no truthiness, no implication between flags:
- * `persistedHistory` never implies `interruptedTurnRecovery`). It fails
+ * Check that a host declares every required capability. Only `true` counts,
+ * on both sides: a declared flag counts only when it is exactly `true` (no
+ * truthiness, no implication between flags: `persistedHistory` never
+ * implies `interruptedTurnRecovery`), and in the record form a capability is
+ * required by exactly `true` (`false` or absent: not required). It fails
  * closed: a required name that is not one of {@link CHAT_CAPABILITIES}
  * (e.g. a typo), or a `required` that is neither an array nor an object, is
- * refused (listed in `unknown`), never ignored. Never throws.
+ * refused (listed in `unknown`), and so is a record entry whose value is
+ * neither `true` nor `false` (`1`, `"true"`, `null`: listed in `invalid`),
+ * never ignored. Never throws.
  *
  * @param declared what the host declares (a non-object or an array declares nothing).
- * @param required capability names, or a partial record whose `true` flags are required.
+ * @param required capability names, or a partial record whose `true` flags are required
+ *   (every other value must be `false` or `undefined`).
  * @returns the declared capabilities ({@link NO_CAPABILITIES} when `declared`
  *   is not a non-array object), or `missing-capabilities` naming what is missing and
  *   what is unknown.
@@ -91,6 +103,7 @@ export function requireChatCapabilities(
       message: "the declared or required capabilities could not be read",
       missing: [],
       unknown: ["(unreadable)"],
+      invalid: [],
     });
   }
 }
@@ -102,6 +115,7 @@ function check(
   const d: Record<string, unknown> = isRecord(declared) ? declared : {};
   const wanted = new Set<string>();
   const unknown: string[] = [];
+  const invalid: string[] = [];
   const want = (name: unknown) => {
     if (typeof name === "string" && KNOWN.has(name)) wanted.add(name);
     else unknown.push(nameOf(name));
@@ -110,7 +124,9 @@ function check(
     for (const r of required) want(r);
   } else if (typeof required === "object" && required !== null) {
     for (const name of Object.keys(required)) {
-      if ((required as Record<string, unknown>)[name] === true) want(name);
+      const flag = (required as Record<string, unknown>)[name];
+      if (flag === true) want(name);
+      else if (flag !== false && flag !== undefined) invalid.push(nameOf(name));
     }
   } else {
     unknown.push(nameOf(required));
@@ -119,7 +135,7 @@ function check(
   for (const name of CHAT_CAPABILITIES) {
     if (wanted.has(name) && !(Object.hasOwn(d, name) && d[name] === true)) missing.push(name);
   }
-  if (missing.length > 0 || unknown.length > 0) {
+  if (missing.length > 0 || unknown.length > 0 || invalid.length > 0) {
     const parts: string[] = [];
     if (missing.length > 0) parts.push(`the host does not declare: ${missing.join(", ")}`);
     if (unknown.length > 0) {
@@ -129,7 +145,20 @@ function check(
         }`,
       );
     }
-    return err({ code: "missing-capabilities", message: parts.join("; "), missing, unknown });
+    if (invalid.length > 0) {
+      parts.push(
+        `required with a value other than true or false: ${
+          invalid.map((u) => JSON.stringify(u)).join(", ")
+        }`,
+      );
+    }
+    return err({
+      code: "missing-capabilities",
+      message: parts.join("; "),
+      missing,
+      unknown,
+      invalid,
+    });
   }
   return ok(isRecord(declared) ? declared : NO_CAPABILITIES);
 }

@@ -9,18 +9,25 @@
  * handlers (`_fold_events.ts`) and the saved-state validator
  * (`_saved_state.ts`, built on the envelope parser's validators).
  *
- * Linear in the number of events: text is kept as pieces and joined on
- * demand, tool calls and open cards are indexed by id.
+ * Linear in the number of events, snapshots included: text grows by
+ * concatenation, tool calls and cards live in persistent vectors indexed by
+ * id, so a snapshot after every event costs O(1) each.
  *
  * @module
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
-import { isIterable, isRecord } from "../_internal/guards.ts";
+import { isIterable, isRecord, isText } from "../_internal/guards.ts";
 import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { isId } from "../_internal/id.ts";
+import { isWireId } from "../_internal/id.ts";
 import { refusal } from "../_internal/refusal.ts";
-import { type EnvelopeIssue, type EnvelopeRefusal, parseChatEnvelope } from "./parse.ts";
+import {
+  type EnvelopeIssue,
+  type EnvelopeRefusal,
+  parseChatEnvelope,
+  type ParseChatEnvelopeOptions,
+} from "./parse.ts";
+import type { ChatExtensionRegistry } from "./extensions.ts";
 import { type IndexedVerdict, Sequencer } from "./_ordering.ts";
 import { TurnFold } from "./_turn_fold.ts";
 import { readSavedState } from "./_saved_state.ts";
@@ -43,8 +50,11 @@ import type { ChatEventEnvelope, ChatOrderingDetail, ChatStateV1, TurnStatus } f
  * | `call-mismatch` | `tool_result.name` differs from the call's `name` |
  * | `duplicate-card` | `card` with a `correlationId` that is already open, or was closed in this turn (an answered card never re-prompts) |
  * | `unknown-card` | `card_closed` for a card that is not open (refused, not tolerated: it means a lost or foreign frame) |
+ * | `unknown-extension`, `invalid-extension` | with an extension registry (`extensions` option) only: it refused the `ext` event ({@link parseChatEnvelope}) |
+ * | `too-many-extensions` | a state-channel `ext` event with a 129th distinct name in the turn (`MAX_EXTENSION_STATE_NAMES`) |
  * | `invalid-state` | `foldChatState*` only: the `from` state is malformed (index -1) |
- * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a non-empty string (index -1) |
+ * | `invalid-options` | `foldChatState*` only: the options cannot be read (throwing getter, revoked proxy), or a given `conversationId` / `turnId` is not a wire id (index -1) |
+ * | `refusals-omitted` | `foldChatState` only: the last entry of a list capped at `MAX_REFUSALS`; `omitted` counts the refusals left out, `index` is the first one's |
  */
 export type ChatFoldRefusalCode =
   | "invalid-envelope"
@@ -62,8 +72,12 @@ export type ChatFoldRefusalCode =
   | "call-mismatch"
   | "duplicate-card"
   | "unknown-card"
+  | "unknown-extension"
+  | "invalid-extension"
+  | "too-many-extensions"
   | "invalid-state"
-  | "invalid-options";
+  | "invalid-options"
+  | "refusals-omitted";
 
 /**
  * A typed refusal of the fold. Besides `code` and `message`, it carries what
@@ -80,11 +94,33 @@ export interface ChatFoldRefusal extends Refusal<ChatFoldRefusalCode>, ChatOrder
   readonly callId?: string;
   /** Card refusals: the `correlationId`. */
   readonly correlationId?: string;
-  /** `invalid-envelope`: the validation problems. */
+  /** `invalid-envelope` / `invalid-extension`: the validation problems. */
   readonly issues?: readonly EnvelopeIssue[];
+  /** `unknown-extension` / `invalid-extension` / `too-many-extensions`: the extension name. */
+  readonly name?: string;
+  /** `refusals-omitted`: how many refusals were found and not listed. */
+  readonly omitted?: number;
 }
 
-/** Why {@link ChatStateFolder.from} refused a saved state. */
+/** Options of {@link ChatStateFolder} (and of {@link resumeChatState}). */
+export interface ChatStateFolderOptions {
+  /**
+   * The host's extension registry (`createExtensionRegistry`): it judges the
+   * `data` of every `ext` event before the fold applies it.
+   */
+  readonly extensions?: ChatExtensionRegistry;
+}
+
+/**
+ * The parse options for a fold's options: `{ extensions }` when a registry
+ * was given, else `undefined` (options that cannot be read count as none).
+ */
+function parseOptions(options: unknown): ParseChatEnvelopeOptions | undefined {
+  const extensions = readOptions(options, ["extensions"])?.extensions;
+  return extensions === undefined ? undefined : { extensions: extensions as ChatExtensionRegistry };
+}
+
+/** Why {@link resumeChatState} refused a saved state. */
 export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
   /** The first offending field, e.g. `tools.0.progress`; `""` for the value itself. */
   readonly path: string;
@@ -94,17 +130,21 @@ export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
  * A fresh {@link ChatStateV1} for a turn that has seen no event: status
  * `running`, `lastSeq` 0, `lastEventId` null, empty text and collections.
  *
- * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+ * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
  */
 export function createChatState(conversationId: string, turnId: string): ChatStateV1 {
   return new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId))
     .snapshot();
 }
 
-/** `id`, or a `TypeError` naming the argument when it is not a non-empty string. */
+/** `id`, or a `TypeError` naming the argument when it is not a wire id. */
 function checkId(name: string, id: unknown): string {
-  if (isId(id)) return id;
-  throw new TypeError(`${name} must be a non-empty string, got ${describeValue(id)}`);
+  if (isWireId(id)) return id;
+  throw new TypeError(
+    `${name} must be a non-empty string without CR, LF, NUL or a lone surrogate, got ${
+      describeValue(id)
+    }`,
+  );
 }
 
 /**
@@ -124,6 +164,7 @@ function invalidRefusal(value: unknown, e: EnvelopeRefusal): ChatFoldRefusal {
   return refusal(e.code as ChatFoldRefusalCode, e.message, {
     issues: "issues" in e ? e.issues : undefined,
     received: "received" in e ? e.received : undefined,
+    name: "name" in e ? e.name : undefined,
     seq: typeof seq === "number" ? seq : undefined,
     eventId: typeof eventId === "string" ? eventId : undefined,
   });
@@ -140,6 +181,9 @@ function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
   }
 }
 
+/** A folder over `fold` (set by the class's static block: only it can reach `#fold`). */
+let adopt: (fold: TurnFold, options: ChatStateFolderOptions | undefined) => ChatStateFolder;
+
 /**
  * Incremental fold of one turn's envelopes into {@link ChatStateV1}.
  *
@@ -150,7 +194,8 @@ function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
  * from `lastEventId`, or applies it knowingly with {@link resync}); the
  * whole-stream {@link foldChatState} holds such envelopes in a reorder
  * window instead. Cost per event is O(1) amortized (plus the size of the
- * event); {@link state} costs O(text + tools + cards).
+ * event), and so is {@link state}: a UI may take a snapshot after every
+ * event (see {@link ChatStateV1} for how snapshots share structure).
  *
  * @example
  * ```ts
@@ -165,51 +210,27 @@ function resume(state: unknown): Result<TurnFold, InvalidStateRefusal> {
  */
 export class ChatStateFolder {
   #fold: TurnFold;
+  /** What each pushed value is parsed with (`undefined`: no registry). */
+  readonly #parse: ParseChatEnvelopeOptions | undefined;
 
   /**
-   * Start folding the turn `turnId` of conversation `conversationId` (no event seen yet).
+   * Start folding the turn `turnId` of conversation `conversationId` (no
+   * event seen yet). `options.extensions`: the host's extension registry,
+   * consulted for every `ext` event (see {@link parseChatEnvelope}).
    *
-   * @throws {TypeError} when an id is not a non-empty string (a programmer's mistake)
+   * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
    */
-  constructor(conversationId: string, turnId: string) {
+  constructor(conversationId: string, turnId: string, options?: ChatStateFolderOptions) {
     this.#fold = new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId));
+    this.#parse = parseOptions(options);
   }
 
-  /**
-   * Resume from a saved {@link ChatStateV1} (e.g. persisted after
-   * `state()`), validating it first. The next accepted `seq` is
-   * `lastSeq + 1`. Only `lastEventId` is remembered of the applied event ids,
-   * so a re-sent older event is reported as `reordered`, not `duplicate`.
-   *
-   * A saved state is refused (`invalid-state`, naming the first offending
-   * field in `path`, e.g. `tools.0.blocks.0.text`) unless it is one the fold
-   * could have produced:
-   * - every field has its {@link ChatStateV1} type, with the same
-   *   constraints as the events it folds (the envelope parser's own
-   *   validators: non-empty ids, `progress` 0..1, a boolean
-   *   `error.retryable`, known card resolutions, finite usage…); an optional
-   *   field that is present must be valid (never silently dropped);
-   * - tool `callId`s are unique, and so are card `correlationId`s across
-   *   `openCards` and `closedCards` together; `startedSeq` / `finishedSeq`
-   *   are within `1..lastSeq`, and a tool has a `finishedSeq` exactly when it
-   *   is no longer `running`;
-   * - `lastEventId` is `null` exactly when `lastSeq` is 0;
-   * - the status agrees with the rest: `awaiting-input` has open cards,
-   *   `running` and `completed` have none; `done` is present exactly when
-   *   `completed`, `error` exactly when `failed`.
-   *
-   * The folder keeps fresh copies of the saved state's structure (opaque
-   * data such as tool `input`/`output`, cards and `state.snapshot` is kept
-   * by reference, as in {@link ChatStateFolder.push}). Never throws: a
-   * hostile value (throwing getter, revoked proxy) is `invalid-state` with
-   * path `""`.
-   */
-  static from(state: ChatStateV1): Result<ChatStateFolder, InvalidStateRefusal> {
-    const r = resume(state);
-    if (!r.ok) return r;
-    const f = new ChatStateFolder(r.value.conversationId!, r.value.turnId!);
-    f.#fold = r.value;
-    return ok(f);
+  static {
+    adopt = (fold, options) => {
+      const f = new ChatStateFolder(fold.conversationId!, fold.turnId!, options);
+      f.#fold = fold;
+      return f;
+    };
   }
 
   /** The conversation this folder accepts. */
@@ -247,6 +268,11 @@ export class ChatStateFolder {
    *    `done` is a `duplicate` but any new event after `done` is illegal;
    * 5. tool and card identity: `duplicate-call`, `unknown-call`,
    *    `finished-call`, `call-mismatch`, `duplicate-card`, `unknown-card`.
+   *
+   * An event that ends the turn (`done`, `error`, `turn_status: cancelled`)
+   * also marks the tool calls still running `unfinished`, and a failed or
+   * cancelled turn closes the cards still open (resolution `interrupted` /
+   * `cancelled`; see `TURN_TRANSITIONS`).
    */
   push(value: unknown): Result<ChatEventEnvelope, ChatFoldRefusal> {
     return this.#push(value, false);
@@ -263,20 +289,91 @@ export class ChatStateFolder {
   }
 
   #push(value: unknown, resync: boolean): Result<ChatEventEnvelope, ChatFoldRefusal> {
-    const parsed = parseChatEnvelope(value);
+    const parsed = parseChatEnvelope(value, this.#parse);
     if (!parsed.ok) return err(invalidRefusal(value, parsed.error));
     const refused = this.#fold.apply(parsed.value, resync);
     return refused === null ? parsed : err(refused);
   }
 
   /**
-   * A JSON-serialisable snapshot of the folded turn. Fresh arrays and tool
-   * objects (mutating it does not affect the folder); opaque data (`input`,
-   * `output`, `snapshot`, cards) is shared by reference.
+   * A JSON-serialisable snapshot of the folded turn, in O(1) amortized: call
+   * it after every `push`, as a UI does, and the total stays linear in the
+   * number of events.
+   *
+   * The snapshot never changes as the fold goes on; keep it as long as you
+   * like. It shares structure with the other snapshots: `tools`,
+   * `openCards`, `closedCards` and their tool / closed-card objects, and
+   * `provenance`, `state`, `done`, `error` are frozen and shared (the same
+   * array while it did not change, the same object for an unchanged tool
+   * call: compare by reference to see what changed); a large collection that
+   * changed is materialized when first read. Opaque data (`input`,
+   * `output`, `snapshot`, cards) is shared by reference. The snapshot object
+   * itself is fresh: assigning to its fields changes it alone.
    */
   state(): ChatStateV1 {
     return this.#fold.snapshot();
   }
+}
+
+/**
+ * A folder that resumes from a saved {@link ChatStateV1} (e.g. persisted
+ * after `state()`), validating it first. The next accepted `seq` is
+ * `lastSeq + 1`. Only `lastEventId` is remembered of the applied event ids,
+ * so a re-sent older event is reported as `reordered`, not `duplicate`.
+ * `options` as for a new {@link ChatStateFolder} (the extension registry).
+ *
+ * (Before 0.3 this was `ChatStateFolder.from(state)`. It is a function of
+ * its own so that a client that never resumes does not ship the saved-state
+ * validator: 1.7 KB of the 10 KB gzipped parse + fold + SSE client.)
+ *
+ * A saved state is refused (`invalid-state`, naming the first offending
+ * field in `path`, e.g. `tools.0.blocks.0.text`) unless it is one the fold
+ * could have produced:
+ * - every field has its {@link ChatStateV1} type, with the same
+ *   constraints as the events it folds (the envelope parser's own
+ *   validators: wire ids, `progress` 0..1, a boolean
+ *   `error.retryable`, known card resolutions, finite usage…); an optional
+ *   field that is present must be valid (never silently dropped);
+ * - tool `callId`s are unique, and so are card `correlationId`s across
+ *   `openCards` and `closedCards` together; `startedSeq` / `finishedSeq`
+ *   are within `1..lastSeq`, and a tool has a `finishedSeq` exactly when it
+ *   is no longer `running`;
+ * - `lastEventId` is `null` exactly when `lastSeq` is 0;
+ * - `extensionState` / `extensionEvents`, when present, are non-empty,
+ *   name extension names, hold bounded JSON `data` and `seq`s in
+ *   `1..lastSeq` (increasing in `extensionEvents`); at most 128 names;
+ * - the status agrees with the rest: `awaiting-input` has open cards,
+ *   `running`, `completed`, `failed` and `cancelled` have none; a
+ *   finished turn (`completed`, `failed`, `cancelled`) has no `running`
+ *   tool call, and only a finished turn has `unfinished` ones;
+ *   `done` is present exactly when `completed`, `error` exactly when
+ *   `failed`.
+ *
+ * The folder keeps fresh copies of the saved state's structure (opaque
+ * data such as tool `input`/`output`, cards and `state.snapshot` is kept
+ * by reference, as in {@link ChatStateFolder.push}). Never throws: a
+ * hostile value (throwing getter, revoked proxy) is `invalid-state` with
+ * path `""`.
+ *
+ * @example
+ * ```ts
+ * import { ChatStateFolder, resumeChatState } from "@papercusp/chat-protocol";
+ * const folder = new ChatStateFolder("c1", "t1");
+ * folder.push({
+ *   schemaVersion: 1, conversationId: "c1", turnId: "t1", eventId: "e1", seq: 1,
+ *   event: { type: "delta", text: "Hi" },
+ * });
+ * const saved = JSON.stringify(folder.state()); // e.g. into sessionStorage
+ * const again = resumeChatState(JSON.parse(saved));
+ * if (again.ok) again.value.lastSeq; // 1: the next event is seq 2
+ * ```
+ */
+export function resumeChatState(
+  state: ChatStateV1,
+  options?: ChatStateFolderOptions,
+): Result<ChatStateFolder, InvalidStateRefusal> {
+  const r = resume(state);
+  return r.ok ? ok(adopt(r.value, options)) : r;
 }
 
 /** A fold refusal with the position of the refused value in the input. */
@@ -288,7 +385,7 @@ export interface IndexedFoldRefusal {
 }
 
 /** Options of {@link foldChatState} and {@link foldChatStateStrict}. */
-export interface FoldChatStateOptions {
+export interface FoldChatStateOptions extends ChatStateFolderOptions {
   /** Resume from this saved state (its ids are then the expected ones; the ids below are ignored). */
   from?: ChatStateV1;
   /** Expected conversation id; default: the first valid envelope's. */
@@ -302,11 +399,14 @@ export interface FoldChatStateReport {
   /** The folded state; `null` when no valid envelope fixed the ids (and no `from`/ids were given). */
   readonly state: ChatStateV1 | null;
   /**
-   * Every refusal, sorted by index (in the order decided within one index).
+   * The refusals, sorted by index (in the order decided within one index).
    * Most are refused envelopes (state unchanged); two are reports on
    * envelopes that were applied: `gap` (the fold then skipped the missing
    * `seq`s) and a `reordered` envelope that arrived within the reorder
-   * window (applied in `seq` order). Empty when the stream is clean.
+   * window (applied in `seq` order). Empty when the stream is clean. At
+   * most `MAX_REFUSALS` (1,000) are listed; when more were found, one
+   * last `refusals-omitted` entry counts the rest (`omitted`) at the first
+   * index left out.
    */
   readonly refusals: readonly IndexedFoldRefusal[];
   /** Number of envelopes applied. */
@@ -314,6 +414,8 @@ export interface FoldChatStateReport {
 }
 
 const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
+const TEXT = "a string is not a stream of envelopes: parse it first (e.g. " +
+  "parseChatEnvelopeJson on each NDJSON line, or an SSE decoder)";
 
 /** One run of the whole-stream fold (shared by the lenient and the strict form). */
 interface Run {
@@ -332,8 +434,9 @@ function refusedRun(code: ChatFoldRefusalCode, message: string): Run {
  * held: a held one could still earn an earlier-indexed `gap`).
  */
 function run(envelopes: unknown, options: unknown, strict: boolean): Run {
+  if (isText(envelopes)) return refusedRun("invalid-envelope", TEXT);
   if (!isIterable(envelopes)) return refusedRun("invalid-envelope", NOT_ITERABLE);
-  const o = readOptions(options, ["from", "conversationId", "turnId"]);
+  const o = readOptions(options, ["from", "conversationId", "turnId", "extensions"]);
   if (o === null) return refusedRun("invalid-options", "the fold options could not be read");
   let fold: TurnFold | null = null;
   let conversationId: string | undefined, turnId: string | undefined;
@@ -345,8 +448,8 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
     turnId = fold.turnId;
   } else {
     for (const key of ["conversationId", "turnId"] as const) {
-      if (o[key] !== undefined && !isId(o[key])) {
-        return refusedRun("invalid-options", `${key} must be a non-empty string when given`);
+      if (o[key] !== undefined && !isWireId(o[key])) {
+        return refusedRun("invalid-options", `${key} must be a wire id when given`);
       }
     }
     conversationId = o.conversationId as string | undefined;
@@ -366,6 +469,9 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
     conversationId,
     turnId,
     lastSeq: fold?.lastSeq,
+    parse: o.extensions === undefined
+      ? undefined
+      : { extensions: o.extensions as ChatExtensionRegistry },
   });
   let index = 0;
   try {
@@ -374,12 +480,9 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
       if (strict && seq.verdicts.length > 0 && seq.held === 0) break;
     }
   } catch (e) {
-    seq.verdicts.push({
-      index,
-      error: {
-        code: "invalid-envelope",
-        message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not folded`,
-      },
+    seq.report(index, {
+      code: "invalid-envelope",
+      message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not folded`,
     });
   }
   seq.end();
@@ -387,9 +490,7 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
   if (fold === null && seq.conversationId !== undefined && seq.turnId !== undefined) {
     fold = new TurnFold(seq.conversationId, seq.turnId); // ids known, nothing applied
   }
-  const verdicts = seq.verdicts.length > 1
-    ? seq.verdicts.slice().sort((a, b) => a.index - b.index)
-    : seq.verdicts;
+  const verdicts = seq.listed() as IndexedVerdict<ChatFoldRefusal>[];
   return { state: fold === null ? null : fold.snapshot(), verdicts, applied: seq.applied };
 }
 
@@ -403,12 +504,13 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
  * after it, and the fold goes on after it. Other refused envelopes are
  * skipped (state unchanged).
  *
- * Never throws: `envelopes` that is not iterable is one `invalid-envelope`
+ * Never throws: `envelopes` that is not iterable, or a string (text is
+ * not a stream of envelopes: parse it first), is one `invalid-envelope`
  * refusal at index -1; an iterator that throws ends the input with an
  * `invalid-envelope` refusal at the index it could not read (what was read
  * is folded); an invalid `from` state gives `state: null` and one
  * `invalid-state` refusal at index -1; unreadable options, or a given id
- * that is not a non-empty string, one `invalid-options` refusal at index -1.
+ * that is not a wire id, one `invalid-options` refusal at index -1.
  *
  * (Before 0.3 a gap was refused at every later envelope unless
  * `resyncOnGap: true` was given; that option is gone: a gap is reported once

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { ChatEventV1, TurnStatus } from "./types.ts";
+import type { CardResolution, ChatEventV1, TurnStatus } from "./types.ts";
 
 /** Every {@link TurnStatus}, in declaration order. */
 export const TURN_STATUSES: readonly TurnStatus[] = Object.freeze(
@@ -42,6 +42,21 @@ export const TERMINAL_TURN_STATUSES: readonly TurnStatus[] = Object.freeze(
  * | failed | — (terminal) |
  * | cancelled | — (terminal) |
  *
+ * What a terminal status means for the turn's cards and tool calls (the
+ * fold applies it with the event that ends the turn): a finished turn has
+ * nothing open.
+ * - Every tool call still running when the turn ends (`done`, `error`,
+ *   `turn_status: cancelled`) is marked `unfinished`: it never got its
+ *   result, and none will be accepted.
+ * - `completed`: no card can be open (see below).
+ * - `failed` and `cancelled`: every card still open closes with the turn,
+ *   with the resolution {@link TURN_END_CARD_RESOLUTION} gives
+ *   (`interrupted` / `cancelled`).
+ *
+ * Nothing is left for a later event to close: every event after a terminal
+ * status is refused (`illegal-transition`), a late `card_closed` or
+ * `tool_result` too.
+ *
  * Notes: `awaiting-input → completed` is absent on purpose (a turn does not
  * complete with a card still open: close it first, or cancel/fail the turn).
  * `interrupted` / `needs-reconciliation` → `awaiting-input` happens when the
@@ -71,6 +86,15 @@ export const TURN_TRANSITIONS: Readonly<Record<TurnStatus, readonly TurnStatus[]
     ["running", "awaiting-input", "failed", "cancelled", "interrupted"] as const,
   ),
 });
+
+/**
+ * The resolution of a card still open when its turn ends: `interrupted` when
+ * the turn failed (`error`), `cancelled` when it was cancelled. (A turn
+ * cannot complete with a card open.)
+ */
+export const TURN_END_CARD_RESOLUTION: Readonly<
+  { failed: CardResolution; cancelled: CardResolution }
+> = Object.freeze({ failed: "interrupted", cancelled: "cancelled" });
 
 const STATUS_SET: ReadonlySet<string> = new Set(TURN_STATUSES);
 const TERMINAL_SET: ReadonlySet<string> = new Set(TERMINAL_TURN_STATUSES);
@@ -114,6 +138,9 @@ export function canTransition(from: TurnStatus, to: TurnStatus): boolean {
  * - `card_closed` of the last open card → `running` (from `awaiting-input`).
  * - `done` → `completed` (only from `running`).
  * - `error` → `failed`.
+ * (Entering a terminal status, the fold marks running tool calls
+ * `unfinished` and, for `failed` / `cancelled`, closes the open cards: see
+ * {@link TURN_TRANSITIONS}.)
  * - `turn_status` → its status; `running` with cards still open →
  *   `awaiting-input`. A target equal to the current status is an accepted no-op.
  * - Any other event keeps the status (also while `awaiting-input`).

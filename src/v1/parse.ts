@@ -27,9 +27,7 @@ import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/g
 import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { refuse } from "../_internal/refusal.ts";
-import { isId } from "../_internal/id.ts";
-
-const NON_EMPTY = "must be a non-empty string";
+import { isWireId } from "../_internal/id.ts";
 import { ok, type Refusal, type Result } from "../result.ts";
 import {
   type EnvelopeIssue,
@@ -42,12 +40,22 @@ import {
   readDone,
   readError,
   readId,
+  readJson,
   readOptString,
   readProgress,
   readProvenance,
   readVersion,
+  readWireId,
+  WIRE_ID,
 } from "./_validate.ts";
-import type { ChatEventEnvelope, ChatEventV1, ChatEventV1Type } from "./types.ts";
+import { type ChatExtensionRegistry, isExtensionName } from "./extensions.ts";
+import type {
+  ChatChannel,
+  ChatEventEnvelope,
+  ChatEventV1,
+  ChatEventV1Type,
+  ChatJsonValue,
+} from "./types.ts";
 
 export type { EnvelopeIssue } from "./_validate.ts";
 
@@ -68,14 +76,14 @@ export const CHAT_EVENT_V1_TYPES: readonly ChatEventV1Type[] = Object.freeze(
     "error",
     "navigate",
     "turn_status",
+    "ext",
+    "elided",
   ] as const,
 );
 
-const V1_TYPES: ReadonlySet<string> = new Set<string>(CHAT_EVENT_V1_TYPES);
-
-/** `true` iff `s` is one of the fourteen v1 event types (Set-backed: `toString` → `false`). */
+/** `true` iff `s` is one of the sixteen v1 event types (Set-backed: `toString` → `false`). */
 export function isChatEventV1Type(s: unknown): s is ChatEventV1Type {
-  return typeof s === "string" && V1_TYPES.has(s);
+  return typeof s === "string" && READERS.has(s);
 }
 
 /**
@@ -88,12 +96,21 @@ export function isChatEventV1Type(s: unknown): s is ChatEventV1Type {
  *   holds it; `undefined` when missing, e.g. a v0 or legacy frame).
  * - `unknown-event-type`: `event.type` is a string but not a v1 type
  *   (`received` holds it).
+ * - `unknown-extension` / `invalid-extension`: only with a registry (the
+ *   `extensions` option): a strict registry does not know the `ext` event's
+ *   `name`, or the name's validator refused its `data` (`issues` under
+ *   `event.data`, at most 20); `name` holds the extension name.
  * - `invalid-json` / `too-large`: only from {@link parseChatEnvelopeJson}.
  */
 export type EnvelopeRefusal =
   | (Refusal<"invalid-envelope"> & { readonly issues: readonly EnvelopeIssue[] })
   | (Refusal<"unsupported-version"> & { readonly received: unknown })
   | (Refusal<"unknown-event-type"> & { readonly received: string })
+  | (Refusal<"unknown-extension"> & { readonly name: string })
+  | (Refusal<"invalid-extension"> & {
+    readonly name: string;
+    readonly issues: readonly EnvelopeIssue[];
+  })
   | Refusal<"invalid-json">
   | (Refusal<"too-large"> & { readonly maxBytes: number; readonly bytes: number });
 
@@ -117,7 +134,7 @@ const readDelta = readTextOf("delta");
 const readReasoning = readTextOf("reasoning");
 
 const readToolCall: Reader = (e, issues) => {
-  const callId = readId(e.callId, "event.callId", issues);
+  const callId = readWireId(e.callId, "event.callId", issues);
   const name = readId(e.name, "event.name", issues);
   const input = e.input;
   return input === undefined
@@ -128,7 +145,7 @@ const readToolCall: Reader = (e, issues) => {
 const readToolProgress: Reader = (e, issues) => {
   const out: ChatEventV1 = {
     type: "tool_progress",
-    callId: readId(e.callId, "event.callId", issues),
+    callId: readWireId(e.callId, "event.callId", issues),
   };
   const message = readOptString(e.message, "event.message", issues);
   if (message !== undefined) out.message = message;
@@ -138,7 +155,7 @@ const readToolProgress: Reader = (e, issues) => {
 };
 
 const readToolResult: Reader = (e, issues) => {
-  const callId = readId(e.callId, "event.callId", issues);
+  const callId = readWireId(e.callId, "event.callId", issues);
   const name = readId(e.name, "event.name", issues);
   const okv = e.ok;
   if (typeof okv !== "boolean") issue(issues, "event.ok", "must be a boolean");
@@ -166,6 +183,33 @@ const readNavigate: Reader = (e, issues) => {
   return { type: "navigate", href: href as string };
 };
 
+const readExt: Reader = (e, issues) => {
+  const name = e.name, channel = e.channel;
+  if (!isExtensionName(name)) {
+    issue(
+      issues,
+      "event.name",
+      "must be an extension name: lowercase namespace.name segments (e.g. scout.products), " +
+        "at most 128 characters",
+    );
+  }
+  if (
+    channel !== undefined && channel !== "event" && channel !== "state" && channel !== "transient"
+  ) {
+    issue(issues, "event.channel", "must be event, state or transient");
+  }
+  const data = readJson(e.data, "event.data", issues);
+  return channel === undefined
+    ? { type: "ext", name: name as string, data }
+    : { type: "ext", name: name as string, channel: channel as ChatChannel, data };
+};
+
+const readElided: Reader = (e, issues) => {
+  const of = e.of;
+  if (of !== "navigate" && of !== "ext") issue(issues, "event.of", "must be navigate or ext");
+  return { type: "elided", of: of as "navigate" };
+};
+
 const readTurnStatus: Reader = (e, issues) => {
   const status = e.status;
   if (typeof status !== "string" || !TURN_STATUS_TARGETS.has(status)) {
@@ -185,43 +229,32 @@ const readTurnStatus: Reader = (e, issues) => {
 };
 
 /**
- * Validate and rebuild one event of a known `type`. Problems are appended
- * to `issues` (the returned event is then incomplete and must be dropped).
- * One small reader per type, so this dispatch stays small enough for the
- * compiler to inline (measured: one big switch costs ~10% of a parse).
+ * The reader of each event type: it validates and rebuilds one event,
+ * appending its problems to `issues` (the returned event is then incomplete
+ * and must be dropped). One small reader per type behind one `Map` lookup
+ * (measured: one big function over every type costs ~10% of a parse).
  */
-function readEvent(e: Bag, type: ChatEventV1Type, issues: EnvelopeIssue[]): ChatEventV1 {
-  switch (type) {
-    case "delta":
-      return readDelta(e, issues);
-    case "reasoning":
-      return readReasoning(e, issues);
-    case "tool_call":
-      return readToolCall(e, issues);
-    case "tool_progress":
-      return readToolProgress(e, issues);
-    case "tool_result":
-      return readToolResult(e, issues);
-    case "session":
-      return { type, sessionId: readId(e.sessionId, "event.sessionId", issues) };
-    case "provenance":
-      return { type, ...readProvenance(e, "event", issues) };
-    case "card":
-      return { type, card: readCard(e.card, "event.card", issues) };
-    case "card_closed":
-      return { type, ...readClosed(e, "event", issues) };
-    case "state":
-      return readState(e, issues);
-    case "done":
-      return { type, ...readDone(e, "event", issues) };
-    case "error":
-      return { type, ...readError(e, "event", issues) };
-    case "navigate":
-      return readNavigate(e, issues);
-    case "turn_status":
-      return readTurnStatus(e, issues);
-  }
-}
+const READERS: ReadonlyMap<string, Reader> = new Map<ChatEventV1Type, Reader>([
+  ["delta", readDelta],
+  ["reasoning", readReasoning],
+  ["tool_call", readToolCall],
+  ["tool_progress", readToolProgress],
+  ["tool_result", readToolResult],
+  [
+    "session",
+    (e, i) => ({ type: "session", sessionId: readWireId(e.sessionId, "event.sessionId", i) }),
+  ],
+  ["provenance", (e, i) => ({ type: "provenance", ...readProvenance(e, "event", i) })],
+  ["card", (e, i) => ({ type: "card", card: readCard(e.card, "event.card", i) })],
+  ["card_closed", (e, i) => ({ type: "card_closed", ...readClosed(e, "event", i) })],
+  ["state", readState],
+  ["done", (e, i) => ({ type: "done", ...readDone(e, "event", i) })],
+  ["error", (e, i) => ({ type: "error", ...readError(e, "event", i) })],
+  ["navigate", readNavigate],
+  ["turn_status", readTurnStatus],
+  ["ext", readExt],
+  ["elided", readElided],
+]);
 
 function invalid(issues: EnvelopeIssue[]): Result<never, EnvelopeRefusal> {
   const first = issues[0];
@@ -246,6 +279,47 @@ function parseUnsafe(value: unknown): Result<ChatEventEnvelope, EnvelopeRefusal>
   }
 }
 
+/** Options of {@link parseChatEnvelope} (and of the folds, which parse with them). */
+export interface ParseChatEnvelopeOptions {
+  /**
+   * The host's validators for extension events (`createExtensionRegistry`),
+   * consulted for an `ext` event once the wire rules passed. Without one,
+   * every well-formed extension event passes as opaque data.
+   */
+  readonly extensions?: ChatExtensionRegistry;
+}
+
+const EXTENSION_CODES: ReadonlySet<unknown> = new Set(["unknown-extension", "invalid-extension"]);
+
+/** The host registry's verdict on a parsed `ext` event: `null` (accepted) or the refusal. */
+function checkExtension(
+  registry: unknown,
+  event: { name: string; data: ChatJsonValue },
+): Result<never, EnvelopeRefusal> | null {
+  const name = event.name;
+  let code: unknown, message: unknown, issues: unknown;
+  try {
+    const verdict = (registry as ChatExtensionRegistry).check(name, event.data);
+    if (verdict === null) return null;
+    ({ code, message, issues } = verdict);
+  } catch (e) {
+    message = `the extension registry failed: ${describeThrown(e, 200)}`;
+  }
+  if (!EXTENSION_CODES.has(code)) code = "invalid-extension";
+  if (typeof message !== "string") message = `extension ${quoteClipped(name, 64)} was refused`;
+  if (code === "unknown-extension") return refuse(code, message as string, { name });
+  const list = Array.isArray(issues) && issues.length > 0 ? issues.slice(0, 20) : [
+    { path: "event.data", message: message as string },
+  ];
+  return refuse("invalid-extension", message as string, { name, issues: list as EnvelopeIssue[] });
+}
+
+/**
+ * The conversation and turn ids of the last envelope that had valid ones
+ * (wire ids); a private symbol until then, which no input can equal.
+ */
+let lastConversationId: unknown = Symbol(), lastTurnId: unknown = lastConversationId;
+
 function check(
   value: unknown,
   issues: EnvelopeIssue[],
@@ -268,7 +342,7 @@ function check(
   else {
     type = ev.type;
     if (typeof type !== "string") issue(issues, "event.type", "must be a string");
-    else if (!V1_TYPES.has(type)) {
+    else if (!READERS.has(type)) {
       return refuse(
         "unknown-event-type",
         `unknown v1 event type ${quoteClipped(type, 64)}`,
@@ -280,17 +354,22 @@ function check(
   }
   const conversationId = v.conversationId, turnId = v.turnId, eventId = v.eventId;
   const seq = v.seq, at = v.at;
-  if (!isId(conversationId)) issue(issues, "conversationId", NON_EMPTY);
-  if (!isId(turnId)) issue(issues, "turnId", NON_EMPTY);
-  if (!isId(eventId)) issue(issues, "eventId", NON_EMPTY);
+  // A stream repeats its conversation and turn ids: the last ones that passed are not scanned again.
+  if (conversationId !== lastConversationId) {
+    if (isWireId(conversationId)) lastConversationId = conversationId;
+    else issue(issues, "conversationId", WIRE_ID);
+  }
+  if (turnId !== lastTurnId) {
+    if (isWireId(turnId)) lastTurnId = turnId;
+    else issue(issues, "turnId", WIRE_ID);
+  }
+  if (!isWireId(eventId)) issue(issues, "eventId", WIRE_ID);
   if (!isIntFrom(seq, 1)) issue(issues, "seq", "must be a positive integer");
   if (at !== undefined && !isFiniteNonNeg(at)) {
     issue(issues, "at", "must be a finite number ≥ 0 (epoch ms)");
   }
   // the event's fields are checked even when the envelope's failed: one pass lists every problem
-  const event = typeof type === "string"
-    ? readEvent(ev as Bag, type as ChatEventV1Type, issues)
-    : null;
+  const event = typeof type === "string" ? READERS.get(type)!(ev as Bag, issues) : null;
   if (event === null || issues.length > 0) return invalid(issues);
   return ok(
     at === undefined
@@ -320,9 +399,12 @@ function check(
  *
  * Accepts exactly what `ChatEventEnvelopeSchema` accepts. Returns a
  * fresh envelope with unknown keys stripped (opaque data kept by reference,
- * see the module docs), or a typed {@link EnvelopeRefusal}: `invalid-envelope`
- * (with `issues`), `unsupported-version` (schemaVersion not exactly 1,
- * including missing) or `unknown-event-type`.
+ * see the module docs; an extension event's `data` is copied), or a typed
+ * {@link EnvelopeRefusal}: `invalid-envelope` (with `issues`),
+ * `unsupported-version` (schemaVersion not exactly 1, including missing) or
+ * `unknown-event-type`. With `options.extensions` (a host registry), an
+ * `ext` event is then also checked by it: `unknown-extension` /
+ * `invalid-extension`.
  *
  * Only the contract is checked: ordering (`seq`), identity against a turn and
  * lifecycle are the fold's job ({@link ChatStateFolder}); authorization and
@@ -339,9 +421,16 @@ function check(
  * else console.error(r.error.code, r.error.message);
  * ```
  */
-export function parseChatEnvelope(value: unknown): Result<ChatEventEnvelope, EnvelopeRefusal> {
+export function parseChatEnvelope(
+  value: unknown,
+  options?: ParseChatEnvelopeOptions,
+): Result<ChatEventEnvelope, EnvelopeRefusal> {
   try {
-    return parseUnsafe(value);
+    const r = parseUnsafe(value);
+    if (options === undefined || !r.ok || r.value.event.type !== "ext") return r;
+    // Options that cannot be read count as none; a registry without `check` fails each ext event.
+    const extensions = readOptions(options, ["extensions"])?.extensions;
+    return extensions === undefined ? r : checkExtension(extensions, r.value.event) ?? r;
   } catch (e) {
     // Only reachable through hostile objects (throwing getters, revoked proxies).
     return refuse(
@@ -357,8 +446,8 @@ export function parseChatEnvelope(value: unknown): Result<ChatEventEnvelope, Env
 /** Default bound of {@link parseChatEnvelopeJson}: 1 MiB of UTF-8. */
 export const DEFAULT_MAX_ENVELOPE_BYTES = 1_048_576;
 
-/** Options of {@link parseChatEnvelopeJson}. */
-export interface ParseChatEnvelopeJsonOptions {
+/** Options of {@link parseChatEnvelopeJson}: the bound, and those of {@link parseChatEnvelope}. */
+export interface ParseChatEnvelopeJsonOptions extends ParseChatEnvelopeOptions {
   /** Largest accepted text, in UTF-8 bytes. Default {@link DEFAULT_MAX_ENVELOPE_BYTES} (1 MiB). */
   maxBytes?: number;
 }
@@ -418,5 +507,5 @@ export function parseChatEnvelopeJson(
   } catch (e) {
     return refuse("invalid-json", `not valid JSON: ${describeThrown(e, 200)}`);
   }
-  return parseChatEnvelope(value);
+  return parseChatEnvelope(value, options);
 }

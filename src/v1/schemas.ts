@@ -16,6 +16,10 @@
  * @module
  */
 import { z } from "zod";
+import { WIRE_ID_PATTERN } from "../_internal/id.ts";
+import { EXTENSION_NAME_PATTERN } from "./extensions.ts";
+import { MAX_EXTENSION_NAME_LENGTH, MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
+import { jsonProblem } from "./_validate.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardClosedEventV1,
@@ -28,7 +32,9 @@ import type {
   ChatUsage,
   DeltaEventV1,
   DoneEventV1,
+  ElidedEventV1,
   ErrorEventV1,
+  ExtensionEventV1,
   GroundedBlock,
   NavigateEventV1,
   ProvenanceEventV1,
@@ -44,11 +50,13 @@ import type {
 } from "./types.ts";
 
 const nonEmpty = () => z.string().min(1);
+/** A v1 id: non-empty, no CR, LF, NUL or lone surrogate (it can be an SSE `id:` or a header value). */
+const wireId = () => z.string().regex(WIRE_ID_PATTERN);
 const finiteNonNegative = () => z.number().nonnegative();
 
 /**
  * Structural check of an {@link OpenCardSnapshot} on the v1 wire:
- * `correlationId` non-empty string, `prompt` string, `createdAt` finite
+ * `correlationId` a wire id, `prompt` string, `createdAt` finite
  * number (epoch ms); every other key passes through unvalidated.
  *
  * Deliberately structural: the envelope must not refuse a card whose
@@ -57,7 +65,7 @@ const finiteNonNegative = () => z.number().nonnegative();
  * `OpenCardSnapshotSchema` / `createCardSchemas` where you render it.
  */
 export const OpenCardSnapshotV1Schema: z.ZodType<OpenCardSnapshot> = z.looseObject({
-  correlationId: nonEmpty(),
+  correlationId: wireId(),
   prompt: z.string(),
   createdAt: z.number(),
 }) as unknown as z.ZodType<OpenCardSnapshot>;
@@ -94,9 +102,9 @@ export const CardResolutionSchema: z.ZodType<CardResolution> = z.enum([
 
 const sessionEventV1Raw = z.object({
   type: z.literal("session"),
-  sessionId: nonEmpty(),
+  sessionId: wireId(),
 });
-/** `session`: non-empty `sessionId`. */
+/** `session`: `sessionId` a wire id (non-empty, no CR, LF, NUL or lone surrogate). */
 export const SessionEventV1Schema: z.ZodType<SessionEventV1> = sessionEventV1Raw;
 const deltaEventV1Raw = z.object({
   type: z.literal("delta"),
@@ -112,30 +120,50 @@ const reasoningEventV1Raw = z.object({
 export const ReasoningEventV1Schema: z.ZodType<ReasoningEventV1> = reasoningEventV1Raw;
 const toolCallEventV1Raw = z.object({
   type: z.literal("tool_call"),
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   input: z.unknown().optional(),
 });
-/** `tool_call`: non-empty `callId` and `name`; `input` any JSON (kept as data). */
+/** `tool_call`: `callId` a wire id, non-empty `name`; `input` any JSON (kept as data). */
 export const ToolCallEventV1Schema: z.ZodType<ToolCallEventV1> = toolCallEventV1Raw;
 const toolProgressEventV1Raw = z.object({
   type: z.literal("tool_progress"),
-  callId: nonEmpty(),
+  callId: wireId(),
   message: z.string().optional(),
   progress: z.number().min(0).max(1).optional(),
 });
-/** `tool_progress`: non-empty `callId`; optional `message`; optional `progress` in [0, 1]. */
+/** `tool_progress`: `callId` a wire id; optional `message`; optional `progress` in [0, 1]. */
 export const ToolProgressEventV1Schema: z.ZodType<ToolProgressEventV1> = toolProgressEventV1Raw;
+/** Grounded blocks whose ids are unique within the list (the parser's `readBlocks`). */
+const groundedBlocksRaw = z.array(GroundedBlockSchema).superRefine(uniqueBlockIds);
 const toolResultEventV1Raw = z.object({
   type: z.literal("tool_result"),
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   ok: z.boolean(),
   summary: z.string().optional(),
   output: z.unknown().optional(),
-  blocks: z.array(GroundedBlockSchema).optional(),
+  blocks: groundedBlocksRaw.optional(),
 });
-/** `tool_result`: non-empty `callId` and `name`, boolean `ok`, optional `summary`, `output` (data), `blocks`. */
+/** Grounded blocks whose ids are unique within the list. */
+function uniqueBlockIds(blocks: GroundedBlock[], ctx: z.RefinementCtx): void {
+  const seen = new Set<string>();
+  blocks.forEach((b, i) => {
+    if (seen.has(b.id)) {
+      ctx.addIssue({
+        code: "custom",
+        message: "repeats the id of an earlier block",
+        path: [i, "id"],
+      });
+    }
+    seen.add(b.id);
+  });
+}
+
+/**
+ * `tool_result`: `callId` a wire id, non-empty `name`, boolean `ok`, optional
+ * `summary`, `output` (data), `blocks` (block ids unique within the list).
+ */
 export const ToolResultEventV1Schema: z.ZodType<ToolResultEventV1> = toolResultEventV1Raw;
 const provenanceEventV1Raw = z.object({
   type: z.literal("provenance"),
@@ -154,10 +182,10 @@ const cardEventV1Raw = z.object({
 export const CardEventV1Schema: z.ZodType<CardEventV1> = cardEventV1Raw;
 const cardClosedEventV1Raw = z.object({
   type: z.literal("card_closed"),
-  correlationId: nonEmpty(),
+  correlationId: wireId(),
   resolution: CardResolutionSchema.optional(),
 });
-/** `card_closed`: non-empty `correlationId`, optional `resolution`. */
+/** `card_closed`: `correlationId` a wire id, optional `resolution`. */
 export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedEventV1Raw;
 const stateEventV1Raw = z.object({
   type: z.literal("state"),
@@ -216,6 +244,36 @@ const turnStatusEventV1Raw = z.object({
 /** `turn_status`: `status` one of running/cancelled/interrupted/needs-reconciliation; optional `reason`. */
 export const TurnStatusEventV1Schema: z.ZodType<TurnStatusEventV1> = turnStatusEventV1Raw;
 
+const extensionNameRaw = z.string().max(MAX_EXTENSION_NAME_LENGTH).regex(EXTENSION_NAME_PATTERN);
+/** Bounded JSON data (`readJson`'s rules); missing is refused (`undefined` is no JSON). */
+const extensionDataRaw = z.unknown().superRefine((v, ctx) => {
+  const problem = jsonProblem(v);
+  if (problem !== "") ctx.addIssue({ code: "custom", message: problem });
+});
+const extensionEntryRaw = z.object({ data: extensionDataRaw, seq: z.int().positive() });
+const extensionEventV1Raw = z.object({
+  type: z.literal("ext"),
+  name: extensionNameRaw,
+  channel: z.enum(["event", "state", "transient"]).optional(),
+  data: extensionDataRaw,
+});
+/**
+ * `ext`: `name` an extension name (lowercase `namespace.name` segments, at
+ * most 128 characters: {@link EXTENSION_NAME_PATTERN}); optional `channel`
+ * event, state or transient; `data` required bounded JSON data (at most 32
+ * levels of arrays/objects and 10,000 values; no `undefined`, functions,
+ * non-finite numbers or non-plain objects).
+ */
+export const ExtensionEventV1Schema: z.ZodType<ExtensionEventV1> = extensionEventV1Raw as z.ZodType<
+  ExtensionEventV1
+>;
+const elidedEventV1Raw = z.object({
+  type: z.literal("elided"),
+  of: z.enum(["navigate", "ext"]),
+});
+/** `elided`: `of` the type of the transient event it stands for (navigate or ext). */
+export const ElidedEventV1Schema: z.ZodType<ElidedEventV1> = elidedEventV1Raw;
+
 /** Any v1 event; an unknown `type` is refused. */
 export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("type", [
   sessionEventV1Raw,
@@ -232,18 +290,21 @@ export const ChatEventV1Schema: z.ZodType<ChatEventV1> = z.discriminatedUnion("t
   errorEventV1Raw,
   navigateEventV1Raw,
   turnStatusEventV1Raw,
-]);
+  extensionEventV1Raw,
+  elidedEventV1Raw,
+]) as z.ZodType<ChatEventV1>;
 
 /**
- * The v1 envelope: `schemaVersion` literal `1`; non-empty `conversationId`,
- * `turnId`, `eventId`; `seq` positive safe integer; optional `at` (epoch ms,
+ * The v1 envelope: `schemaVersion` literal `1`; `conversationId`, `turnId`,
+ * `eventId` wire ids (non-empty, no CR, LF, NUL or lone surrogate: each can be
+ * an SSE `id:` or a header value); `seq` positive safe integer; optional `at` (epoch ms,
  * finite, non-negative); `event` a {@link ChatEventV1Schema}.
  */
 export const ChatEventEnvelopeSchema: z.ZodType<ChatEventEnvelope> = z.object({
   schemaVersion: z.literal(1),
-  conversationId: nonEmpty(),
-  turnId: nonEmpty(),
-  eventId: nonEmpty(),
+  conversationId: wireId(),
+  turnId: wireId(),
+  eventId: wireId(),
   seq: z.int().positive(),
   at: finiteNonNegative().optional(),
   event: ChatEventV1Schema,
@@ -259,15 +320,15 @@ export const ChatCapabilitiesSchema: z.ZodType<ChatCapabilities> = z.object({
 });
 
 const toolCallStateV1Raw = z.object({
-  callId: nonEmpty(),
+  callId: wireId(),
   name: nonEmpty(),
   input: z.unknown().optional(),
-  status: z.enum(["running", "ok", "error"]),
+  status: z.enum(["running", "ok", "error", "unfinished"]),
   progress: z.number().min(0).max(1).optional(),
   progressMessage: z.string().optional(),
   summary: z.string().optional(),
   output: z.unknown().optional(),
-  blocks: z.array(GroundedBlockSchema).optional(),
+  blocks: groundedBlocksRaw.optional(),
   startedSeq: z.int().positive(),
   finishedSeq: z.int().positive().optional(),
 }).refine((t) => (t.status === "running") === (t.finishedSeq === undefined), {
@@ -275,8 +336,8 @@ const toolCallStateV1Raw = z.object({
   path: ["finishedSeq"],
 });
 /**
- * {@link ToolCallStateV1}: non-empty `callId` and `name`; `status` running,
- * ok or error; `startedSeq` (and `finishedSeq`) positive safe integers;
+ * {@link ToolCallStateV1}: `callId` a wire id, non-empty `name`; `status`
+ * running, ok, error or unfinished (still running when its turn ended); `startedSeq` (and `finishedSeq`) positive safe integers;
  * `finishedSeq` present exactly when the status is not `running`; optional
  * `progress` in [0, 1], `progressMessage`, `summary`, `blocks`, opaque
  * `input` / `output`. Unknown keys stripped.
@@ -287,24 +348,30 @@ const providerProvenanceRaw = provenanceEventV1Raw.omit({ type: true });
 
 /**
  * {@link ChatStateV1}: a folded turn, as `ChatStateFolder.state()` produces it
- * and `ChatStateFolder.from` accepts it. Field rules are those of the events
+ * and `resumeChatState` accepts it. Field rules are those of the events
  * the fold reads them from (non-empty ids, `progress` 0..1, known card
  * resolutions, finite usage, the retry rule of `error`…); unknown keys are
  * stripped. Cross-field rules, each refused with an issue at the named path:
  * - `lastEventId` is `null` exactly when `lastSeq` is 0, else a non-empty string;
- * - `awaiting-input` has an open card, `running` and `completed` have none;
+ * - `awaiting-input` has an open card, `running`, `completed`, `failed` and
+ *   `cancelled` have none (cards close with the turn);
+ * - a finished turn (`completed`, `failed`, `cancelled`) has no `running`
+ *   tool call, and only a finished turn has `unfinished` ones;
+ * - `extensionState` (1 to 128 extension names) and `extensionEvents`
+ *   (non-empty, `seq` increasing) hold bounded JSON `data`, every `seq` at
+ *   most `lastSeq`;
  * - `done` is present exactly when `completed`, `error` exactly when `failed`;
  * - tool `callId`s are unique; card `correlationId`s are unique across
  *   `openCards` and `closedCards` together;
  * - every tool's `startedSeq` / `finishedSeq` is at most `lastSeq`.
  *
- * Agrees with `ChatStateFolder.from` on every input (a property test holds
+ * Agrees with `resumeChatState` on every input (a property test holds
  * them together).
  */
 export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   schemaVersion: z.literal(1),
-  conversationId: nonEmpty(),
-  turnId: nonEmpty(),
+  conversationId: wireId(),
+  turnId: wireId(),
   status: z.enum([
     "running",
     "awaiting-input",
@@ -315,8 +382,8 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
     "needs-reconciliation",
   ]),
   lastSeq: z.int().nonnegative(),
-  lastEventId: nonEmpty().nullable(),
-  sessionId: nonEmpty().optional(),
+  lastEventId: wireId().nullable(),
+  sessionId: wireId().optional(),
   text: z.string(),
   reasoning: z.string(),
   tools: z.array(toolCallStateV1Raw),
@@ -328,6 +395,12 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   done: doneEventV1Raw.omit({ type: true }).optional(),
   error: z.object(errorFields).refine(retryAllowed, retryRule).optional(),
   statusReason: z.string().optional(),
+  extensionState: z.record(extensionNameRaw, extensionEntryRaw).refine(
+    (r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_EXTENSION_STATE_NAMES,
+    { message: `must hold 1 to ${MAX_EXTENSION_STATE_NAMES} names (absent when none)` },
+  ).optional(),
+  extensionEvents: z.array(extensionEntryRaw.extend({ name: extensionNameRaw })).min(1)
+    .optional(),
 }).superRefine((s, ctx) => {
   const issue = (path: (string | number)[], message: string) =>
     ctx.addIssue({ code: "custom", message, path });
@@ -338,9 +411,27 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   if (s.status === "awaiting-input" && open === 0) {
     issue(["status"], "is awaiting-input but no card is open");
   }
-  if ((s.status === "running" || s.status === "completed") && open > 0) {
+  const ended = s.status === "completed" || s.status === "failed" || s.status === "cancelled";
+  if ((s.status === "running" || ended) && open > 0) {
     issue(["status"], `is ${s.status} but cards are open`);
   }
+  s.tools.forEach((t, i) => {
+    if (ended ? t.status === "running" : t.status === "unfinished") {
+      issue(["tools", i, "status"], `is ${t.status} but the turn is ${s.status}`);
+    }
+  });
+  const seqIn = (seq: number, path: (string | number)[]) => {
+    if (seq > s.lastSeq) issue(path, "is after lastSeq");
+  };
+  for (const [name, e] of Object.entries(s.extensionState ?? {})) {
+    seqIn(e.seq, ["extensionState", name, "seq"]);
+  }
+  let previous = 0;
+  (s.extensionEvents ?? []).forEach((e, i) => {
+    seqIn(e.seq, ["extensionEvents", i, "seq"]);
+    if (e.seq <= previous) issue(["extensionEvents", i, "seq"], "must be after the previous one's");
+    previous = e.seq;
+  });
   if ((s.status === "completed") !== (s.done !== undefined)) {
     issue(["done"], "is present exactly when the status is completed");
   }

@@ -7,7 +7,8 @@
  * v1 is additive over the v0 vocabulary (v0-wire spec §1): the same event
  * names keep their meaning; v1 makes identity explicit (host-allocated ids,
  * per-turn `seq`, a required tool `callId`) and adds `reasoning`,
- * `tool_progress` and `turn_status`.
+ * `tool_progress`, `turn_status`, the extension event `ext` and the replay
+ * stand-in `elided`.
  *
  * Parsing validates the contract only. Authorization, cursor ordering across
  * connections, retention and atomic mutation belong to the host: no parser
@@ -79,7 +80,7 @@ export interface SourceRef {
 
 /** A result block grounded in opaque source references. Plain text only. */
 export interface GroundedBlock {
-  /** Stable id within the tool result. */
+  /** Stable id within the tool result: unique among the result's blocks (a repeat is refused). */
   id: string;
   /** Plain text (never HTML, Markdown-as-code or script). */
   text: string;
@@ -239,6 +240,64 @@ export interface TurnStatusEventV1 {
   reason?: string;
 }
 
+/**
+ * A JSON value: `null`, a boolean, a finite number, a string, an array or a
+ * plain object of JSON values. What an extension event's `data` holds.
+ */
+export type ChatJsonValue =
+  | null
+  | boolean
+  | number
+  | string
+  | ChatJsonValue[]
+  | { [key: string]: ChatJsonValue };
+
+/**
+ * The replay channel of a v1 event (the full table: `CHAT_EVENT_V1_CHANNELS`):
+ * - `event`: append-only history, folded in order and re-sent on replay;
+ * - `state`: last write wins per key (a card, a call's progress, the
+ *   `state` snapshot, an extension name), re-sent on replay like the rest;
+ * - `transient`: fire-once (`navigate`), never folded into state and never
+ *   re-sent: a replay sends an `elided` event in its place.
+ */
+export type ChatChannel = "event" | "state" | "transient";
+
+/**
+ * `ext`: a product's own event (e.g. Scout's product list). The parser
+ * checks the wire rules: `name` is an extension name (`scout.products`:
+ * namespace, `.`, name; see `isExtensionName`), `data` is bounded JSON data
+ * (at most 32 levels deep and 10,000 values; no functions, `undefined`,
+ * non-finite numbers or class instances: data, never code), `channel` one
+ * of {@link ChatChannel}. A host's registry may validate `data` further.
+ *
+ * The fold keeps it by channel: `state` → `ChatStateV1.extensionState[name]`
+ * (last write wins), `event` → appended to `ChatStateV1.extensionEvents`,
+ * `transient` → not kept (like `navigate`).
+ */
+export interface ExtensionEventV1 {
+  /** The event discriminant. */
+  type: "ext";
+  /** The namespaced name, e.g. `scout.products`. */
+  name: string;
+  /** Its replay channel; absent means `event` (append-only). */
+  channel?: ChatChannel;
+  /** The payload: JSON data (a fresh copy after parsing), `null` for none. */
+  data: ChatJsonValue;
+}
+
+/**
+ * `elided`: stands where a transient event (`navigate`, or an `ext` event on
+ * the `transient` channel) was, when a replay re-sends the turn: the `seq`
+ * stays taken, so the stream has no gap, and nothing fires again. The fold
+ * applies it as a no-op.
+ */
+export interface ElidedEventV1 {
+  /** The event discriminant. */
+  type: "elided";
+  /** The type of the event it stands for. */
+  of: "navigate" | "ext";
+}
+
 /** The v1 event union (the `event` of a {@link ChatEventEnvelope}). */
 export type ChatEventV1 =
   | SessionEventV1
@@ -254,7 +313,9 @@ export type ChatEventV1 =
   | DoneEventV1
   | ErrorEventV1
   | NavigateEventV1
-  | TurnStatusEventV1;
+  | TurnStatusEventV1
+  | ExtensionEventV1
+  | ElidedEventV1;
 
 /** The `type` strings of {@link ChatEventV1}. */
 export type ChatEventV1Type = ChatEventV1["type"];
@@ -265,15 +326,24 @@ export type ChatEventV1Type = ChatEventV1["type"];
  * All ids are allocated by the host; `seq` is a positive integer (1, 2, 3, …)
  * per turn, without gaps. `eventId` is what the SSE `id:` field carries and a
  * client returns as `Last-Event-ID`.
+ *
+ * Every v1 id (`conversationId`, `turnId`, `eventId`, a `sessionId`, a tool
+ * `callId`, a card `correlationId`) is a **wire id**: a non-empty string with
+ * no CR, LF or NUL and no lone UTF-16 surrogate, so it can travel as an SSE
+ * `id:` line, a `Last-Event-ID` or an HTTP header value (e.g. the turn id a
+ * host echoes for resumption) and come back unchanged. The parser refuses
+ * any other id; nothing is left to fail later at the SSE encoder. Names and
+ * references inside events (tool `name`, `engine`, `model`, a grounded
+ * block's `id`, a source `ref`) are only required to be non-empty.
  */
 export interface ChatEventEnvelope<E extends { type: string } = ChatEventV1> {
   /** Always `1`. */
   schemaVersion: 1;
-  /** Non-empty, host-allocated. */
+  /** Host-allocated wire id. */
   conversationId: string;
-  /** Non-empty, host-allocated. */
+  /** Host-allocated wire id. */
   turnId: string;
-  /** Non-empty, host-allocated, unique within the conversation. */
+  /** Host-allocated wire id, unique within the conversation: the SSE `id:` and `Last-Event-ID`. */
   eventId: string;
   /** Positive integer, per turn, starting at 1, no gaps. */
   seq: number;
@@ -312,8 +382,13 @@ export interface ToolCallStateV1 {
   name: string;
   /** Tool input (JSON data). */
   input?: unknown;
-  /** `running` until a `tool_result`; then `ok` or `error` (from `ok: false`). */
-  status: "running" | "ok" | "error";
+  /**
+   * `running` until a `tool_result`; then `ok` or `error` (from `ok: false`).
+   * `unfinished`: the turn ended (completed, failed or cancelled) while the
+   * call still ran: it never got its result (`finishedSeq` is the seq of the
+   * event that ended the turn).
+   */
+  status: "running" | "ok" | "error" | "unfinished";
   /** Last progress fraction (0..1), if any. */
   progress?: number;
   /** Last progress message, if any. */
@@ -326,13 +401,20 @@ export interface ToolCallStateV1 {
   blocks?: GroundedBlock[];
   /** `seq` of the `tool_call` event. */
   startedSeq: number;
-  /** `seq` of the `tool_result` event. */
+  /** `seq` of the `tool_result` event (`unfinished`: of the event that ended the turn). */
   finishedSeq?: number;
 }
 
 /**
  * The folded state of one turn (`schemaVersion: 1`). Produced by the v1
  * fold; JSON-serialisable.
+ *
+ * A snapshot from the fold (`ChatStateFolder.state()`) costs O(1) and
+ * shares structure with the fold's other snapshots: its collections and
+ * small objects are frozen (copy before changing them), and a collection is
+ * materialized when first read (its fields are accessors that
+ * `JSON.stringify`, spread and `structuredClone` read like plain fields).
+ * Assigning to a field of the snapshot changes that snapshot only.
  */
 export interface ChatStateV1 {
   /** Always `1`. */
@@ -353,22 +435,33 @@ export interface ChatStateV1 {
   text: string;
   /** Concatenated `reasoning` text. */
   reasoning: string;
-  /** Tool calls in the order they started. */
-  tools: ToolCallStateV1[];
-  /** Last `provenance` event. */
-  provenance?: ProviderProvenance;
-  /** Cards currently open, in the order they opened. */
-  openCards: OpenCardSnapshot[];
-  /** Cards closed during the turn, in close order. */
-  closedCards: { correlationId: string; resolution?: CardResolution }[];
-  /** Last `state` event. */
-  state?: { version: number; snapshot: unknown };
-  /** The terminal `done`, if the turn completed. */
-  done?: { stopReason?: string; usage?: ChatUsage };
-  /** The terminal `error`, if the turn failed. */
-  error?: { message: string; code?: string; retryable: boolean; retryAfterMs?: number };
+  /** Tool calls in the order they started (a frozen array of frozen objects). */
+  tools: readonly Readonly<ToolCallStateV1>[];
+  /** Last `provenance` event (frozen). */
+  provenance?: Readonly<ProviderProvenance>;
+  /** Cards currently open, in the order they opened (a frozen array; the cards are the events' own). */
+  openCards: readonly OpenCardSnapshot[];
+  /** Cards closed during the turn, in close order (a frozen array of frozen objects). */
+  closedCards: readonly Readonly<{ correlationId: string; resolution?: CardResolution }>[];
+  /** Last `state` event (frozen; `snapshot` is the event's own). */
+  state?: Readonly<{ version: number; snapshot: unknown }>;
+  /** The terminal `done`, if the turn completed (frozen, `usage` too). */
+  done?: Readonly<{ stopReason?: string; usage?: Readonly<ChatUsage> }>;
+  /** The terminal `error`, if the turn failed (frozen). */
+  error?: Readonly<{ message: string; code?: string; retryable: boolean; retryAfterMs?: number }>;
   /** Reason of the last `turn_status` event. */
   statusReason?: string;
+  /**
+   * State-channel extension events: the last `data` of each name (last write
+   * wins) with its `seq`, at most 128 names; absent when there is none.
+   * Frozen.
+   */
+  extensionState?: Readonly<Record<string, Readonly<{ data: ChatJsonValue; seq: number }>>>;
+  /**
+   * Event-channel extension events, in order, each with its name, `data` and
+   * `seq`; absent when there is none. Frozen, shared like `tools`.
+   */
+  extensionEvents?: readonly Readonly<{ name: string; data: ChatJsonValue; seq: number }>[];
 }
 
 /**
@@ -406,14 +499,24 @@ export interface ChatOrderingDetail {
 }
 
 /** The codes of {@link EnvelopeAdmissionRefusal}. */
-export type EnvelopeAdmissionCode = "invalid-envelope" | ChatOrderingCode | "after-terminal";
+export type EnvelopeAdmissionCode =
+  | "invalid-envelope"
+  | ChatOrderingCode
+  | "after-terminal"
+  | "refusals-omitted";
 
 /**
  * Why a single-turn adapter of v1 envelopes (v1 → AI SDK UI message chunks,
  * v1 → AG-UI) refused one envelope, or, from a whole-stream conversion, what
- * it reports about one: `invalid-envelope` (the v1 parser refused it), a
+ * it reports about one: `invalid-envelope` (the v1 parser refused it, or
+ * the input is not an iterable of envelopes, e.g. a string), a
  * {@link ChatOrderingCode}, or `after-terminal` (a new envelope after the
- * turn ended). Ordering verdicts carry the envelope's position.
+ * turn ended). Ordering verdicts carry the envelope's position. A
+ * whole-stream list keeps the first 1,000 (`MAX_REFUSALS`) and then ends
+ * with one `refusals-omitted` entry counting the rest (`omitted`).
  */
 export interface EnvelopeAdmissionRefusal
-  extends Refusal<EnvelopeAdmissionCode>, ChatOrderingDetail {}
+  extends Refusal<EnvelopeAdmissionCode>, ChatOrderingDetail {
+  /** `refusals-omitted`: how many refusals were found and not listed. */
+  readonly omitted?: number;
+}

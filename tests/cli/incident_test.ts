@@ -305,12 +305,21 @@ const UNSAFE_SAMPLES = [
 
 Deno.test("control and bidi characters are escaped in human and --json output, wherever untrusted text shows", async () => {
   const evil = UNSAFE_SAMPLES.join("");
+  // ids are wire ids: NUL and a lone surrogate would be refused (and still shown escaped)
+  const evilId = UNSAFE_SAMPLES.filter((c) => c !== "\x00" && c !== "\ud800").join("");
   const text = [
-    env(1, { type: "session", sessionId: `s${evil}` }),
+    env(1, { type: "session", sessionId: `s${evilId}` }),
     env(2, { type: "provenance", engine: `e${evil}`, model: `m${evil}` }),
     env(3, { type: "delta", text: `hi ${evil} <report>{"plans":[{"title":"p${evil}"}]}</report>` }),
-    env(4, { type: "tool_call", callId: `k${evil}`, name: `n${evil}`, input: { [evil]: evil } }),
-    env(5, { type: "tool_result", callId: `k${evil}`, name: `n${evil}`, ok: false, summary: evil }),
+    env(4, { type: "tool_call", callId: `k${evilId}`, name: `n${evil}`, input: { [evil]: evil } }),
+    env(5, {
+      type: "tool_result",
+      callId: `k${evilId}`,
+      name: `n${evil}`,
+      ok: false,
+      summary: evil,
+    }),
+    env(6, { type: "tool_call", callId: `k${evil}`, name: "refused: not a wire id" }),
     env(6, { type: "turn_status", status: "cancelled", reason: `r${evil}` }),
   ].join("\n") + "\n" + `{"junk${evil}` + "\n" + env(7, { type: `x${evil}` }, {}, `t${evil}`) +
     "\n";
@@ -326,7 +335,7 @@ Deno.test("control and bidi characters are escaped in human and --json output, w
   assert.match(human.out, /\\u202e/);
   // The JSON escapes change bytes, never values.
   const report = JSON.parse(json.out);
-  assert.equal(report.turns[0].sessionId, `s${evil}`);
+  assert.equal(report.turns[0].sessionId, `s${evilId}`);
   assert.equal(report.turns[0].statusReason, `r${evil}`);
 });
 

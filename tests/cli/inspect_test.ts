@@ -55,14 +55,16 @@ Deno.test("scout capture (spec frames): clean, failed turn with tool, card, doma
   assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [
     [15, "derived-call-id"],
     [33, "no-retry-permission"],
+    [33, "unfinished-call"], // Scout has no tool result: the failed turn marks the call
   ]);
+  assert.match(r.problems[2].message, /Scout's vocabulary has no tool result event/);
   assert.equal(r.turns[0]?.status, "failed");
   assert.equal(r.turns[0]?.text, "Hi");
   assert.equal(r.turns[0]?.sessionId, "s-7");
   assert.deepEqual(r.turns[0]?.tools, [{
     callId: "frame:4",
     name: "search_products",
-    status: "running",
+    status: "unfinished",
   }]);
   assert.deepEqual(
     r.turns[0]?.cards.map((c) => [c.correlationId, c.status, c.prompt, c.resolution]),
@@ -105,10 +107,14 @@ Deno.test("scout transport-test stream is clean", async () => {
 Deno.test("scout runtime capture is clean: tool_start{name, callId} and a <report> block", async () => {
   const r = inspectText(await readFixture("legacy/scout_runtime_turn.sse"));
   assert.equal(r.exitCode, 0, JSON.stringify(r.problems));
+  // Scout reports no tool results: the completed turn marks its call unfinished (a warning)
+  assert.deepEqual(r.problems.map((p) => [p.line, p.severity, p.code]), [
+    [19, "warning", "unfinished-call"],
+  ]);
   assert.deepEqual(r.turns[0]?.tools, [{
     callId: "call_1",
     name: "search_products",
-    status: "running",
+    status: "unfinished",
   }]);
   assert.deepEqual(r.turns[0]?.segments.map((s) => s.kind), ["text", "report"]);
 });
@@ -272,14 +278,22 @@ Deno.test("inspect as host: derived call ids need a frame id; results pair only 
     v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_call", { name: "t", callId: "k2" }) +
       v0("tool_result", { name: "t", ok: true }) + v0("done", {}),
   );
-  assert.deepEqual(two.problems.map((p) => [p.line, p.code]), [[7, "missing-call-identity"]]);
+  // (the turn then completes with both calls unfinished: each a warning at `done`)
+  assert.deepEqual(two.problems.map((p) => [p.line, p.code]), [
+    [7, "missing-call-identity"],
+    [10, "unfinished-call"],
+    [10, "unfinished-call"],
+  ]);
   // Unknown result status is a violation, not a success.
   const unknown = inspectText(
     v0("tool_call", { name: "t", callId: "k1" }) + v0("tool_result", { name: "t", callId: "k1" }) +
       v0("done", {}),
   );
-  assert.deepEqual(unknown.problems.map((p) => [p.line, p.code]), [[4, "unknown-result-status"]]);
-  assert.deepEqual(unknown.turns[0]?.tools.map((t) => t.status), ["running"]);
+  assert.deepEqual(unknown.problems.map((p) => [p.line, p.code]), [
+    [4, "unknown-result-status"],
+    [7, "unfinished-call"],
+  ]);
+  assert.deepEqual(unknown.turns[0]?.tools.map((t) => t.status), ["unfinished"]);
 });
 
 Deno.test("v0 capture with Scout names: flagged, passed through as domain events", () => {
@@ -447,4 +461,79 @@ Deno.test("v1 NDJSON: an envelope line over the 1 MiB envelope bound is a too-la
   assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[2, "too-large"], [3, "gap"]]);
   assert.match(r.problems[0].message, /bytes, over the 1048576-byte bound/);
   assert.equal(r.exitCode, 1);
+});
+
+Deno.test("v1: a swap (seq 1, 3, 2) is one `reordered`, never a `gap`, and folds in seq order (as in foldChatState and the adapters)", async () => {
+  const { foldChatState } = await import("../../mod.ts");
+  const line = (seq: number, event: unknown) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${seq}`,
+      seq,
+      event,
+    });
+  const values = [
+    line(1, { type: "delta", text: "<1>" }),
+    line(3, { type: "delta", text: "<3>" }),
+    line(2, { type: "delta", text: "<2>" }),
+    line(4, { type: "done" }),
+  ];
+  const r = inspectText(values.join("\n") + "\n");
+  // Before: a `gap` at line 2, a refused `reordered` at line 3, and the text "<1><3>".
+  assert.deepEqual(r.problems.map((p) => [p.line, p.code]), [[3, "reordered"]]);
+  assert.equal(r.turns[0].text, "<1><2><3>");
+  assert.equal(r.turns[0].status, "completed");
+  const fold = foldChatState(values.map((v) => JSON.parse(v)));
+  assert.deepEqual(fold.refusals.map((x) => [x.index + 1, x.error.code]), [[3, "reordered"]]);
+  assert.equal(fold.state?.text, r.turns[0].text);
+  // a lost seq is still one gap, and the fold goes on after it
+  const lost = inspectText([values[0], values[1], values[3]].join("\n") + "\n");
+  assert.deepEqual(lost.problems.map((p) => [p.line, p.code]), [[2, "gap"]]);
+  assert.equal(lost.turns[0].text, "<1><3>");
+});
+
+Deno.test("v1 terminal states: open cards and running calls at the end of a turn are warnings, with what the fold made of them", () => {
+  const line = (seq: number, event: unknown) =>
+    JSON.stringify({
+      schemaVersion: 1,
+      conversationId: "c",
+      turnId: "t",
+      eventId: `e${seq}`,
+      seq,
+      event,
+    });
+  const opening = [
+    line(1, { type: "tool_call", callId: "k1", name: "search" }),
+    line(2, { type: "card", card: { correlationId: "q1", prompt: "Size?", createdAt: 1 } }),
+  ];
+  const cancelled = inspectText(
+    [...opening, line(3, { type: "turn_status", status: "cancelled" })].join("\n") + "\n",
+  );
+  // Before: a clean report with the card open forever and the call running.
+  assert.deepEqual(cancelled.problems.map((p) => [p.line, p.severity, p.code]), [
+    [3, "warning", "card-closed-by-turn"],
+    [3, "warning", "unfinished-call"],
+  ]);
+  assert.deepEqual(cancelled.turns[0].tools.map((t) => t.status), ["unfinished"]);
+  assert.deepEqual(
+    cancelled.turns[0].cards.map((c) => [c.correlationId, c.status, c.resolution, c.prompt]),
+    [["q1", "closed", "cancelled", "Size?"]],
+  );
+  const failed = inspectText(
+    [...opening, line(3, { type: "error", message: "boom", retryable: false })].join("\n") + "\n",
+  );
+  assert.match(
+    failed.problems[0].message,
+    /when the turn failed: it closes with the turn \(resolution interrupted\)/,
+  );
+  const done = inspectText([opening[0], line(2, { type: "done" })].join("\n") + "\n");
+  // Before: a clean completed turn whose tool call still ran.
+  assert.deepEqual(done.problems.map((p) => [p.line, p.severity, p.code]), [
+    [2, "warning", "unfinished-call"],
+  ]);
+  assert.match(done.problems[0].message, /when the turn completed: it is marked unfinished$/);
+  assert.deepEqual(done.turns[0].tools.map((t) => t.status), ["unfinished"]);
+  assert.equal(done.exitCode, 0);
 });

@@ -13,8 +13,8 @@ const pick = (...xs: Json[]): fc.Arbitrary<Json> => fc.constantFrom(...xs);
 // ---------------------------------------------------------------------------
 // fold
 
-const callIds = pick("k1", "k2", "");
-const cardIds = pick("q1", "q2");
+const callIds = pick("k1", "k2", "", "k\n1", "k\ud800");
+const cardIds = pick("q1", "q2", "q\r");
 const event: fc.Arbitrary<JsonObject> = fc.oneof(
   {
     weight: 4,
@@ -77,6 +77,13 @@ const event: fc.Arbitrary<JsonObject> = fc.oneof(
   }, { requiredKeys: ["type", "status"] }),
   fc.record({ type: fc.constant("navigate"), href: pick("/x", "") }),
   fc.record({ type: fc.constant("products"), items: fc.constant([] as Json[]) }),
+  fc.record({
+    type: fc.constant("ext"),
+    name: pick("scout.products", "scout.log", "a.b_c", "Scout.x", "products"),
+    channel: pick("state", "event", "transient", "x"),
+    data: json,
+  }, { requiredKeys: ["type", "name"] }),
+  fc.record({ type: fc.constant("elided"), of: pick("navigate", "ext", "delta") }),
 );
 const step = fc.record({
   event,

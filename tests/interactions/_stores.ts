@@ -12,8 +12,10 @@ import {
   type InteractionCaller,
   type InteractionRecordV1,
   type InteractionStore,
+  isSystemCaller,
   MemoryInteractionDatabase,
   MemoryInteractionStore,
+  type StoreRead,
   type TransactCallback,
   type TransactCommit,
   type TransactDecision,
@@ -39,7 +41,9 @@ export type Flaw =
   | "authority-before-fence"
   | "revocation-between-check-and-write"
   | "two-step-transition"
-  | "conflict-without-current";
+  | "conflict-without-current"
+  | "system-grant-any-tenant"
+  | "system-grant-cached";
 
 export const FLAWS: readonly Flaw[] = [
   "unfenced-read-then-write",
@@ -52,6 +56,8 @@ export const FLAWS: readonly Flaw[] = [
   "revocation-between-check-and-write",
   "two-step-transition",
   "conflict-without-current",
+  "system-grant-any-tenant",
+  "system-grant-cached",
 ];
 
 /** Checks, then (a round trip later, holding nothing) calls back and writes unconditionally. */
@@ -177,6 +183,46 @@ class ConflictWithoutCurrent extends MemoryInteractionStore {
   }
 }
 
+/** Looks a system grant up by actor id only (the tenant column forgotten in the WHERE clause). */
+class SystemGrantAnyTenant extends MemoryInteractionStore {
+  #anyTenant(actorId: string): boolean {
+    for (const k of this.database.systemGrants) if (k.split("\u0000")[0] === actorId) return true;
+    return false;
+  }
+  protected override fenceAuthorized(
+    bound: InteractionAuthority,
+    caller: InteractionCaller,
+  ): boolean {
+    return isSystemCaller(caller)
+      ? this.#anyTenant(caller.actorId)
+      : super.fenceAuthorized(bound, caller);
+  }
+  override async read(id: string, caller: InteractionCaller): Promise<StoreRead> {
+    if (!isSystemCaller(caller)) return await super.read(id, caller);
+    const record = this.peek(id);
+    if (!record) return { ok: false, code: "not-found" };
+    return this.#anyTenant(caller.actorId) && caller.tenantId === record.authority.tenantId
+      ? { ok: true, record, now: this.now() }
+      : { ok: false, code: "unauthorized" };
+  }
+}
+
+/** Caches a positive system grant per adapter instance (never rechecked under the fence). */
+class SystemGrantCached extends MemoryInteractionStore {
+  readonly #seen = new Set<string>();
+  protected override fenceAuthorized(
+    bound: InteractionAuthority,
+    caller: InteractionCaller,
+  ): boolean {
+    if (!isSystemCaller(caller)) return super.fenceAuthorized(bound, caller);
+    const key = `${caller.actorId}|${bound.tenantId}`;
+    if (this.#seen.has(key)) return true;
+    const ok = super.fenceAuthorized(bound, caller);
+    if (ok) this.#seen.add(key);
+    return ok;
+  }
+}
+
 /** A harness over the reference store (optionally with a round trip per step). */
 export function memoryHarness(pause?: () => Promise<void>): InteractionStoreHarness {
   return memoryInteractionHarness({ pause });
@@ -211,6 +257,10 @@ export function flawedHarness(flaw: Flaw, pause?: () => Promise<void>): Interact
           return new TwoStepTransition(o);
         case "conflict-without-current":
           return new ConflictWithoutCurrent(o);
+        case "system-grant-any-tenant":
+          return new SystemGrantAnyTenant(o);
+        case "system-grant-cached":
+          return new SystemGrantCached(o);
       }
     },
   });

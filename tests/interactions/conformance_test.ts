@@ -56,6 +56,8 @@ const EXPECTED: Record<Flaw, [string, RegExp]> = {
     "refuses resolved, cancelled and expired records",
     /carrying the current record/,
   ],
+  "system-grant-any-tenant": ["a system grant is per tenant", /granted only in another tenant/],
+  "system-grant-cached": ["revoked system grant is refused", /whose grant was revoked/],
 };
 
 function seeded(seed: number): () => Promise<void> {

@@ -601,7 +601,8 @@ Deno.test("answers: maxAnswerBytes counts UTF-8 bytes and depth is bounded", asy
 });
 
 Deno.test("expiry: exact boundary ms, and a store clock stepping back never re-opens an expired card", async () => {
-  let t = 10_000;
+  const E = 1_700_000_000_000; // epoch ms (a clock below 1e11 is refused as seconds)
+  let t = E;
   const store = new MemoryInteractionStore({ now: () => t });
   const w = new InteractionResolver({ store, schemas, now: () => t });
   assert.ok(
@@ -613,19 +614,19 @@ Deno.test("expiry: exact boundary ms, and a store clock stepping back never re-o
     }))
       .ok,
   );
-  t = 10_009; // one ms before the boundary: still open
+  t = E + 9; // one ms before the boundary: still open
   const before = await w.read("c", ME);
   assert.ok(before.ok && before.value.status === "pending");
-  t = 10_010; // exactly at expiresAt: expired
+  t = E + 10; // exactly at expiresAt: expired
   const at = await w.answer({ id: "c", caller: ME, response: pick("c", "a") });
-  assert.ok(!at.ok && at.error.code === "expired" && at.error.expiresAt === 10_010);
-  t = 10_005; // NTP steps the clock back
+  assert.ok(!at.ok && at.error.code === "expired" && at.error.expiresAt === E + 10);
+  t = E + 5; // NTP steps the clock back
   const back = await w.answer({ id: "c", caller: ME, response: pick("c", "a") });
   assert.ok(!back.ok && back.error.code === "expired", JSON.stringify(back));
   const view = await w.read("c", ME);
-  assert.ok(view.ok && view.value.status === "expired" && view.value.now === 10_010);
+  assert.ok(view.ok && view.value.status === "expired" && view.value.now === E + 10);
   t = Number.NaN; // a broken clock reading keeps the last good time
-  assert.equal(store.now(), 10_010);
+  assert.equal(store.now(), E + 10);
   assert.equal(store.stats.writes, 0);
 });
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { isId } from "../../src/_internal/id.ts";
+import { isId, isWireId, WIRE_ID_PATTERN } from "../../src/_internal/id.ts";
 import { readFields, readOptions } from "../../src/_internal/fields.ts";
 import { refusal, refuse } from "../../src/_internal/refusal.ts";
 import { hostile, HOSTILE_RUNS, revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";
@@ -13,6 +13,30 @@ Deno.test("isId: a non-empty string, optionally bounded", () => {
   assert.equal(isId(new String("a")), false);
   assert.equal(isId("abc", 3), true);
   assert.equal(isId("abcd", 3), false);
+});
+
+/** The oracle: what survives UTF-8 unchanged and fits on one SSE line. */
+const sendable = (s: string) =>
+  s.length > 0 && !/[\r\n\0]/.test(s) &&
+  new TextDecoder().decode(new TextEncoder().encode(s)) === s;
+
+Deno.test("isWireId / WIRE_ID_PATTERN: exactly the non-empty strings an SSE id line carries unchanged", () => {
+  const surrogates = fc.constantFrom("\ud800", "\udbff", "\udc00", "\udfff", "\ud83d\ude00");
+  const piece = fc.oneof(
+    fc.string({ unit: "grapheme", maxLength: 3 }),
+    fc.constantFrom("\r", "\n", "\0", "\t", "x"),
+    surrogates,
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 6 }).map((p) => p.join("")), (s) => {
+      const want = sendable(s);
+      assert.equal(isWireId(s), want, JSON.stringify(s));
+      assert.equal(WIRE_ID_PATTERN.test(s), want, `pattern ${JSON.stringify(s)}`);
+      assert.equal(new RegExp(WIRE_ID_PATTERN.source, "u").test(s), want, `u ${JSON.stringify(s)}`);
+    }),
+    { numRuns: 5_000 },
+  );
+  for (const v of [1, null, undefined, new String("a"), ["a"]]) assert.equal(isWireId(v), false);
 });
 
 Deno.test("readFields: each field read once; null when unreadable or not an object", () => {
@@ -52,7 +76,7 @@ Deno.test("refuse / refusal: undefined extras are left out", () => {
   assert.ok(!Object.hasOwn(refusal("x", "m", { b: undefined }), "b"));
 });
 
-Deno.test("property: readFields / readOptions / isId never throw on hostile values", () => {
+Deno.test("property: readFields / readOptions / isId / isWireId never throw on hostile values", () => {
   fc.assert(
     fc.property(hostile(), fc.array(fc.string(), { maxLength: 4 }), (h, keys) => {
       const v = h.build();
@@ -60,6 +84,7 @@ Deno.test("property: readFields / readOptions / isId never throw on hostile valu
       assert.ok(a === null || Object.getPrototypeOf(a) === null);
       readOptions(v, keys);
       assert.equal(typeof isId(v), "boolean");
+      assert.equal(typeof isWireId(v), "boolean");
     }),
     { numRuns: HOSTILE_RUNS },
   );

@@ -206,6 +206,15 @@ const pos = fc.constantFrom(1, 2, 3, 10, 9007199254740991);
 const fraction = fc.constantFrom(0, 0.25, 0.5, 1);
 const epochMs = fc.constantFrom(0, 1767225600000, 1767225600000.5);
 const json = fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>;
+/** Extension names, good and bad (no namespace, uppercase, a double underscore). */
+const extNames = fc.constantFrom(
+  "scout.products",
+  "a.b_c",
+  "acme.cart.updated",
+  "products",
+  "Scout.x",
+  "a.b__c",
+);
 
 const opt = (
   o: Record<string, fc.Arbitrary<unknown>>,
@@ -346,6 +355,13 @@ const v1Event = fc.oneof(
     status: fc.constantFrom("running", "cancelled", "interrupted", "needs-reconciliation"),
     reason: texts,
   }, ["type", "status"]),
+  opt({
+    type: fc.constant("ext"),
+    name: extNames,
+    channel: fc.constantFrom("event", "state", "transient", "State", null),
+    data: json,
+  }, ["type", "name", "data"]),
+  fc.record({ type: fc.constant("elided"), of: fc.constantFrom("navigate", "ext", "delta") }),
 );
 /** A v1 event. */
 export const v1EventDoc = v1Event;
@@ -360,6 +376,8 @@ export const envelopeDoc = opt({
   event: v1Event,
 }, ["schemaVersion", "conversationId", "turnId", "eventId", "seq", "event"]);
 
+const goodExtNames = fc.constantFrom("scout.products", "a.b_c", "acme.cart.updated");
+const extEntry = fc.record({ data: json, seq: fc.constantFrom(1, 1, 1, 0) });
 const toolState = fc.oneof(
   opt({
     callId: ids,
@@ -373,7 +391,7 @@ const toolState = fc.oneof(
   opt({
     callId: ids,
     name: ids,
-    status: fc.constantFrom("ok", "error"),
+    status: fc.constantFrom("ok", "error", "unfinished"),
     summary: texts,
     output: json,
     blocks: fc.array(groundedBlock, { maxLength: 1 }),
@@ -415,6 +433,11 @@ export const stateDoc = fc.record({
     ]),
     state: opt({ version: nat, snapshot: json }, ["version"]),
     statusReason: texts,
+    extensionState: fc.dictionary(goodExtNames, extEntry, { minKeys: 1, maxKeys: 2 }),
+    extensionEvents: fc.array(
+      fc.record({ name: goodExtNames, data: json, seq: fc.constantFrom(1, 1, 2) }),
+      { minLength: 1, maxLength: 2 },
+    ),
   }, []),
   done: opt({ stopReason: texts, usage }, []),
   error: opt({
@@ -437,8 +460,15 @@ export const stateDoc = fc.record({
     lastEventId: lastSeq === 0 ? null : `e${lastSeq}`,
     text,
     reasoning: "",
-    tools: lastSeq === 0 ? [] : tools,
-    openCards: status === "awaiting-input" || status === "failed" ? cards : [],
+    // a finished turn's running calls are unfinished; only a finished turn has unfinished ones
+    tools: lastSeq === 0
+      ? []
+      : tools.map((t) =>
+        ["completed", "failed", "cancelled"].includes(status)
+          ? (t.status === "running" ? { ...t, status: "unfinished", finishedSeq: 3 } : t)
+          : (t.status === "unfinished" ? { ...t, status: "error" } : t)
+      ),
+    openCards: status === "awaiting-input" || status === "interrupted" ? cards : [],
     closedCards: closed,
     ...extra,
   };

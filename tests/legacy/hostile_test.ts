@@ -22,6 +22,7 @@ const frame = fc.record({
     '{"type":"token","content":"Hi"}',
     '{"type":"state","version":1,"snapshot":null}',
     '{"text":"x"}',
+    '{"type":"products","products":[{"id":"p1"}]}',
     "[[[[1]]]]",
   ),
 }, { requiredKeys: ["data"] });
@@ -32,7 +33,11 @@ const context = fc.record({
   conversationId: fc.constant("c"),
   turnId: fc.constant("t"),
   retryable: fc.boolean(),
-});
+  extensions: fc.record({
+    namespace: fc.constant("scout"),
+    channels: fc.constant({ products: "state" }),
+  }, { requiredKeys: ["namespace"] }),
+}, { requiredKeys: ["dialect", "conversationId", "turnId", "retryable"] });
 /** A context whose allocate() is a real function (fast-check cannot generate one). */
 function withAllocate(ctx: unknown): unknown {
   let seq = 0;

@@ -153,6 +153,70 @@ Deno.test("domain and heartbeat frames → not-chat-event", () => {
   assert.equal(!h.ok && h.error.code, "not-chat-event");
 });
 
+Deno.test("with ctx.extensions, domain frames upgrade to v1 extension events (Scout and Papercup)", () => {
+  const extensions = { namespace: "scout", channels: { products: "state" as const } };
+  const scout = host("scout", { extensions });
+  const p = upgradeLegacyChatFrame(
+    frame({ type: "products", products: [{ id: "p1" }], total: 1 }),
+    scout,
+  );
+  assert.deepEqual(p.ok && p.value.event, {
+    type: "ext",
+    name: "scout.products",
+    channel: "state",
+    data: { products: [{ id: "p1" }], total: 1 },
+  });
+  const b = upgradeLegacyChatFrame(frame({ type: "broaden", options: ["a"] }), scout);
+  assert.deepEqual(b.ok && b.value.event, {
+    type: "ext",
+    name: "scout.broaden",
+    data: { options: ["a"] },
+  });
+  assert.deepEqual([p.ok && p.value.seq, b.ok && b.value.seq], [1, 2]);
+  // Papercup: the event name is the type; the payload is kept as it is
+  const pc = upgradeLegacyChatFrame(
+    { event: "highlight", data: '{"id":"p1"}' },
+    host("papercup", { extensions: { namespace: "acme.shop" } }),
+  );
+  assert.deepEqual(pc.ok && pc.value.event, {
+    type: "ext",
+    name: "acme.shop.highlight",
+    data: { id: "p1" },
+  });
+  // a type that makes no extension name stays not-chat-event; a heartbeat too; no seq is taken
+  const bad = host("scout", { extensions });
+  for (const f of [frame({ type: "Products" }), frame({ type: "open-drawer" })]) {
+    const r = upgradeLegacyChatFrame(f, bad);
+    assert.equal(!r.ok && r.error.code, "not-chat-event");
+  }
+  const hb = upgradeLegacyChatFrame({ event: "heartbeat", data: "{}" }, bad);
+  assert.equal(!hb.ok && hb.error.code, "not-chat-event");
+  assert.equal(bad.calls(), 0);
+  // data the v1 rules refuse (33 levels deep) is invalid-event
+  let deep: unknown = 0;
+  for (let i = 0; i < 33; i++) deep = [deep];
+  const d = upgradeLegacyChatFrame(frame({ type: "products", deep }), bad);
+  assert.equal(!d.ok && d.error.code, "invalid-event");
+  // a bad option is the host's mistake
+  for (
+    const e of [
+      { namespace: "Scout" },
+      { namespace: "" },
+      { namespace: "scout", channels: { products: "history" } },
+      { namespace: "scout", channels: 5 },
+      5,
+    ]
+  ) {
+    const r = upgradeLegacyChatFrame(
+      frame({ type: "products" }),
+      host("scout", {
+        extensions: e as never,
+      }),
+    );
+    assert.equal(!r.ok && r.error.code, "invalid-context", JSON.stringify(e));
+  }
+});
+
 Deno.test("bad host context and allocation are refused, not thrown", () => {
   const f = frame({ type: "token", content: "x" });
   const code = (ctx: unknown) => {
@@ -179,6 +243,19 @@ Deno.test("bad host context and allocation are refused, not thrown", () => {
     }),
     "invalid-allocation",
   );
+  // ids no SSE id line or header could carry (CR, LF, NUL, a lone surrogate) are the host's mistake
+  for (const bad of ["a\nb", "a\rb", "a\u0000b", "t\ud800"]) {
+    assert.equal(code({ ...host("scout"), conversationId: bad }), "invalid-context", bad);
+    assert.equal(code({ ...host("scout"), turnId: bad }), "invalid-context", bad);
+    assert.equal(
+      code({ ...host("scout"), allocate: () => ({ eventId: bad, seq: 1 }) }),
+      "invalid-allocation",
+      bad,
+    );
+    const tool = frame({ type: "tool_start", tool: "search" });
+    const mapped = upgradeLegacyChatFrame(tool, { ...host("scout"), callIdFor: () => bad });
+    assert.equal(!mapped.ok && mapped.error.code, "invalid-context", bad);
+  }
 });
 
 for (

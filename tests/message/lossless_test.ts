@@ -464,3 +464,57 @@ Deno.test("property: any valid v1 turn converts; ai accepts every chunk, AG-UI v
   );
   assert.equal(runs, 1_000);
 });
+
+Deno.test("extension events reach both peers: AI SDK data-<name> parts by channel, AG-UI CUSTOM ext; elided as itself", async () => {
+  const envs = [
+    envelope(1, { type: "ext", name: "scout.products", channel: "state", data: { ids: ["p1"] } }),
+    envelope(2, { type: "ext", name: "scout.log", data: "searched" }),
+    envelope(3, { type: "ext", name: "scout.hint", channel: "transient", data: { id: "p1" } }),
+    envelope(4, { type: "ext", name: "scout.products", channel: "state", data: { ids: ["p2"] } }),
+    envelope(5, { type: "ext", name: "scout.log", channel: "event", data: "found" }),
+    envelope(6, { type: "elided", of: "navigate" }),
+    envelope(7, { type: "done" }),
+  ];
+  assert.deepEqual(foldChatState(envs).refusals, []);
+  const ai = v1ToUIMessageChunks(envs);
+  assert.deepEqual([ai.refused, ai.dropped], [[], []]);
+  const data = ai.chunks.filter((c) => c.type.startsWith("data-"));
+  assert.deepEqual(data, [
+    { type: "data-scout__products", id: "scout.products", data: { ids: ["p1"] } },
+    { type: "data-scout__log", data: "searched" },
+    { type: "data-scout__hint", data: { id: "p1" }, transient: true },
+    { type: "data-scout__products", id: "scout.products", data: { ids: ["p2"] } },
+    { type: "data-scout__log", data: "found" },
+    { type: "data-elided", data: { of: "navigate" }, transient: true },
+  ]);
+  assert.deepEqual(await aiRefusedChunks(ai.chunks), []);
+  // the AI SDK's own fold: the state-channel part is replaced (last write wins), events append
+  const { message } = await aiFold(ai.chunks);
+  assert.deepEqual(
+    (message as Any).parts.filter((p: Any) => p.type.startsWith("data-")),
+    [
+      { type: "data-scout__products", id: "scout.products", data: { ids: ["p2"] } },
+      { type: "data-scout__log", data: "searched" },
+      { type: "data-scout__log", data: "found" },
+    ],
+  );
+  const ag = v1ToAgUiEvents(envs);
+  assert.deepEqual([ag.refused, ag.dropped], [[], []]);
+  assert.deepEqual(
+    ag.events.filter((e) => e.type === "CUSTOM"),
+    [
+      { type: "CUSTOM", name: "ext", value: envs[0].event },
+      { type: "CUSTOM", name: "ext", value: envs[1].event },
+      { type: "CUSTOM", name: "ext", value: envs[2].event },
+      { type: "CUSTOM", name: "ext", value: envs[3].event },
+      { type: "CUSTOM", name: "ext", value: envs[4].event },
+      { type: "CUSTOM", name: "elided", value: { of: "navigate" } },
+    ].map((e) => {
+      const { type: _t, ...value } = e.value as Record<string, unknown>;
+      return { ...e, value };
+    }),
+  );
+  assert.deepEqual(agUiRefusedEvents(ag.events), []);
+  const verified = await agUiVerify(ag.events);
+  assert.equal(verified.error, undefined);
+});

@@ -3,6 +3,7 @@
 // interleaving suite must name every one.
 import { type LockRequest, LockTable } from "../../src/_internal/lock_table.ts";
 import {
+  type ActorKind,
   type AdmitOutcome,
   type AdmitRequest,
   type CasOutcome,
@@ -315,6 +316,67 @@ export class ConflictWithoutCurrentStore extends BrokenBase {
   }
 }
 
+/** Writes `not-run` blindly (UPDATE … SET state = 'not-run' with no revision check). */
+export class BlindNotRunStore extends BrokenBase {
+  override casEffect(
+    t: string,
+    e: string,
+    expected: number,
+    next: EffectDraft,
+  ): Promise<CasOutcome<EffectRecord>> {
+    const cur = this.peekEffect(t, e);
+    return super.casEffect(t, e, next.state === "not-run" && cur ? cur.revision : expected, next);
+  }
+}
+
+/** The fence refuses only a cancelled turn (status <> 'cancelled' instead of = 'running'). */
+export class OnlyCancelledRefusedStore extends BrokenBase {
+  protected override admitLocked(r: AdmitRequest): AdmitOutcome | Promise<AdmitOutcome> {
+    const turn = this.peekTurn(r.turnId);
+    if (!turn) return { admitted: false, reason: "unknown-turn" };
+    if (!this.fenceAuthorized(r.principal, r.turnId, "user")) {
+      return { admitted: false, reason: "unauthorized" };
+    }
+    if (turn.status === "cancelled") {
+      return { admitted: false, reason: "turn-not-running", status: turn.status };
+    }
+    const cur = this.peekEffect(r.turnId, r.effectId);
+    if (!cur || cur.state !== "claimed" || cur.revision !== r.claimRevision) {
+      return { admitted: false, reason: "stale-claim" };
+    }
+    const held = this.invokeLaunch(r);
+    return held ? held.then(() => mark(this, r)) : mark(this, r);
+  }
+}
+
+/** The fence caches a positive user grant per adapter instance ("grants rarely change"). */
+export class GrantCacheStore extends BrokenBase {
+  readonly #granted = new Set<string>();
+  protected override fenceAuthorized(principal: string, turnId: string, actor: ActorKind): boolean {
+    const key = `${actor}|${principal}`;
+    if (this.#granted.has(key)) return true;
+    const ok = super.fenceAuthorized(principal, turnId, actor);
+    if (ok) this.#granted.add(key);
+    return ok;
+  }
+}
+
+/** A state-machine CHECK that refuses admitted → admitted: every lease renewal conflicts. */
+export class NoRenewalStore extends BrokenBase {
+  override casEffect(
+    t: string,
+    e: string,
+    expected: number,
+    next: EffectDraft,
+  ): Promise<CasOutcome<EffectRecord>> {
+    const cur = this.peekEffect(t, e);
+    if (cur?.state === "admitted" && next.state === "admitted") {
+      return Promise.resolve({ ok: false, code: "conflict", current: cur });
+    }
+    return super.casEffect(t, e, expected, next);
+  }
+}
+
 export type Variant =
   | "reference"
   | "non-atomic-cas"
@@ -330,7 +392,11 @@ export type Variant =
   | "ack-not-persisted"
   | "authority-before-fence"
   | "revocation-between-check-and-write"
-  | "conflict-without-current";
+  | "conflict-without-current"
+  | "blind-not-run"
+  | "only-cancelled-refused"
+  | "grant-cache"
+  | "no-renewal";
 
 export type BrokenVariant = Exclude<Variant, "reference">;
 
@@ -364,6 +430,10 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   "authority-before-fence",
   "revocation-between-check-and-write",
   "conflict-without-current",
+  "blind-not-run",
+  "only-cancelled-refused",
+  "grant-cache",
+  "no-renewal",
 ];
 
 export function makeStore(variant: Variant, options: MemoryStoreOptions): MemoryRecoveryStore {
@@ -398,5 +468,13 @@ export function makeStore(variant: Variant, options: MemoryStoreOptions): Memory
       return new RevocationBetweenCheckAndWriteStore(options);
     case "conflict-without-current":
       return new ConflictWithoutCurrentStore(options);
+    case "blind-not-run":
+      return new BlindNotRunStore(options);
+    case "only-cancelled-refused":
+      return new OnlyCancelledRefusedStore(options);
+    case "grant-cache":
+      return new GrantCacheStore(options);
+    case "no-renewal":
+      return new NoRenewalStore(options);
   }
 }

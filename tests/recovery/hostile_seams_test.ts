@@ -222,7 +222,7 @@ Deno.test("unprintable errors (null-prototype objects, throwing message getters)
     action: "reconcile",
     reason: "dispatch-error",
     detail: "an unprintable value",
-    claimToken: "w1#1",
+    claimToken: host.store.peekEffect("t1", "e1")?.claimToken,
   });
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "unknown");
   const evil = new Error("x");

@@ -172,8 +172,9 @@ Deno.test("effects: a dispatch error returns needs-reconciliation; model retries
     action: "reconcile",
     reason: "dispatch-error",
     detail: "socket reset",
-    claimToken: "w1#1",
+    claimToken: host.store.peekEffect("t1", "e1")?.claimToken,
   });
+  assert.match(String(r.status === "needs-reconciliation" && r.claimToken), /^w1#[0-9a-f]{32}$/);
   assert.equal(host.store.peekEffect("t1", "e1")?.state, "unknown");
   assert.equal(host.store.peekTurn("t1")?.status, "needs-reconciliation");
   // The model "retries" from a fresh worker: refused, no dispatch.
@@ -313,7 +314,11 @@ Deno.test("effects: an uncertain admission is read back: not admitted → admitt
   });
   const w = value(await runAsAlice(lost.worker, () => ++dispatched));
   assert.equal(w.status === "needs-reconciliation" && w.reason, "uncertain-admission");
-  assert.ok(w.status === "needs-reconciliation" && w.action === "wait" && w.claimToken === "w1#1");
+  assert.ok(
+    w.status === "needs-reconciliation" && w.action === "wait" &&
+      w.claimToken === lost.host.store.peekEffect("t1", "e1")?.claimToken &&
+      /^w1#[0-9a-f]{32}$/.test(w.claimToken ?? ""),
+  );
   assert.equal(dispatched, 1);
   assert.equal(lost.host.store.peekEffect("t1", "e1")?.state, "admitted");
   // That answer proves nothing ran: the owner's token records not-run at once; then it runs once.

@@ -27,6 +27,18 @@ export const TRICKY: unknown[] = [
   "running",
   "submitted",
   "delta",
+  // not wire ids: no SSE id line or header could carry them
+  "e\n1",
+  "a\u0000b",
+  "k\ud800",
+  // extension names and channels, good and bad
+  "scout.products",
+  "Scout.products",
+  "scout",
+  "scout..x",
+  "transient",
+  "navigate",
+  "ext",
 ];
 
 export const tricky = fc.constantFrom(...TRICKY);
@@ -66,7 +78,7 @@ export const validEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     ok: fc.boolean(),
     summary: text,
     output: fc.jsonValue(),
-    blocks: fc.array(block, { maxLength: 2 }),
+    blocks: fc.uniqueArray(block, { maxLength: 2, selector: (b) => b.id }),
   }, { requiredKeys: ["type", "callId", "name", "ok"] }),
   fc.record({
     type: fc.constant("provenance"),
@@ -114,6 +126,13 @@ export const validEvent: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
     status: fc.constantFrom("running", "cancelled", "interrupted", "needs-reconciliation"),
     reason: text,
   }, { requiredKeys: ["type", "status"] }),
+  fc.record({
+    type: fc.constant("ext"),
+    name: fc.constantFrom("scout.products", "scout.broaden", "acme.cart.updated", "a1.b_2"),
+    channel: fc.constantFrom("event", "state", "transient"),
+    data: fc.jsonValue({ maxDepth: 3 }),
+  }, { requiredKeys: ["type", "name", "data"] }),
+  fc.record({ type: fc.constant("elided"), of: fc.constantFrom("navigate", "ext") }),
 );
 
 export const validEnvelope: fc.Arbitrary<Record<string, unknown>> = fc.record({
@@ -166,6 +185,9 @@ const EVENT_KEYS = [
   "href",
   "status",
   "reason",
+  "channel",
+  "data",
+  "of",
 ];
 const INNER_KEYS = [
   "correlationId",

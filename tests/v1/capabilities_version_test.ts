@@ -114,6 +114,41 @@ Deno.test("requireChatCapabilities fails closed on names it does not know", () =
   });
 });
 
+Deno.test("requireChatCapabilities: a requirement is exactly true; anything but true/false is refused, never read as not required", () => {
+  const all: ChatCapabilities = {
+    connectionReplay: true,
+    persistedHistory: true,
+    persistedDecisions: true,
+    completedToolCheckpoints: true,
+    interruptedTurnRecovery: true,
+  };
+  for (const flag of [1, "true", "yes", null, {}, [], 0, "", NaN]) {
+    const required = { persistedHistory: flag } as unknown as Partial<ChatCapabilities>;
+    for (const declared of [all, NO_CAPABILITIES]) {
+      const r = requireChatCapabilities(declared, required);
+      assert.equal(r.ok, false, `${JSON.stringify(flag)} must not pass`);
+      assert.deepEqual(!r.ok && [r.error.missing, r.error.unknown, r.error.invalid], [
+        [],
+        [],
+        ["persistedHistory"],
+      ]);
+      assert.match(!r.ok ? r.error.message : "", /other than true or false: "persistedHistory"/);
+    }
+  }
+  // true requires, false and undefined do not
+  assert.ok(requireChatCapabilities(all, { persistedHistory: true }).ok);
+  assert.ok(
+    requireChatCapabilities(NO_CAPABILITIES, {
+      persistedHistory: false,
+      connectionReplay: undefined,
+    }).ok,
+  );
+  const ok = requireChatCapabilities(all, ["connectionReplay"]);
+  assert.ok(ok.ok);
+  const miss = requireChatCapabilities(NO_CAPABILITIES, ["connectionReplay"]);
+  assert.deepEqual(!miss.ok && miss.error.invalid, []);
+});
+
 Deno.test("persistedHistory never implies interruptedTurnRecovery (nor anything else)", () => {
   const historyOnly: ChatCapabilities = { ...NO_CAPABILITIES, persistedHistory: true };
   const r = requireChatCapabilities(historyOnly, ["interruptedTurnRecovery"]);

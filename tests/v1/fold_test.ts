@@ -8,6 +8,7 @@ import {
   createChatState,
   foldChatState,
   foldChatStateStrict,
+  resumeChatState,
 } from "../../mod.ts";
 import { nearEnvelope, tricky, validEvent } from "./_arbitraries.ts";
 
@@ -207,9 +208,93 @@ Deno.test("cards: awaiting-input, unknown-card, duplicate-card, last close → r
   const g = new ChatStateFolder(C, T);
   g.push(env(1, card("k1")));
   g.push(env(2, { type: "card_closed", correlationId: "k1" }));
-  const resumed = ChatStateFolder.from(g.state());
+  const resumed = resumeChatState(g.state());
   assert.ok(resumed.ok);
   assert.equal(code(resumed.value.push(env(3, card("k1")))), "duplicate-card");
+});
+
+Deno.test("terminal states: cards close with a failed or cancelled turn; calls still running when a turn ends are marked unfinished", () => {
+  const card = (id: string) => ({
+    type: "card",
+    card: { correlationId: id, prompt: "?", createdAt: 1 },
+  });
+  const start = () => {
+    const f = new ChatStateFolder(C, T);
+    for (
+      const e of [
+        { type: "tool_call", callId: "k1", name: "search" },
+        { type: "tool_call", callId: "k2", name: "search" },
+        { type: "tool_result", callId: "k1", name: "search", ok: true },
+        card("q1"),
+        card("q2"),
+        { type: "card_closed", correlationId: "q1", resolution: "submitted" },
+      ]
+    ) assert.equal(code(f.push(env(f.lastSeq + 1, e))), "ok", JSON.stringify(e));
+    return f;
+  };
+  for (
+    const [end, status, resolution] of [
+      [{ type: "turn_status", status: "cancelled", reason: "user" }, "cancelled", "cancelled"],
+      [{ type: "error", message: "boom", retryable: false }, "failed", "interrupted"],
+    ] as const
+  ) {
+    const f = start();
+    assert.equal(f.status, "awaiting-input");
+    assert.equal(code(f.push(env(7, end))), "ok");
+    const s = f.state();
+    assert.equal(s.status, status);
+    // Before: q2 stayed open forever and k2 running; a later card_closed was refused.
+    assert.deepEqual(s.openCards, []);
+    assert.deepEqual(s.closedCards, [
+      { correlationId: "q1", resolution: "submitted" },
+      { correlationId: "q2", resolution },
+    ]);
+    assert.deepEqual(s.tools.map((t) => [t.callId, t.status, t.finishedSeq]), [
+      ["k1", "ok", 3],
+      ["k2", "unfinished", 7],
+    ]);
+    // nothing is left for a later event to close
+    assert.equal(
+      code(f.push(env(8, { type: "card_closed", correlationId: "q2" }))),
+      "illegal-transition",
+    );
+    assert.equal(
+      code(f.push(env(8, { type: "tool_result", callId: "k2", name: "search", ok: true }))),
+      "illegal-transition",
+    );
+    // the state resumes as it is, also through JSON
+    const resumed = resumeChatState(JSON.parse(JSON.stringify(s)));
+    assert.ok(resumed.ok, JSON.stringify(resumed));
+    assert.deepEqual(resumed.value.state(), s);
+  }
+  // an interrupted turn keeps its cards and running calls (it may resume), until it ends
+  const g = start();
+  assert.equal(code(g.push(env(7, { type: "turn_status", status: "interrupted" }))), "ok");
+  assert.deepEqual(g.state().openCards.map((c) => c.correlationId), ["q2"]);
+  assert.deepEqual(g.state().tools.map((t) => t.status), ["ok", "running"]);
+  assert.equal(code(g.push(env(8, { type: "turn_status", status: "cancelled" }))), "ok");
+  assert.deepEqual(g.state().tools.map((t) => [t.status, t.finishedSeq]), [["ok", 3], [
+    "unfinished",
+    8,
+  ]]);
+  assert.deepEqual(g.state().closedCards.at(-1), { correlationId: "q2", resolution: "cancelled" });
+  // done while a call runs completes the turn and marks the call unfinished (a Scout turn has
+  // no tool result at all: refusing `done` would leave it running forever)
+  const h = new ChatStateFolder(C, T);
+  h.push(env(1, { type: "tool_call", callId: "a", name: "n" }));
+  h.push(env(2, { type: "tool_call", callId: "b", name: "n" }));
+  h.push(env(3, { type: "tool_result", callId: "a", name: "n", ok: true }));
+  assert.equal(code(h.push(env(4, { type: "done" }))), "ok");
+  assert.equal(h.status, "completed");
+  // Before: a completed turn with a running tool call.
+  assert.deepEqual(h.state().tools.map((t) => [t.callId, t.status, t.finishedSeq]), [
+    ["a", "ok", 3],
+    ["b", "unfinished", 4],
+  ]);
+  assert.equal(
+    code(h.push(env(5, { type: "tool_result", callId: "b", name: "n", ok: true }))),
+    "illegal-transition",
+  );
 });
 
 Deno.test("lifecycle: terminal refuses everything; paused accepts only turn_status/error", () => {
@@ -288,12 +373,64 @@ Deno.test("state() is a JSON-serialisable snapshot, independent of the folder", 
   const f = new ChatStateFolder(C, T);
   f.push(env(1, { type: "tool_call", callId: "c", name: "n" }));
   const s = f.state();
-  s.tools[0].status = "ok";
-  s.tools.push({ callId: "z", name: "z", status: "ok", startedSeq: 9 });
+  // shared parts are frozen: changing them throws instead of reaching the folder
+  assert.throws(() => {
+    (s.tools[0] as { status: string }).status = "ok";
+  }, TypeError);
+  assert.throws(() => (s.tools as unknown[]).push({}), TypeError);
+  // the snapshot object is its own: any field, a collection too, can be replaced
   s.text = "mutated";
+  s.tools = [{ callId: "z", name: "z", status: "ok", startedSeq: 9 }];
+  assert.deepEqual(s.tools, [{ callId: "z", name: "z", status: "ok", startedSeq: 9 }]);
   assert.deepEqual(f.state().tools, [{ callId: "c", name: "n", status: "running", startedSeq: 1 }]);
   assert.equal(f.state().text, "");
   assert.deepEqual(JSON.parse(JSON.stringify(f.state())), f.state());
+  assert.deepEqual(structuredClone(f.state()), f.state());
+  assert.deepEqual({ ...f.state() }, f.state());
+});
+
+Deno.test("snapshots share structure and never change: each keeps the state of its moment", () => {
+  const f = new ChatStateFolder(C, T);
+  const envs: unknown[] = [];
+  // each snapshot is left unread until the end; the expected JSON comes from a separate fold
+  const snaps: { json: string; state: ReturnType<ChatStateFolder["state"]> }[] = [];
+  const take = () => {
+    const state = f.state();
+    const json = JSON.stringify(foldChatState(envs, { conversationId: C, turnId: T }).state);
+    snaps.push({ json, state });
+  };
+  let seq = 0;
+  const push = (event: Record<string, unknown>) => {
+    const e = env(++seq, event);
+    envs.push(e);
+    assert.ok(f.push(e).ok, JSON.stringify(event));
+    take();
+  };
+  take();
+  for (let i = 0; i < 70; i++) push({ type: "tool_call", callId: `k${i}`, name: "n" });
+  push({ type: "delta", text: "a" });
+  const a = f.state(), b = f.state();
+  assert.equal(a.tools, b.tools, "no change in between: the same frozen array");
+  assert.ok(Object.isFrozen(a.tools) && Object.isFrozen(a.tools[0]));
+  for (let i = 0; i < 70; i += 3) {
+    push({ type: "tool_progress", callId: `k${i}`, progress: 0.5 });
+    push({ type: "tool_result", callId: `k${i}`, name: "n", ok: i % 2 === 0 });
+  }
+  push({ type: "card", card: { correlationId: "q1", prompt: "?", createdAt: 1 } });
+  push({ type: "card", card: { correlationId: "q2", prompt: "?", createdAt: 1 } });
+  push({ type: "card_closed", correlationId: "q1", resolution: "submitted" });
+  push({ type: "delta", text: "b" });
+  // unchanged tool calls are the same objects from one snapshot to the next
+  const last = snaps.at(-1)!.state, before = snaps.at(-2)!.state;
+  assert.equal(last.tools[1], before.tools[1]);
+  assert.equal(last.tools, before.tools);
+  assert.notEqual(last.text, before.text);
+  // every snapshot, read only now, is the state of its moment
+  for (const { json, state } of snaps) assert.equal(JSON.stringify(state), json);
+  assert.deepEqual(last.openCards.map((c) => c.correlationId), ["q2"]);
+  assert.deepEqual(last.closedCards, [{ correlationId: "q1", resolution: "submitted" }]);
+  assert.equal(last.tools.length, 70);
+  assert.equal(last.tools.filter((t) => t.status !== "running").length, 24);
 });
 
 Deno.test("golden: turn_basic folds cleanly", async () => {
@@ -334,19 +471,19 @@ Deno.test("golden: turn_problems reports every problem with its position", async
   await assertGolden("v1/turn_problems.strict.json", strict);
 });
 
-Deno.test("resume: ChatStateFolder.from(state) continues where the saved state stopped", async () => {
+Deno.test("resume: resumeChatState(state) continues where the saved state stopped", async () => {
   const values = ndjson(await readFixture("v1/turn_basic.ndjson"));
   const full = foldChatState(values).state!;
   const head = foldChatState(values.slice(0, 9)).state!;
   const saved = JSON.parse(JSON.stringify(head));
-  const resumed = ChatStateFolder.from(saved);
+  const resumed = resumeChatState(saved);
   assert.ok(resumed.ok);
   for (const v of values.slice(9)) assert.ok(resumed.value.push(v).ok);
   assert.deepEqual(resumed.value.state(), full);
   // via foldChatState's `from`
   assert.deepEqual(foldChatState(values.slice(9), { from: saved }).state, full);
   // after a resume the last event is a duplicate, older ones are reordered
-  const again = ChatStateFolder.from(saved);
+  const again = resumeChatState(saved);
   assert.ok(again.ok);
   assert.equal(code(again.value.push(values[8])), "duplicate");
   assert.equal(code(again.value.push(values[2])), "reordered");
@@ -357,7 +494,7 @@ Deno.test("resume: ChatStateFolder.from(state) continues where the saved state s
       tools: [{}],
     }]
   ) {
-    const r = ChatStateFolder.from(bad);
+    const r = resumeChatState(bad);
     assert.equal(!r.ok && r.error.code, "invalid-state");
   }
   const rep = foldChatState(values, { from: { ...saved, text: 5 } });
@@ -422,9 +559,27 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
     [{ ...s0, openCards: [card("a")] }, "status"],
     [{ ...s0, status: "completed", done: {}, openCards: [card("a")] }, "status"],
     [{ ...s0, status: "awaiting-input" }, "status"],
+    // cards close with the turn and a finished turn has no running tool call
+    [
+      {
+        ...s0,
+        status: "failed",
+        error: { message: "x", retryable: false },
+        openCards: [card("a")],
+      },
+      "status",
+    ],
+    [{ ...s0, status: "cancelled", openCards: [card("a")] }, "status"],
+    [{ ...s0, status: "completed", done: {}, tools: [tool] }, "tools.0.status"],
+    [{ ...s0, status: "cancelled", tools: [tool] }, "tools.0.status"],
+    [{ ...s0, tools: [{ ...tool, status: "unfinished", finishedSeq: 2 }] }, "tools.0.status"],
+    [
+      { ...s0, status: "cancelled", tools: [{ ...tool, status: "unfinished" }] },
+      "tools.0.finishedSeq",
+    ],
   ];
   for (const [bad, path] of cases) {
-    const r = ChatStateFolder.from(bad as ChatStateV1);
+    const r = resumeChatState(bad as ChatStateV1);
     assert.deepEqual(
       !r.ok && [r.error.code, r.error.path],
       ["invalid-state", path],
@@ -438,21 +593,23 @@ Deno.test("resume: a tampered saved state is refused, naming the offending field
       throw new Error("boom");
     },
   };
-  assert.equal(code(ChatStateFolder.from(throwing as unknown as ChatStateV1)), "invalid-state");
+  assert.equal(code(resumeChatState(throwing as unknown as ChatStateV1)), "invalid-state");
   // the states the fold can reach are accepted (running with a paused card, failed with one open…)
   const ok = [
     {
       ...s0,
       status: "failed",
       error: { message: "x", retryable: true, retryAfterMs: 5 },
-      openCards: [card("a")],
+      closedCards: [{ correlationId: "a", resolution: "interrupted" }],
+      tools: [{ ...tool, status: "unfinished", finishedSeq: 2 }],
     },
+    { ...s0, status: "interrupted", tools: [tool] },
     { ...s0, status: "interrupted", openCards: [card("a")] },
     { ...s0, status: "completed", done: { usage: { costUsd: 0.5 } } },
     { ...s0, tools: [{ ...tool, status: "error", finishedSeq: 2, progress: 1 }] },
   ];
   for (const good of ok) {
-    assert.ok(ChatStateFolder.from(good as ChatStateV1).ok, JSON.stringify(good));
+    assert.ok(resumeChatState(good as ChatStateV1).ok, JSON.stringify(good));
   }
 });
 
@@ -469,8 +626,8 @@ Deno.test("property: every state the fold reaches resumes to the same folder (al
       if (saved.tools.length > 0) seen.tools++;
       if (["completed", "failed", "cancelled"].includes(saved.status)) seen.terminal++;
       if (["interrupted", "needs-reconciliation"].includes(saved.status)) seen.paused++;
-      const direct = ChatStateFolder.from(saved);
-      const viaJson = ChatStateFolder.from(JSON.parse(JSON.stringify(saved)));
+      const direct = resumeChatState(saved);
+      const viaJson = resumeChatState(JSON.parse(JSON.stringify(saved)));
       assert.ok(direct.ok, JSON.stringify(direct));
       assert.ok(viaJson.ok, JSON.stringify(viaJson));
       assert.deepEqual(direct.value.state(), saved);
@@ -486,12 +643,12 @@ Deno.test("property: every state the fold reaches resumes to the same folder (al
   for (const [k, v] of Object.entries(seen)) assert.ok(v >= 20, `only ${v} runs reached ${k}`);
 });
 
-Deno.test("property: ChatStateFolder.from never throws on near-states", () => {
+Deno.test("property: resumeChatState never throws on near-states", () => {
   const saved = { ...createChatState(C, T), lastSeq: 1, lastEventId: "e1" };
   const keys = Object.keys(saved).concat(["tools", "openCards", "done", "error", "provenance"]);
   fc.assert(
     fc.property(fc.constantFrom(...keys), fc.oneof(tricky, fc.jsonValue()), (key, value) => {
-      const r = ChatStateFolder.from({ ...saved, [key]: value } as unknown as ChatStateV1);
+      const r = resumeChatState({ ...saved, [key]: value } as unknown as ChatStateV1);
       if (r.ok) JSON.stringify(r.value.state());
       else assert.equal(r.error.code, "invalid-state");
     }),

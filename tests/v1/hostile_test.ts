@@ -8,11 +8,14 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
   canTransition,
+  chatEventChannel,
   ChatStateFolder,
   createChatState,
+  createExtensionRegistry,
   foldChatState,
   foldChatStateStrict,
   isChatEventV1Type,
+  isExtensionName,
   isTerminalTurnStatus,
   isTurnStatus,
   negotiateChatVersion,
@@ -20,7 +23,9 @@ import {
   nextTurnStatus,
   parseChatEnvelope,
   parseChatEnvelopeJson,
+  replayEnvelope,
   requireChatCapabilities,
+  resumeChatState,
 } from "../../mod.ts";
 import { utf8ByteLength } from "../../src/v1/parse.ts";
 import { arg, assertResult, attack } from "../_helpers/attack.ts";
@@ -40,31 +45,76 @@ const foldOptions = fc.record({
   conversationId: fc.constant("c1"),
   turnId: fc.constant("t1"),
   from: savedState,
+  extensions: fc.constant(createExtensionRegistry({}, { strict: true })),
 }, { requiredKeys: [] });
 const boolean = (r: unknown) => assert.equal(typeof r, "boolean");
 
+const registry = fc.constant(createExtensionRegistry({ "scout.products": (d) => d !== null }));
+const parseOptions = fc.record({ extensions: registry }, { requiredKeys: [] });
+const extEnvelope = fc.constantFrom("state", "event", "transient").map((channel) => ({
+  schemaVersion: 1,
+  conversationId: "c1",
+  turnId: "t1",
+  eventId: "e1",
+  seq: 1,
+  event: { type: "ext", name: "scout.products", channel, data: { products: [{ id: "p1" }] } },
+}));
+const anyEnvelope = fc.oneof(validEnvelope, extEnvelope);
+
 Deno.test("hostile: parseChatEnvelope / parseChatEnvelopeJson", () => {
-  attack([arg(validEnvelope)], (v) => parseChatEnvelope(v), { check: assertResult });
+  attack([arg(anyEnvelope), arg(parseOptions)], (v, o) => parseChatEnvelope(v, o as never), {
+    check: assertResult,
+  });
   attack(
-    [arg(validEnvelope.map((v) => JSON.stringify(v))), arg(fc.record({ maxBytes: fc.nat() }))],
+    [
+      arg(anyEnvelope.map((v) => JSON.stringify(v))),
+      arg(fc.record({ maxBytes: fc.nat(), extensions: registry }, { requiredKeys: [] })),
+    ],
     (t, o) => parseChatEnvelopeJson(t as string, o as never),
     { check: assertResult },
+  );
+});
+
+Deno.test("hostile: isExtensionName, chatEventChannel, replayEnvelope, createExtensionRegistry", () => {
+  attack([arg(fc.constantFrom("scout.products", "x"))], (n) => isExtensionName(n), {
+    check: boolean,
+  });
+  attack([arg(validEvent)], (e) => chatEventChannel(e as never), {
+    check: (c) => assert.ok(c === "event" || c === "state" || c === "transient"),
+  });
+  attack([arg(anyEnvelope)], (e) => replayEnvelope(e as never));
+  // building a registry from a bad record is a programmer's mistake: a TypeError, documented
+  attack(
+    [arg(fc.constant({ "scout.products": () => true })), arg(fc.record({ strict: fc.boolean() }))],
+    (v, o) => {
+      const r = createExtensionRegistry(v as never, o as never);
+      assert.equal(typeof r.check, "function");
+    },
+    { allowed: (e) => e instanceof TypeError },
   );
 });
 
 Deno.test("hostile: ChatStateFolder (constructor, push, resync, from, state)", () => {
   const idError = (e: unknown) =>
     e instanceof TypeError && /must be a non-empty string/.test(e.message);
-  attack([arg(fc.constant("c1")), arg(fc.constant("t1")), arg(validEnvelope)], (c, t, v) => {
-    const f = new ChatStateFolder(c as string, t as string);
-    assertResult(f.push(v));
-    assertResult(f.resync(v));
-    assert.equal(f.state().conversationId, c); // opaque data (a card) is kept by reference
-  }, { allowed: idError });
+  attack(
+    [arg(fc.constant("c1")), arg(fc.constant("t1")), arg(anyEnvelope), arg(parseOptions)],
+    (c, t, v, o) => {
+      const f = new ChatStateFolder(c as string, t as string, o as never);
+      assertResult(f.push(v));
+      assertResult(f.resync(v));
+      assert.equal(f.state().conversationId, c); // opaque data (a card) is kept by reference
+    },
+    { allowed: idError },
+  );
   attack([arg(fc.constant("c1")), arg(fc.constant("t1"))], (c, t) => {
     assert.deepEqual(createChatState(c as string, t as string).tools, []);
   }, { allowed: idError });
-  attack([arg(savedState)], (s) => ChatStateFolder.from(s as never), { check: assertResult });
+  attack(
+    [arg(savedState), arg(parseOptions)],
+    (s, o) => resumeChatState(s as never, o as never),
+    { check: assertResult },
+  );
 });
 
 Deno.test("hostile: foldChatState / foldChatStateStrict", () => {

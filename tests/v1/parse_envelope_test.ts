@@ -66,6 +66,8 @@ Deno.test("every v1 event type parses; result equals the stripped input", () => 
     },
     { type: "navigate", href: "/orders" },
     { type: "turn_status", status: "needs-reconciliation", reason: "ack lost" },
+    { type: "ext", name: "scout.products", channel: "state", data: { products: [{ id: "p1" }] } },
+    { type: "elided", of: "navigate" },
   ];
   assert.deepEqual(events.map((e) => e.type), [...CHAT_EVENT_V1_TYPES]);
   for (const event of events) {
@@ -257,6 +259,72 @@ Deno.test("event constraints with paths", () => {
   invalidAt(env({ type: "navigate" }), "event.href");
   invalidAt(env({ type: "turn_status", status: "completed" }), "event.status");
   invalidAt(env({ type: "turn_status", status: "awaiting-input" }), "event.status");
+});
+
+/** Ids no SSE `id:` line or header could carry: CR, LF, NUL, lone surrogates. */
+const NOT_WIRE_IDS = [
+  "a\nb",
+  "a\rb",
+  "\r\n",
+  "a\u0000b",
+  "e\ud800",
+  "\udc00e",
+  "\udc00\ud800",
+  "\ud800",
+];
+/** Odd but sendable: a surrogate pair, other control characters, spaces, non-ASCII. */
+const WIRE_IDS = ["\ud83d\ude00", "a\tb", "a\u000bb", " x ", "é-€", "a:b/c?d=1"];
+
+Deno.test("ids the SSE encoder cannot send are refused at parse, for every v1 id field", () => {
+  // every place an id lives, as [path, envelope with the id put there]
+  const places: [string, (id: string) => unknown][] = [
+    ["conversationId", (id) => ({ ...env({ type: "delta", text: "x" }), conversationId: id })],
+    ["turnId", (id) => ({ ...env({ type: "delta", text: "x" }), turnId: id })],
+    ["eventId", (id) => ({ ...env({ type: "delta", text: "x" }), eventId: id })],
+    ["event.sessionId", (id) => env({ type: "session", sessionId: id })],
+    ["event.callId", (id) => env({ type: "tool_call", callId: id, name: "n" })],
+    ["event.callId", (id) => env({ type: "tool_progress", callId: id })],
+    ["event.callId", (id) => env({ type: "tool_result", callId: id, name: "n", ok: true })],
+    [
+      "event.card.correlationId",
+      (id) => env({ type: "card", card: { correlationId: id, prompt: "p", createdAt: 1 } }),
+    ],
+    ["event.correlationId", (id) => env({ type: "card_closed", correlationId: id })],
+  ];
+  for (const [path, make] of places) {
+    for (const id of NOT_WIRE_IDS) {
+      invalidAt(make(id), path);
+      assert.equal(
+        parseChatEnvelopeJson(JSON.stringify(make(id))).ok,
+        false,
+        `${path} ${JSON.stringify(id)} (JSON)`,
+      );
+    }
+    for (const id of WIRE_IDS) {
+      assert.ok(parseChatEnvelope(make(id)).ok, `${path} ${JSON.stringify(id)}`);
+      assert.ok(ChatEventEnvelopeSchema.safeParse(make(id)).success, `${path} zod`);
+    }
+  }
+  const e = refuse({ ...env({ type: "delta", text: "x" }), eventId: "e\n1" });
+  assert.match(
+    (e as unknown as { message: string }).message,
+    /eventId must be a non-empty string without CR, LF, NUL or a lone surrogate/,
+  );
+  // names and references are not ids: any non-empty string
+  assert.ok(parseChatEnvelope(env({ type: "tool_call", callId: "k", name: "a\nb" })).ok);
+  assert.ok(parseChatEnvelope(env({ type: "provenance", engine: "\ud800", model: "m" })).ok);
+});
+
+Deno.test("a tool result's grounded blocks have unique ids", () => {
+  const block = (id: string) => ({ id, text: "t", sources: [] });
+  const result = (...ids: string[]) =>
+    env({ type: "tool_result", callId: "k", name: "n", ok: true, blocks: ids.map(block) });
+  invalidAt(result("b1", "b1"), "event.blocks.1.id");
+  invalidAt(result("b1", "b2", "b3", "b2"), "event.blocks.3.id");
+  assert.ok(parseChatEnvelope(result("b1", "b2", "b3")).ok);
+  assert.ok(ChatEventEnvelopeSchema.safeParse(result("b1", "b2")).success);
+  // ids are compared exactly: case and Unicode forms differ
+  assert.ok(parseChatEnvelope(result("b", "B", "\u00e9", "e\u0301")).ok);
 });
 
 Deno.test("refusal messages name the path and issues are summarised", () => {

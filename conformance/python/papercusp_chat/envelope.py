@@ -2,11 +2,13 @@
 
 Rules (README "v1: envelopes, lifecycle, state"; JSON Schema
 ``schema/v1/chat-event-envelope.schema.json``): ``schemaVersion`` exactly 1
-(else ``unsupported-version``), an event ``type`` among the fourteen (else
-``unknown-event-type``), non-empty ids, a positive safe-integer ``seq``, an
-optional finite ``at`` >= 0 and each event's fields (else
-``invalid-envelope``). Unknown keys are dropped; opaque data (tool input and
-output, state snapshots, cards) is kept as is.
+(else ``unsupported-version``), an event ``type`` among the sixteen (else
+``unknown-event-type``), wire ids (non-empty, no CR, LF, NUL or lone
+surrogate), a positive safe-integer ``seq``, an optional finite ``at`` >= 0
+and each event's fields (else ``invalid-envelope``): grounded block ids
+unique within a result, an ``ext`` event's namespaced name and bounded JSON
+data. Unknown keys are dropped; opaque data (tool input and output, state
+snapshots, cards) is kept as is.
 """
 
 from ._js import (
@@ -22,10 +24,20 @@ from ._js import (
     utf16_len,
 )
 
+import re
+
 EVENT_TYPES = (
     "session", "delta", "reasoning", "tool_call", "tool_progress", "tool_result",
     "provenance", "card", "card_closed", "state", "done", "error", "navigate", "turn_status",
+    "ext", "elided",
 )
+CHANNELS = ("event", "state", "transient")
+EXTENSION_NAME = re.compile(
+    r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.[a-z][a-z0-9]*(?:_[a-z0-9]+)*)+\Z")
+MAX_EXTENSION_NAME_LENGTH = 128
+MAX_EXTENSION_DEPTH = 32
+MAX_EXTENSION_VALUES = 10_000
+_NOT_WIRE = re.compile("[\r\n\x00\ud800-\udfff]")
 RESOLUTIONS = ("submitted", "declined", "cancelled", "expired", "interrupted")
 USAGE_KEYS = ("totalTokens", "inputTokens", "outputTokens", "costUsd")
 TURN_STATUS_TARGETS = ("running", "cancelled", "interrupted", "needs-reconciliation")
@@ -45,6 +57,38 @@ def _bad(path, message):
     raise Refused("invalid-envelope", "invalid v1 envelope: %s %s" % (path, message))
 
 
+def is_wire_id(v):
+    """A non-empty string with no CR, LF, NUL or lone surrogate (json.loads joins a pair)."""
+    return is_non_empty(v) and _NOT_WIRE.search(v) is None
+
+
+def _wire_id(e, key, path):
+    if not is_wire_id(e.get(key, MISSING)):
+        _bad(path, "must be a wire id (non-empty, no CR, LF, NUL or lone surrogate)")
+
+
+def is_extension_name(v):
+    return isinstance(v, str) and len(v) <= MAX_EXTENSION_NAME_LENGTH and \
+        EXTENSION_NAME.match(v) is not None
+
+
+def json_problem(v):
+    """The first reason ``v`` is not bounded JSON data (depth, value count), or None."""
+    count = 0
+    stack = [(v, 0)]
+    while stack:
+        x, level = stack.pop()
+        count += 1
+        if count > MAX_EXTENSION_VALUES:
+            return "holds more than %d JSON values" % MAX_EXTENSION_VALUES
+        if isinstance(x, (list, dict)):
+            if level == MAX_EXTENSION_DEPTH:
+                return "nests arrays and objects deeper than %d" % MAX_EXTENSION_DEPTH
+            items = x if isinstance(x, list) else x.values()
+            stack.extend((y, level + 1) for y in reversed(list(items)))
+    return None
+
+
 def _blocks(v):
     if not isinstance(v, list):
         _bad("event.blocks", "must be an array")
@@ -54,6 +98,8 @@ def _blocks(v):
             _bad("event.blocks.%d" % i, "must be an object")
         if not is_non_empty(b.get("id", MISSING)):
             _bad("event.blocks.%d.id" % i, "must be a non-empty string")
+        if any(o["id"] == b["id"] for o in out):
+            _bad("event.blocks.%d.id" % i, "repeats the id of an earlier block")
         if not isinstance(b.get("text", MISSING), str):
             _bad("event.blocks.%d.text" % i, "must be a string")
         sources = b.get("sources", MISSING)
@@ -93,8 +139,7 @@ def _event(e, t):
             _bad("event.text", "must be a string")
         return {"type": t, "text": e["text"]}
     if t == "tool_call":
-        if not is_non_empty(get("callId", MISSING)):
-            _bad("event.callId", "must be a non-empty string")
+        _wire_id(e, "callId", "event.callId")
         if not is_non_empty(get("name", MISSING)):
             _bad("event.name", "must be a non-empty string")
         out = {"type": t, "callId": e["callId"], "name": e["name"]}
@@ -102,8 +147,7 @@ def _event(e, t):
             out["input"] = e["input"]
         return out
     if t == "tool_progress":
-        if not is_non_empty(get("callId", MISSING)):
-            _bad("event.callId", "must be a non-empty string")
+        _wire_id(e, "callId", "event.callId")
         out = {"type": t, "callId": e["callId"]}
         _optional_string(e, out, "message")
         p = get("progress", MISSING)
@@ -113,8 +157,7 @@ def _event(e, t):
             out["progress"] = p
         return out
     if t == "tool_result":
-        if not is_non_empty(get("callId", MISSING)):
-            _bad("event.callId", "must be a non-empty string")
+        _wire_id(e, "callId", "event.callId")
         if not is_non_empty(get("name", MISSING)):
             _bad("event.name", "must be a non-empty string")
         if not isinstance(get("ok", MISSING), bool):
@@ -127,8 +170,7 @@ def _event(e, t):
             out["blocks"] = _blocks(e["blocks"])
         return out
     if t == "session":
-        if not is_non_empty(get("sessionId", MISSING)):
-            _bad("event.sessionId", "must be a non-empty string")
+        _wire_id(e, "sessionId", "event.sessionId")
         return {"type": t, "sessionId": e["sessionId"]}
     if t == "provenance":
         if not is_non_empty(get("engine", MISSING)):
@@ -147,16 +189,14 @@ def _event(e, t):
         card = get("card", MISSING)
         if not is_record(card):
             _bad("event.card", "must be an object")
-        if not is_non_empty(card.get("correlationId", MISSING)):
-            _bad("event.card.correlationId", "must be a non-empty string")
+        _wire_id(card, "correlationId", "event.card.correlationId")
         if not isinstance(card.get("prompt", MISSING), str):
             _bad("event.card.prompt", "must be a string")
         if not is_finite(card.get("createdAt", MISSING)):
             _bad("event.card.createdAt", "must be a finite number (epoch ms)")
         return {"type": t, "card": card}
     if t == "card_closed":
-        if not is_non_empty(get("correlationId", MISSING)):
-            _bad("event.correlationId", "must be a non-empty string")
+        _wire_id(e, "correlationId", "event.correlationId")
         resolution = get("resolution", MISSING)
         if resolution is MISSING:
             return {"type": t, "correlationId": e["correlationId"]}
@@ -206,6 +246,27 @@ def _event(e, t):
         if not isinstance(get("href", MISSING), str):
             _bad("event.href", "must be a string")
         return {"type": t, "href": e["href"]}
+    if t == "ext":
+        if not is_extension_name(get("name", MISSING)):
+            _bad("event.name", "must be an extension name (lowercase namespace.name segments)")
+        channel = get("channel", MISSING)
+        if channel is not MISSING and (not isinstance(channel, str) or channel not in CHANNELS):
+            _bad("event.channel", "must be event, state or transient")
+        if "data" not in e:
+            _bad("event.data", "is required (JSON data, null for none)")
+        problem = json_problem(e["data"])
+        if problem is not None:
+            _bad("event.data", problem)
+        out = {"type": t, "name": e["name"]}
+        if channel is not MISSING:
+            out["channel"] = channel
+        out["data"] = e["data"]
+        return out
+    if t == "elided":
+        of = get("of", MISSING)
+        if not isinstance(of, str) or of not in ("navigate", "ext"):
+            _bad("event.of", "must be navigate or ext")
+        return {"type": t, "of": of}
     # turn_status
     status = get("status", MISSING)
     if not isinstance(status, str) or status not in TURN_STATUS_TARGETS:
@@ -230,8 +291,7 @@ def parse_chat_envelope(value):
     if t not in EVENT_TYPES:
         raise Refused("unknown-event-type", "unknown v1 event type %r" % t[:64])
     for key in ("conversationId", "turnId", "eventId"):
-        if not is_non_empty(value.get(key, MISSING)):
-            _bad(key, "must be a non-empty string")
+        _wire_id(value, key, key)
     if not is_safe_int(value.get("seq", MISSING), 1):
         _bad("seq", "must be a positive integer")
     at = value.get("at", MISSING)

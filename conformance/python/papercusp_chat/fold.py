@@ -7,7 +7,15 @@ conversation and turn (``foreign-conversation``, ``foreign-turn``), its seq
 (``duplicate``, ``reordered``, ``gap``), the lifecycle
 (``illegal-transition``, see TURN_TRANSITIONS) and tool / card identity
 (``duplicate-call``, ``unknown-call``, ``finished-call``, ``call-mismatch``,
-``duplicate-card``, ``unknown-card``).
+``duplicate-card``, ``unknown-card``) and the extension bound
+(``too-many-extensions``).
+
+When the turn ends (completed, failed, cancelled) its running tool calls
+become ``unfinished`` (``finishedSeq`` the ending event's seq) and its open
+cards close: ``interrupted`` when it failed, ``cancelled`` when cancelled.
+Extension events fold by channel: ``state`` into ``extensionState[name]``
+(last write wins, at most 128 names), ``event`` appended to
+``extensionEvents``, ``transient`` not kept; ``elided`` changes nothing.
 """
 
 from .envelope import Refused, parse_chat_envelope
@@ -23,6 +31,8 @@ TURN_TRANSITIONS = {
     "needs-reconciliation": ("running", "awaiting-input", "failed", "cancelled", "interrupted"),
 }
 TERMINAL = ("completed", "failed", "cancelled")
+TURN_END_CARD_RESOLUTION = {"failed": "interrupted", "cancelled": "cancelled"}
+MAX_EXTENSION_STATE_NAMES = 128
 
 
 def next_turn_status(current, event, open_cards):
@@ -75,6 +85,8 @@ class ChatStateFolder:
         self._done = None
         self._error = None
         self._reason = None
+        self._ext_state = {}  # name -> {data, seq}, in first-write order
+        self._ext_events = []
 
     def push(self, value):
         """Validate and apply one envelope (a JSON value). Returns it, or raises Refused."""
@@ -116,12 +128,30 @@ class ChatStateFolder:
                 raise Refused("duplicate-card", "card already open or closed")
         if t == "card_closed" and event["correlationId"] not in self._open:
             raise Refused("unknown-card", "card not open")
+        if t == "ext" and event.get("channel") == "state" and \
+                event["name"] not in self._ext_state and \
+                len(self._ext_state) >= MAX_EXTENSION_STATE_NAMES:
+            raise Refused("too-many-extensions", "one state-channel extension name too many")
         self._apply(seq, event)
+        if nxt != self.status and nxt in TERMINAL:
+            self._end(nxt, seq)
         self.status = nxt
         self.last_seq = seq
         self.last_event_id = event_id
         self._seen.add(event_id)
         return env
+
+    def _end(self, status, seq):
+        """The turn ends as ``status`` at ``seq``: open cards close, running calls are unfinished."""
+        resolution = TURN_END_CARD_RESOLUTION.get(status)
+        for cid in list(self._open):
+            del self._open[cid]
+            self._closed_ids.add(cid)
+            self._closed.append({"correlationId": cid, "resolution": resolution})
+        for tool in self._tools:
+            if tool["status"] == "running":
+                tool["status"] = "unfinished"
+                tool["finishedSeq"] = seq
 
     def _apply(self, seq, e):
         t = e["type"]
@@ -167,6 +197,12 @@ class ChatStateFolder:
             self._error = {k: v for k, v in e.items() if k != "type"}
         elif t == "turn_status":
             self._reason = e.get("reason")
+        elif t == "ext":
+            channel = e.get("channel", "event")
+            if channel == "state":
+                self._ext_state[e["name"]] = {"data": e["data"], "seq": seq}
+            elif channel == "event":
+                self._ext_events.append({"name": e["name"], "data": e["data"], "seq": seq})
 
     def state(self):
         """The folded ChatStateV1 (a JSON-ready dict)."""
@@ -195,4 +231,8 @@ class ChatStateFolder:
             s["error"] = dict(self._error)
         if self._reason is not None:
             s["statusReason"] = self._reason
+        if self._ext_state:
+            s["extensionState"] = {k: dict(v) for k, v in self._ext_state.items()}
+        if self._ext_events:
+            s["extensionEvents"] = [dict(x) for x in self._ext_events]
         return s

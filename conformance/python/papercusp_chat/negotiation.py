@@ -25,10 +25,15 @@ def _name_of(v):
 
 
 def require_chat_capabilities(declared, required):
-    """``None`` when every required capability is declared true, else ``(missing, unknown)``."""
+    """``None`` when every required capability is declared true, else ``(missing, unknown, invalid)``.
+
+    In a record of requirements ``true`` requires, ``false`` does not, and any
+    other value is refused (its name listed in ``invalid``).
+    """
     d = declared if is_record(declared) else {}
     wanted = set()
     unknown = []
+    invalid = []
 
     def want(name):
         if isinstance(name, str) and name in CHAT_CAPABILITIES:
@@ -43,11 +48,13 @@ def require_chat_capabilities(declared, required):
         for name, v in required.items():
             if v is True:
                 want(name)
+            elif v is not False:
+                invalid.append(_name_of(name))
     else:
         unknown.append(_name_of(required))
     missing = [n for n in CHAT_CAPABILITIES if n in wanted and d.get(n) is not True]
-    if missing or unknown:
-        return missing, unknown
+    if missing or unknown or invalid:
+        return missing, unknown, invalid
     return None
 
 

@@ -86,3 +86,12 @@ def replay_after(seam, conversation_id, turn_id, after_seq, max_frames=MISSING):
                 if again.code == "stale-cursor":
                     raise again
         raise
+
+
+def replay_type(event):
+    """The type a replay sends for a retained ``event``: a transient one (``navigate``, an
+    ``ext`` on the ``transient`` channel) is re-sent as ``elided`` (same eventId and seq)."""
+    t = event.get("type")
+    if t == "navigate" or (t == "ext" and event.get("channel") == "transient"):
+        return "elided"
+    return t
