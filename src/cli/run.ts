@@ -12,7 +12,7 @@ import {
   type InspectOptions,
   unreadableReport,
 } from "./inspect.ts";
-import { INSPECT_SCHEMA, type InspectReport } from "./report.ts";
+import { type InspectReport, usageErrorReport } from "./report.ts";
 import { renderReport } from "./render.ts";
 import { escapeText } from "./escape.ts";
 import { stringifyJson } from "./json_text.ts";
@@ -122,26 +122,6 @@ inspect agents --help describes the agents command.
 `;
 
 const DIALECTS = new Set(["v1", "v0", "scout", "ai-sdk"]);
-
-/**
- * What `inspect --json` prints on stdout for bad usage (an unknown option,
- * two files, a bad `--gap-ms` or `--dialect`): the same `schema` as a
- * report, no report fields, `error.code` `"usage"`, exit code 2. The human
- * message also goes to stderr.
- */
-export interface InspectUsageError {
-  /** {@link INSPECT_SCHEMA} (`papercusp.inspect/2`), as in a report. */
-  schema: typeof INSPECT_SCHEMA;
-  /** What was wrong with the command line. */
-  error: { code: "usage"; message: string };
-  /** Always 2. */
-  exitCode: 2;
-}
-
-/** The {@link InspectUsageError} for `message`. */
-export function usageErrorReport(message: string): InspectUsageError {
-  return { schema: INSPECT_SCHEMA, error: { code: "usage", message }, exitCode: 2 };
-}
 
 /**
  * Run `inspect` with `args` (without the program name). Returns the exit

@@ -154,3 +154,14 @@ Deno.test("format characters (Cf, e.g. U+1D173) and Hangul fillers are escaped i
   assert.ok(!/[\u{1d173}\u115f\u3164]/u.test(json.out));
   assert.equal(JSON.parse(json.out).turns[0].text, hidden);
 });
+
+Deno.test("inspect agents: a usage error under --json is the same JSON error object", async () => {
+  const r = await cli(["agents", "only-one.json", "--json"], "", "");
+  assert.equal(r.code, 2);
+  const out = JSON.parse(r.out);
+  assert.deepEqual(out, {
+    schema: "papercusp.inspect/2",
+    error: { code: "usage", message: "expected <sessions.json> <history.json>" },
+    exitCode: 2,
+  });
+});
