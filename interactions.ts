@@ -117,4 +117,4 @@ export type {
   OpenCardSnapshot,
 } from "./src/cards/types.ts";
 export type { Refusal, Result } from "./src/result.ts";
-export type { LockKey, LockMode, LockRequest, LockTable } from "./src/_internal/lock_table.ts";
+export type { LockKey, LockMode, LockRequest, LockTable } from "./src/store/lock_table.ts";

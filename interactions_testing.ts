@@ -33,11 +33,11 @@ export {
   type InteractionWorker,
   KIT_AUTHORITY,
   KIT_SYSTEM,
-  KitFailure,
-  type KitRunOptions,
   memoryInteractionHarness,
   type MemoryInteractionHarnessOptions,
   type OptionalInteractionCapability,
   type SteppingClock,
   steppingClock,
 } from "./src/interactions/testing.ts";
+export { KitFailure } from "./src/testing/kit_failure.ts";
+export type { KitRunOptions } from "./src/testing/kit_run_options.ts";

@@ -19,7 +19,8 @@
  * - Adapters: messaging ({@link fromMessagingInbound},
  *   {@link toMessagingOutbound}, {@link deliveryFromSendResult}) and
  *   human-in-the-loop gates and approvals ({@link fromHitlGate},
- *   {@link toHitlAnswer}, {@link toHitlAnswers}).
+ *   {@link toHitlAnswer}, {@link toHitlAnswers}, and their Result forms
+ *   {@link readHitlAnswer}, {@link readHitlAnswers}).
  *
  * The AI SDK UI message stream (chunks, the fold, v1 ⇄ chunks) is in
  * `./ai-sdk`, AG-UI events in `./ag-ui`, the zod schemas in `./schemas`.
@@ -40,18 +41,12 @@ export {
   type ChatPart,
   chatPart,
   type Citation,
-  createDataPart,
-  DATA_PART_KEY_PATTERN,
   type DataPart,
   dataPart,
-  type DataPartRefusal,
   type DynamicToolPart,
   dynamicToolPart,
   type FilePart,
   filePart,
-  isDataPartType,
-  isToolPart,
-  isToolPartType,
   type JsonValue,
   type MessageRole,
   messageRole,
@@ -68,10 +63,8 @@ export {
   stepStartPart,
   type TextPart,
   textPart,
-  TOOL_PART_STATES,
   type ToolApproval,
   toolApproval,
-  toolNameOf,
   type ToolPart,
   toolPart,
   type ToolPartFields,
@@ -81,25 +74,32 @@ export {
   type UIMessageLike,
 } from "./src/message/parts.ts";
 export {
+  createDataPart,
+  DATA_PART_KEY_PATTERN,
+  type DataPartRefusal,
+  isDataPartType,
+  isToolPart,
+  isToolPartType,
+  TOOL_PART_STATES,
+  toolNameOf,
+} from "./src/message/part_types.ts";
+export {
   capDeliveryStatus,
   DELIVERY_LADDER,
   type DeliveryState,
-  deliveryState,
   type DeliveryStatus,
-  deliveryStatus,
   TRANSPORT_DELIVERY_CEILING,
 } from "./src/message/delivery.ts";
+export { deliveryState, deliveryStatus } from "./src/message/delivery_schemas.ts";
 export {
   type AddressScheme,
   addressScheme,
-  type ChatEnvelope,
   type ChatMessage,
   chatMessage,
   type ChatThread,
   chatThread,
   endorseAgentMessage,
   type EndorsementRefusal,
-  fromUIMessage,
   type InboundChatMessage,
   inboundChatMessage,
   markHumanEndorsed,
@@ -116,8 +116,12 @@ export {
   provenance,
   type ThreadKind,
   threadKind,
-  toUIMessage,
 } from "./src/message/envelope.ts";
+export {
+  type ChatEnvelope,
+  fromUIMessage,
+  toUIMessage,
+} from "./src/message/ui_message_envelope.ts";
 export { MessageArgumentError, type MessageArgumentErrorCode } from "./src/message/errors.ts";
 export {
   deliveryFromSendResult,
@@ -132,12 +136,18 @@ export {
 export { GATE_PART_TYPE, GATE_TOOL_NAME } from "./src/message/gate_part.ts";
 export {
   fromHitlGate,
-  type GateAnswer,
   type GateContext,
   type GateRefusal,
   type GateSnapshot,
-  type HitlAnswerOptions,
   parseHitlGate,
+} from "./src/message/hitl.ts";
+export {
+  type GateAnswer,
+  type HitlAnswerOptions,
+  type HitlAnswerRefusal,
+  MAX_HITL_ANSWER_PARTS,
+  readHitlAnswer,
+  readHitlAnswers,
   toHitlAnswer,
   toHitlAnswers,
-} from "./src/message/hitl.ts";
+} from "./src/message/hitl_answer.ts";

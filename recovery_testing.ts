@@ -26,11 +26,11 @@ export {
   type ConformanceHost,
   type ConformanceOptions,
   type ConformanceWorker,
-  KitFailure,
-  type KitRunOptions,
   type LosableOp,
   memoryConformanceHost,
   type MemoryConformanceHostOptions,
   type OptionalConformanceCapability,
   recoveryConformanceCases,
 } from "./src/recovery/testing.ts";
+export { KitFailure } from "./src/testing/kit_failure.ts";
+export type { KitRunOptions } from "./src/testing/kit_run_options.ts";

@@ -111,7 +111,7 @@ export {
   ToolPartSchema,
   UIMessageSchema,
 } from "./src/message/parts.ts";
-export { DeliveryStateSchema, DeliveryStatusSchema } from "./src/message/delivery.ts";
+export { DeliveryStateSchema, DeliveryStatusSchema } from "./src/message/delivery_schemas.ts";
 export {
   agentActivityCategory,
   agentCostSource,

@@ -9,7 +9,9 @@
  * - Decoder: {@link SseParser} (incremental, callbacks) and
  *   {@link SseDecoderStream} (bytes or text in, {@link SseMessage}s out).
  * - Errors: {@link SseEncodeError} (thrown for a frame the caller built
- *   wrong), {@link SseLimitError} (a line or event over the size bound).
+ *   wrong), {@link SseArgumentError} (thrown for decoder options or a chunk
+ *   of the wrong type), {@link SseLimitError} (a line or event over the
+ *   size bound).
  *
  * @example Decode a response body
  * ```ts
@@ -23,6 +25,8 @@
  * @module
  */
 export {
+  SseArgumentError,
+  type SseArgumentErrorCode,
   SseEncodeError,
   type SseEncodeErrorCode,
   SseLimitError,

@@ -19,9 +19,15 @@
  *   SSE decoding, event verification and the state fold, with
  *   `@ag-ui/core`'s `EventSchemas`).
  *
+ * - Single-function imports (`capDeliveryStatus`, `toHitlAnswer`,
+ *   `toUIMessage` from `./message`, `cardResponseJsonSchema` from `./cards`):
+ *   what a caller of that one function ships (`cardResponseJsonSchema`
+ *   printed only: it still builds its JSON Schema with zod).
+ *
  * Goals (issue 10), exit 1 when one is missed: the scenario is ≤ 10 KB
- * gzipped including everything it pulls in, and neither the scenario nor the
- * root entry point (`.`) contains zod.
+ * gzipped including everything it pulls in, and neither the scenario, the
+ * root entry point (`.`) nor the first three single-function imports contain
+ * zod.
  *
  * @module
  */
@@ -148,6 +154,21 @@ row(
   agUi,
   `  ratio ${(agUi.gz / ours.gz).toFixed(1)}× ours`,
 );
+console.log("\nsingle-function imports (what a caller of one function ships)\n");
+// `goal`: the import must ship no zod. cardResponseJsonSchema still renders its JSON Schema with
+// z.toJSONSchema (printed, no goal yet).
+const SINGLE: readonly [name: string, entry: string, goal: boolean][] = [
+  ["capDeliveryStatus", "./message", true],
+  ["toHitlAnswer", "./message", true],
+  ["toUIMessage", "./message", true],
+  ["cardResponseJsonSchema", "./cards", false],
+];
+const singles = new Map<string, Measured>();
+for (const [name, entry, goal] of SINGLE) {
+  const m = await measure(`export { ${name} } from ${JSON.stringify(fileOf(entry))};`);
+  if (goal) singles.set(name, m);
+  row(`${name} (${entry})`, m, `  zod ${(m.zodMin / KB).toFixed(1)} KB min`);
+}
 await esbuild.stop();
 
 console.log("");
@@ -161,4 +182,7 @@ goals.check(
 goals.check("v1 client scenario has no zod", ours.zodMin === 0, `${ours.zodMin} bytes of zod`);
 const root = sizes.get(".")!;
 goals.check("root entry point (.) has no zod", root.zodMin === 0, `${root.zodMin} bytes of zod`);
+for (const [name, m] of singles) {
+  goals.check(`${name} alone has no zod`, m.zodMin === 0, `${m.zodMin} bytes of zod`);
+}
 goals.finish();

@@ -29,7 +29,7 @@ import * as cards from "../src/cards/schemas.ts";
 import * as blocks from "../src/blocks/schemas.ts";
 import * as parts from "../src/message/parts.ts";
 import * as envelope from "../src/message/envelope.ts";
-import * as delivery from "../src/message/delivery.ts";
+import * as delivery from "../src/message/delivery_schemas.ts";
 import { BUILTIN_KINDS } from "../src/cards/kinds.ts";
 import { MAX_EXTENSION_STATE_NAMES } from "../src/v1/limits.ts";
 
@@ -486,6 +486,9 @@ function overrides(): Map<unknown, Patch> {
     field(v1.ChatStateV1Schema, "extensionState"),
     (j) => Object.assign(j, { minProperties: 1, maxProperties: MAX_EXTENSION_STATE_NAMES }),
   );
+  // v1: opaque data is any JSON value (the refinement refuses what JSON cannot carry).
+  m.set(field(v1.ToolCallEventV1Schema, "input"), (j) => replace(j, {}));
+  m.set(field(v1.ToolResultEventV1Schema, "output"), (j) => replace(j, {}));
   // v1: a state's snapshot is required (any JSON value, null for none).
   m.set(field(v1.StateEventV1Schema, "snapshot"), (j) => replace(j, {}));
   m.set(v1.StateEventV1Schema, (j) => {

@@ -1,5 +1,5 @@
 /**
- * Safe text for refusals (internal: not exported from any entry point).
+ * Safe text for refusals.
  *
  * Every refusal in the package that quotes untrusted input or a thrown value
  * goes through these helpers, so the text is bounded, never splits a

@@ -1,6 +1,5 @@
 /**
- * Reading fields of untrusted input (internal: not exported from any entry
- * point). Options objects and records from callers may be proxies, revoked
+ * Reading fields of untrusted input. Options objects and records from callers may be proxies, revoked
  * proxies or carry getters that throw or answer differently on each read:
  * read each field exactly once, inside a guard, and validate the copies.
  *

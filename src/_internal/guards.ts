@@ -1,6 +1,5 @@
 /**
- * Structural guards shared by every area of the package (internal: not
- * exported from any entry point). Each reads untrusted values without
+ * Structural guards shared by every area of the package. Each reads untrusted values without
  * throwing and never consults the prototype chain where it says "own".
  *
  * @module

@@ -1,6 +1,5 @@
 /**
- * The one id rule of the package (internal: not exported from any entry
- * point): an id is a non-empty string, optionally bounded in length. Used by
+ * The one id rule of the package: an id is a non-empty string, optionally bounded in length. Used by
  * the v1 contract (conversation, turn, event, tool call, card ids), the
  * legacy adapter, the message document and `./recovery` / `./interactions`
  * (which bound their ids).

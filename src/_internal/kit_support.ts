@@ -4,11 +4,11 @@
  * deferred promises the kits hold seams open with, and bounded waits that
  * turn a hung seam into a named failure instead of a hung kit.
  *
- * Internal: not exported from any entry point.
- *
  * @module
  */
 import { describeThrown } from "./describe.ts";
+import { KitFailure } from "../testing/kit_failure.ts";
+import type { KitRunOptions } from "../testing/kit_run_options.ts";
 
 /** A seeded pseudo-random source in `[0, 1)` (mulberry32): same seed, same sequence. */
 export function seededRandom(seed: number): () => number {
@@ -98,34 +98,6 @@ export async function eventually(condition: () => boolean, ms: number): Promise<
     await (i < 50 ? Promise.resolve() : sleep(1));
   }
   return true;
-}
-
-/**
- * The failure a conformance kit rejects with: its message names the
- * violated contract. Each kit exports its own subclass.
- */
-export class KitFailure extends Error {
-  /** Build with the violated contract (the `name` is the subclass's). */
-  constructor(message: string) {
-    super(message);
-    this.name = new.target.name;
-  }
-}
-
-/** The timing and concurrency options both conformance kits accept. */
-export interface KitRunOptions {
-  /** Simulated workers in concurrency cases (2..64). Default 8. */
-  readonly concurrency?: number;
-  /** Seed of the kit's random choices (orders, flaky faults, jitter). Default 1. */
-  readonly seed?: number;
-  /**
-   * How long the kit holds a fence or transaction open while it checks that
-   * other writers wait, ms (1..60,000). Default 250: it must exceed a few
-   * round trips of the host's database.
-   */
-  readonly holdMs?: number;
-  /** Bound on any one awaited call, ms (10..600,000). Default 10,000. */
-  readonly timeoutMs?: number;
 }
 
 /** An assertion function: fails with `message` unless `cond` holds. */

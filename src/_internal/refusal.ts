@@ -1,5 +1,5 @@
 /**
- * Building refusals (internal: not exported from any entry point): the one
+ * Building refusals: the one
  * way a failed {@link Result} is made from a code, a message and the
  * refusal's specific fields.
  *

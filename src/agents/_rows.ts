@@ -1,5 +1,5 @@
 /**
- * Internal: the structural readers the folds run on every row, so a fold
+ * The structural readers the folds run on every row, so a fold
  * given arbitrary values (JSON, proxies, getters) skips (and counts) bad rows
  * instead of throwing, works on fresh copies read once, and never reads
  * inherited `meta` entries such as `constructor` or `__proto__`.

@@ -1,5 +1,5 @@
 /**
- * Making ids unique within one roster or graph (internal): the first claim
+ * Making ids unique within one roster or graph: the first claim
  * of an id keeps it; a repeat gets `#<suffix>` appended (the caller's
  * disambiguator: an agent id or a name), and when that is taken too, `#2`,
  * `#3`, … after it. Ids stay bounded (base, suffix, one counter) and the

@@ -1,5 +1,5 @@
 /**
- * Internal helpers shared by the block parsers (not exported from the barrel).
+ * Helpers shared by the block parsers (private to `src/blocks/`).
  * The structural guards (`isRecord`, `own`) come from `src/_internal/guards.ts`.
  *
  * @module

@@ -6,7 +6,7 @@
  */
 import type { CardPresentationKind } from "./types.ts";
 
-/** The built-in kinds as a tuple (for `z.enum`); internal, not in the barrel. */
+/** The built-in kinds as a tuple (for `z.enum`); not in the `./cards` entry point. */
 export const BUILTIN_KINDS = [
   "radio",
   "checkbox",

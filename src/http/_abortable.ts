@@ -1,6 +1,6 @@
 /**
  * Waiting on a promise until a signal aborts, without leaving a listener
- * behind (internal to the stream helpers).
+ * behind.
  *
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The producer loop of the AI SDK and AG-UI responses (internal): frames
+ * The producer loop of the AI SDK and AG-UI responses: frames
  * from the pump through a v1 adapter, each output item written as a JSON
  * `data:` frame, ending after the turn's terminal event, or, when the turn
  * waits for input and nothing more is available now, at that pause (the

@@ -1,5 +1,5 @@
 /**
- * The byte stream of an SSE response (internal to the stream helpers): a
+ * The byte stream of an SSE response: a
  * producer writes text frames with backpressure; a heartbeat comment is
  * written every `heartbeatMs` while the consumer keeps up; the request's
  * signal, or the consumer cancelling (a client that disconnected), aborts

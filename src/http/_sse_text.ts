@@ -1,5 +1,5 @@
 /**
- * SSE text of the peers' streams (internal): one JSON object per `data:`
+ * SSE text of the peers' streams: one JSON object per `data:`
  * line, as the AI SDK's `JsonToSseTransformStream` and `@ag-ui/encoder`'s
  * `encodeSSE` write it, and the AI SDK's closing `data: [DONE]`.
  *

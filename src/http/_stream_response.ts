@@ -1,5 +1,5 @@
 /**
- * What the three stream response helpers share (internal): reading their
+ * What the three stream response helpers share: reading their
  * options and the request once, opening the turn's frame pump (refusals
  * become error responses before any byte is streamed), and building the
  * streaming response with heartbeats and abort.

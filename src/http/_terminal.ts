@@ -1,5 +1,5 @@
 /**
- * The terminal test of the stream helpers (internal).
+ * The terminal test of the stream helpers.
  *
  * @module
  */

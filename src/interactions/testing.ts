@@ -67,7 +67,8 @@
  *
  * @module
  */
-import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
+import { kitSettings } from "../_internal/kit_support.ts";
+import type { KitRunOptions } from "../testing/kit_run_options.ts";
 import { type AddCase, InteractionConformanceError, KitCase } from "./_kit_env.ts";
 import { resolverCases } from "./_kit_resolver_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
@@ -80,8 +81,6 @@ import type {
 } from "./types.ts";
 
 export { InteractionConformanceError };
-export type { KitRunOptions };
-export { KitFailure };
 export { KIT_AUTHORITY, KIT_SYSTEM } from "./_kit_env.ts";
 
 /** One simulated worker: an adapter instance with its own connection. */

@@ -36,8 +36,8 @@ export interface LegacyDecodeOptions {
 
 /**
  * The Scout chat types no v0 event shares (legacy-scout spec §A.1): `token`
- * and `tool_start`. Internal (not re-exported from the legacy barrel): the
- * CLI's dialect detection reads it.
+ * and `tool_start`. Not in the `./legacy` entry point: the CLI's dialect
+ * detection reads it.
  */
 export const SCOUT_ONLY_CHAT_TYPES: ReadonlySet<string> = new Set(["token", "tool_start"]);
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { ok, type Result } from "../result.ts";
+import { isNotJsonRefusal } from "../_internal/json_value.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { describeValue } from "../_internal/describe.ts";
 import { isRecord, own } from "../_internal/guards.ts";
@@ -122,7 +123,8 @@ function papercupPayload(e: Obj, type: string): Obj | string {
  * and `provenance`): the host chooses the fallback;
  * `invalid-envelope` when the input is not a valid v1 envelope (checked with
  * `parseChatEnvelope`, so a malformed event never becomes a malformed frame);
- * `unencodable` when the payload is not JSON-serialisable (a cycle, a BigInt).
+ * `unencodable` when the payload is not JSON data (a cycle, a BigInt, a
+ * `Map`: the parser's `not-json` issue) or not JSON-serialisable.
  *
  * @example
  * ```ts
@@ -146,7 +148,10 @@ export function encodeLegacyChatFrame(
   }
   if (!isRecord(envelope)) return refuse("invalid-envelope", "the envelope is not an object");
   const checked = parseChatEnvelope(envelope);
-  if (!checked.ok) return refuse("invalid-envelope", checked.error.message);
+  if (!checked.ok) {
+    const e = checked.error;
+    return refuse(isNotJsonRefusal(e) ? "unencodable" : "invalid-envelope", e.message);
+  }
   const env = checked.value as unknown as Obj;
   const event = own(env, "event");
   if (!isRecord(event)) return refuse("invalid-envelope", "the envelope has no `event` object");

@@ -1,47 +1,44 @@
 /**
  * The `Transformer` behind the v1 adapters' `TransformStream` forms: each
- * written value goes through an adapter with the v1 whole-stream ordering
- * policy ({@link EnvelopeStream}); what it emits is enqueued, refusals and
- * ordering reports go to a callback as they are decided.
+ * written value goes through the adapter with the live ordering policy
+ * (`../v1/_ordering.ts`'s `TurnOrder`, as `ChatStateFolder.push` answers):
+ * nothing is held back. What the adapter emits is enqueued at once; a `seq`
+ * ahead of the next expected one is reported as `gap` at once and the
+ * envelope is applied knowingly (`resync`), so the stream goes on; a late
+ * or re-sent envelope (`reordered`, `duplicate`) and every other refusal is
+ * reported and skipped.
  *
  * @module
  */
-import {
-  type EnvelopeAdapter,
-  EnvelopeStream,
-  type IndexedAdmissionRefusal,
-} from "./_v1_intake.ts";
+import type { EnvelopeAdapter, IndexedAdmissionRefusal } from "./_v1_intake.ts";
 
 /** A transformer driving `adapter`; `onRefused` (may be undefined) hears every refusal. */
 export function envelopeTransformer<T>(
   adapter: EnvelopeAdapter<T>,
   onRefused: ((refusal: IndexedAdmissionRefusal) => void) | undefined,
 ): Transformer<unknown, T> {
-  let stream: EnvelopeStream<T> | undefined;
   let index = 0;
-  const report = (list: IndexedAdmissionRefusal[]) => {
+  const report = (r: IndexedAdmissionRefusal) => {
     if (onRefused === undefined) return;
-    for (const r of list) {
-      try {
-        onRefused(r);
-      } catch {
-        // the host's callback failing must not break the stream
-      }
+    try {
+      onRefused(r);
+    } catch {
+      // the host's callback failing must not break the stream
     }
   };
   return {
-    start(controller) {
-      stream = new EnvelopeStream(adapter, (items) => {
-        for (const x of items) controller.enqueue(x);
-      });
+    transform(value, controller) {
+      const at = index++;
+      let r = adapter.push(value);
+      if (!r.ok && r.error.code === "gap") {
+        report({ index: at, error: r.error });
+        r = adapter.resync(value);
+      }
+      if (!r.ok) report({ index: at, error: r.error });
+      else for (const x of r.value) controller.enqueue(x);
     },
-    transform(value) {
-      stream!.offer(value, index++);
-      report(stream!.takeVerdicts());
-    },
-    flush() {
-      stream!.end(index);
-      report(stream!.takeVerdicts());
+    flush(controller) {
+      for (const x of adapter.end()) controller.enqueue(x);
     },
   };
 }

@@ -22,6 +22,17 @@
  *   value is an object with a `prototype` key, reads as `undefined` (the AI
  *   SDK's prototype-poisoning guard).
  *
+ * One divergence on valid prefixes, where this reader is right and the AI
+ * SDK is not: an object key holding an escaped quote followed by `:`
+ * (`{"a\":":1` is the key `a":` with the value 1; `{"\":":` is the key
+ * `":` whose value has not started). `parsePartialJson` answers
+ * `failed-parse` for such a cut (its repair takes the escaped quote for the
+ * end of the key), so `readUIMessageStream` shows the tool input as
+ * `undefined` while it streams; this reader gives `{'a":': 1}` and `{}`.
+ * Everything else agrees on these texts: a key with an escaped quote not
+ * followed by `:` (`{"a\"b":1`), an escaped quote in a value
+ * (`{"x":"\":","y":1`), and every complete text (`{"k\":":1}`).
+ *
  * Text that is not a prefix of a JSON text: a token that cannot be completed
  * (`tx`, `"\x"`, `01`, a raw control character in a string) makes the
  * whole text unreadable (`undefined`); otherwise reading stops at the first

@@ -130,7 +130,6 @@ export class EnvelopeStream<T> {
   readonly #adapter: EnvelopeAdapter<T>;
   readonly #emit: (items: T[], index: number) => void;
   readonly #sequencer: Sequencer<V1AdapterRefusal>;
-  #reported = 0;
 
   /** Drive `adapter`; `emit` receives the items each applied envelope produced. */
   constructor(adapter: EnvelopeAdapter<T>, emit: (items: T[], index: number) => void) {
@@ -155,19 +154,6 @@ export class EnvelopeStream<T> {
   /** Record a refusal about the input at `index` that is not the adapter's (e.g. the input failed). */
   report(index: number, error: V1AdapterRefusal): void {
     this.#sequencer.report(index, error);
-  }
-
-  /**
-   * The verdicts decided since the last call, in the order decided (a `gap`
-   * is decided once the envelopes after it were read): for a streaming
-   * consumer that reports them as they happen.
-   */
-  takeVerdicts(): IndexedAdmissionRefusal[] {
-    const all = this.#sequencer.verdicts;
-    if (this.#reported === all.length) return [];
-    const out = all.slice(this.#reported);
-    this.#reported = all.length;
-    return out;
   }
 
   /**

@@ -18,8 +18,8 @@ import type {
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
-import { envelopeTransformer } from "./_envelope_transformer.ts";
+import { EnvelopeIntake } from "./_v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
@@ -283,7 +283,13 @@ export class V1ToAgUi {
     this.#reasoning = undefined;
   }
 
-  /** Convert one envelope. Never throws. */
+  /**
+   * Convert one envelope, with the live ordering policy (the v1 fold's
+   * `TurnOrder`, as `ChatStateFolder.push`): it never waits, so a `seq`
+   * ahead of the next expected one is refused as `gap` at once (nothing
+   * changes; {@link resync} applies it knowingly), and one at or below the
+   * last applied `seq` is `duplicate` or `reordered`. Never throws.
+   */
   push(envelope: unknown): Result<AgUiEvent[], AgUiRefusal> {
     return this.#convert(envelope, false);
   }
@@ -619,27 +625,21 @@ export class V1ToAgUi {
 export interface V1ToAgUiResult {
   /** The AG-UI events, in order. */
   events: AgUiEvent[];
-  /**
-   * Refused envelopes, and the ordering reports on applied ones (`gap`,
-   * `reordered`), with their 0-based index, sorted by index.
-   */
+  /** Refusals and ordering reports (`gap`, `reordered`) by 0-based index, sorted. */
   refused: { index: number; error: AgUiRefusal }[];
   /** What AG-UI could not carry, in the order found (see {@link DroppedEvent}). */
   dropped: DroppedEvent[];
 }
 
 /**
- * Convert a whole v1 envelope stream to AG-UI events (mapping and
- * per-envelope refusals on {@link V1ToAgUi}), with the v1 whole-stream
- * ordering policy (the same verdicts as `foldChatState`): an envelope ahead
- * of a missing `seq` is held (up to 32); a late one within that window is
- * converted in `seq` order and reported `reordered`; a `seq` that never
- * arrives is reported once as `gap` at the first envelope after it, and the
- * conversion goes on. Never throws: a non-iterable `envelopes` is one
- * `invalid-envelope` refusal at index -1 (no events); an iterator that
- * throws ends the input with an `invalid-envelope` refusal at the index it
- * could not read, and the envelopes read before it are converted (open
- * messages closed, the run ended as {@link V1ToAgUi.end} ends it).
+ * Convert a complete v1 envelope stream to AG-UI events (mapping and
+ * per-envelope refusals on {@link V1ToAgUi}). Ordering follows
+ * `foldChatState` (a window of 32 envelopes: a late one is applied in order
+ * and reported `reordered`, a hole never filled is one `gap`); a live
+ * stream goes through {@link V1ToAgUiStream}, which never waits. Never
+ * throws: input that is not iterable is one `invalid-envelope` refusal at
+ * index -1; an iterator that throws is one at the index it failed at, after
+ * what it gave was converted and the run ended ({@link V1ToAgUi.end}).
  *
  * @example
  * ```ts
@@ -652,36 +652,34 @@ export function v1ToAgUiEvents(
   envelopes: Iterable<unknown>,
   options: V1ToAgUiOptions = {},
 ): V1ToAgUiResult {
-  const dropped: DroppedEvent[] = [];
-  const o = readOptions(options, ["runId", "resumeAfterSeq", "onDropped"] as const);
-  const user = o !== null && typeof o.onDropped === "function"
-    ? o.onDropped as (d: DroppedEvent) => void
-    : undefined;
-  const adapter = new V1ToAgUi({
-    runId: o?.runId as string | undefined,
-    resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-    onDropped: (d) => {
-      dropped.push(d);
-      user?.(d);
-    },
-  });
-  const { out, refused } = convertEnvelopes(envelopes, adapter);
+  const { out, refused, dropped } = convertWhole(envelopes, options, "runId", makeV1ToAgUi);
   return { events: out, refused, dropped };
 }
+
+/** The adapter the one-shot and stream forms drive. */
+const makeV1ToAgUi = (s: AdapterSettings) =>
+  new V1ToAgUi({ runId: s.id, resumeAfterSeq: s.resumeAfterSeq, onDropped: s.onDropped });
 
 /** Options of {@link V1ToAgUiStream}. */
 export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
   /**
-   * Called with every refused envelope and every ordering report (`gap`,
-   * `reordered`) and its 0-based index in the stream, as it is decided.
+   * Called with every refused envelope and its 0-based index in the stream,
+   * at once: a `gap` (reported, then the envelope is applied knowingly, so
+   * the stream goes on), a late or re-sent envelope (`reordered`,
+   * `duplicate`: skipped), and every other refusal.
    */
   onRefused?: (refusal: { index: number; error: AgUiRefusal }) => void;
 }
 
 /**
  * {@link V1ToAgUi} as a `TransformStream`: v1 envelopes in, AG-UI events
- * out, with the whole-stream ordering policy of {@link v1ToAgUiEvents}.
- * Refusals go to `onRefused`, what AG-UI cannot carry to `onDropped`;
+ * out, with the live ordering policy of {@link V1ToAgUi.push} (it never
+ * waits): each in-order envelope's events are emitted at once; a `seq`
+ * ahead of the next expected one is reported as `gap` at once and applied
+ * knowingly ({@link V1ToAgUi.resync}); a late or re-sent envelope
+ * (`reordered`, `duplicate`) is reported and skipped. (The one-shot
+ * {@link v1ToAgUiEvents} over a complete input holds up to 32 envelopes to
+ * reorder instead.) Refusals go to `onRefused`, what AG-UI cannot carry to `onDropped`;
  * neither is ever thrown, and the stream never errors on bad input. When
  * the input ends, the run is ended as {@link V1ToAgUi.end} ends it.
  *
@@ -695,16 +693,6 @@ export interface V1ToAgUiStreamOptions extends V1ToAgUiOptions {
 export class V1ToAgUiStream extends TransformStream<unknown, AgUiEvent> {
   /** Create the stream (see {@link V1ToAgUiStreamOptions}). */
   constructor(options: V1ToAgUiStreamOptions = {}) {
-    const o = readOptions(options, ["runId", "resumeAfterSeq", "onDropped", "onRefused"]);
-    super(envelopeTransformer(
-      new V1ToAgUi({
-        runId: o?.runId as string | undefined,
-        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
-      }),
-      typeof o?.onRefused === "function"
-        ? o.onRefused as (r: { index: number; error: AgUiRefusal }) => void
-        : undefined,
-    ));
+    super(liveTransformer(options, "runId", makeV1ToAgUi));
   }
 }

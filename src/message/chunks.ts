@@ -10,6 +10,7 @@
  * @module
  */
 import type { Citation, ProviderMetadata } from "./parts.ts";
+import type { ChatOrderingCode, ChatOrderingDetail } from "../v1/types.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { limitOption } from "./_limits.ts";
@@ -169,8 +170,14 @@ export function isUIMessageChunk(value: unknown): value is UIMessageChunk {
   return slot.problem === null;
 }
 
-/** A problem found while reading a capture or folding a stream. */
-export interface ChunkIssue {
+/**
+ * A problem found while reading a capture or folding a stream. Folding v1
+ * envelopes, an ordering verdict carries the envelope's position
+ * ({@link ChatOrderingDetail}: `seq`, `eventId`, `eventType`, and
+ * `expectedSeq` for `gap` / `reordered` / `duplicate`, `expected` /
+ * `received` for `foreign-*`); so does any other refusal of an envelope.
+ */
+export interface ChunkIssue extends ChatOrderingDetail {
   /** 0-based index of the offending chunk (or SSE event) in its stream; -1 for a fold's `options.message`. */
   index: number;
   /**
@@ -192,7 +199,15 @@ export interface ChunkIssue {
    * - `invalid-event-id`: only from {@link UIMessageChunksToV1}: the host's
    *   `nextEventId()` returned a non-string, an empty string or an id it had
    *   already returned, or threw (or its `conversationId` / `turnId` or
-   *   `now()` clock was unusable).
+   *   `now()` clock was unusable);
+   * - `gap` / `duplicate` / `reordered` / `foreign-conversation` /
+   *   `foreign-turn`: folding v1 envelopes, the v1 ordering verdicts, in
+   *   the words and with the policy of `foldChatState` (a whole stream: a
+   *   reorder window of 32 envelopes; see the README's "One ordering
+   *   policy"); `invalid-chunk` for the other refusals of an envelope;
+   * - `not-json`: only from {@link UIMessageChunksToV1}: a tool input or
+   *   output that is not JSON data (a `bigint`, a cycle, a `Map`, a `Date`,
+   *   a function, …); the v1 event is sent without it.
    */
   code:
     | "invalid-json"
@@ -202,7 +217,9 @@ export interface ChunkIssue {
     | "orphan-chunk"
     | "limit"
     | "invalid-option"
-    | "invalid-event-id";
+    | "invalid-event-id"
+    | "not-json"
+    | ChatOrderingCode;
   /** One human-readable sentence; not stable, do not match on it. */
   message: string;
 }

@@ -4,10 +4,11 @@
  * Progress ladder (weakest first): `pending` < `accepted` < `delivered` <
  * `read`. `held` and `undeliverable` are outcomes, not rungs.
  *
+ * The zod schemas of these shapes are in `delivery_schemas.ts`; this module
+ * has no zod at runtime.
+ *
  * @module
  */
-import { z } from "zod";
-
 /** Delivery status of a message for one recipient. */
 export type DeliveryStatus =
   | "pending"
@@ -16,16 +17,6 @@ export type DeliveryStatus =
   | "read"
   | "held"
   | "undeliverable";
-
-/** {@link DeliveryStatus}. */
-export const deliveryStatus: z.ZodType<DeliveryStatus> = z.enum([
-  "pending",
-  "accepted",
-  "delivered",
-  "read",
-  "held",
-  "undeliverable",
-]);
 
 /** The ladder of progress statuses, weakest first. */
 export const DELIVERY_LADDER: readonly DeliveryStatus[] = [
@@ -72,17 +63,3 @@ export interface DeliveryState {
   /** Why (e.g. the transport error kind). */
   reason?: string;
 }
-
-/** {@link DeliveryState}: `at` must be an ISO-8601 date-time (UTC `Z` or an offset), like `createdAt`. */
-export const deliveryState: z.ZodType<DeliveryState> = z.object({
-  participantId: z.string().min(1),
-  status: deliveryStatus,
-  at: z.iso.datetime({ offset: true }),
-  reason: z.string().optional(),
-});
-
-// The same schemas under the `*Schema` names every schema has in `./schemas`.
-/** The same schema as {@link deliveryStatus}, under the `*Schema` name every schema has in `./schemas`. */
-export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = deliveryStatus;
-/** The same schema as {@link deliveryState}, under the `*Schema` name every schema has in `./schemas`. */
-export const DeliveryStateSchema: z.ZodType<DeliveryState> = deliveryState;

@@ -13,9 +13,9 @@
  *   `<ask>` tag, an open block waiting for its close tag, or half of a
  *   surrogate pair. No client ever receives a partial tag; the text reaches
  *   the client when the turn goes on (a later response replays the turn).
- * - `not-json`: a value the peer needs as JSON text (AG-UI tool arguments
- *   and results, an SSE `data:` line) cannot be serialized (a `BigInt`, a
- *   cycle, a getter that throws).
+ * - `not-json`: a value the peer needs as JSON (AG-UI tool arguments and
+ *   results, an AI SDK tool input or output, an SSE `data:` line) is not
+ *   JSON data (a `BigInt`, a cycle, a `Map`, a getter that throws).
  * - `no-peer-field`: the peer's event for this has no field for it (the AI
  *   SDK's `output-denied` tool state carries no output; an AG-UI
  *   `timestamp` must be an integer).

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { initCodedError } from "../_internal/coded_error.ts";
 
 /**
  * Reason codes of {@link MessageArgumentError}:
@@ -23,13 +24,14 @@ export type MessageArgumentErrorCode =
 
 /**
  * Thrown by the message document's typed builders (`markHumanEndorsed`,
- * `fromHitlGate`, `toUIMessage`, `fromUIMessage`, the messaging adapter,
- * `toHitlAnswer`) when an argument breaks their documented contract: a
+ * `fromHitlGate`, `toUIMessage`, `fromUIMessage`, the messaging adapter)
+ * when an argument breaks their documented contract: a
  * programmer's mistake, as Deno std throws a `TypeError` for one. Those
  * functions throw nothing else, whatever they are given (hostile objects
  * included). Untrusted input has Result-returning forms beside them
  * (`parseChatMessage`, `parseInboundChatMessage`, `endorseAgentMessage`,
- * `parseHitlGate`, `createDataPart`), which never throw.
+ * `parseHitlGate`, `createDataPart`), which never throw; `toHitlAnswer` /
+ * `toHitlAnswers` read request bodies and never throw at all.
  *
  * It extends `TypeError`; match on {@link MessageArgumentError.code}.
  *
@@ -48,16 +50,10 @@ export type MessageArgumentErrorCode =
  */
 export class MessageArgumentError extends TypeError {
   /** Stable machine-readable reason. */
-  readonly code: MessageArgumentErrorCode;
-  /**
-   * Create the error.
-   *
-   * @param code stable reason code
-   * @param message one human-readable sentence (not stable)
-   */
+  declare readonly code: MessageArgumentErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
   constructor(code: MessageArgumentErrorCode, message: string) {
     super(message);
-    this.name = "MessageArgumentError";
-    this.code = code;
+    initCodedError(this, "MessageArgumentError", code);
   }
 }

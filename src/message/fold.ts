@@ -66,6 +66,8 @@ import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 import type { ChatPart, UIMessage } from "./parts.ts";
 import { V1ToUIMessageChunks } from "./v1_to_ui_message_chunks.ts";
 import { EnvelopeStream } from "./_v1_intake.ts";
+import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
+import type { ChatOrderingCode } from "../v1/types.ts";
 
 /** Options of {@link foldUIMessage}. Each is read once; none makes the fold throw. */
 export interface FoldOptions {
@@ -435,9 +437,7 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     }; the rest of it is not folded`;
   }
   if (v1 !== undefined) {
-    for (const r of v1.end(read)) {
-      refused.push({ index: r.index, code: "invalid-chunk", message: r.error.message });
-    }
+    for (const r of v1.end(read)) refused.push(envelopeIssue(r.index, r.error));
   }
   const r = fold.result();
   if (v1 !== undefined) {
@@ -448,6 +448,34 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
     r.issues.push({ index: read, code: "invalid-chunk", message: readFailure });
   }
   return r;
+}
+
+/** The v1 ordering verdicts, reported under their own codes. */
+const ORDERING_CODES: ReadonlySet<string> = new Set<ChatOrderingCode>([
+  "gap",
+  "duplicate",
+  "reordered",
+  "foreign-conversation",
+  "foreign-turn",
+]);
+
+/**
+ * The issue for an envelope the v1 intake refused or reported: an ordering
+ * verdict under its own code, any other refusal as `invalid-chunk`; the
+ * envelope's position fields kept.
+ */
+function envelopeIssue(index: number, e: V1AdapterRefusal): ChunkIssue {
+  return {
+    index,
+    code: ORDERING_CODES.has(e.code) ? e.code as ChatOrderingCode : "invalid-chunk",
+    message: e.message,
+    ...(e.seq === undefined ? {} : { seq: e.seq }),
+    ...(e.eventId === undefined ? {} : { eventId: e.eventId }),
+    ...(e.eventType === undefined ? {} : { eventType: e.eventType }),
+    ...(e.expectedSeq === undefined ? {} : { expectedSeq: e.expectedSeq }),
+    ...(e.expected === undefined ? {} : { expected: e.expected }),
+    ...(e.received === undefined ? {} : { received: e.received }),
+  };
 }
 
 /**

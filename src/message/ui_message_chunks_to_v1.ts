@@ -11,15 +11,16 @@ import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/ty
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { isIterable } from "../_internal/guards.ts";
 import { isWireId } from "../_internal/id.ts";
+import { jsonValueCopy } from "../_internal/json_value.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { IssueLog } from "./_issue_log.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 
 /** Host-supplied identity for envelopes made from chunks. */
 export interface V1IdAllocator {
-  /** Host-allocated conversation id (a v1 wire id; checked, read for each envelope). */
+  /** Host-allocated conversation id (a v1 wire id; checked; read once, for the first envelope). */
   conversationId: string;
-  /** Host-allocated turn id (a v1 wire id; checked, read for each envelope). */
+  /** Host-allocated turn id (a v1 wire id; checked; read once, for the first envelope). */
   turnId: string;
   /**
    * Returns a fresh event id (a v1 wire id), unique within the conversation.
@@ -68,7 +69,9 @@ type Tool = { name: string; called: boolean; resulted: boolean };
  * turn) is reported as `unsupported-chunk` for each of its chunks after the
  * first result, so the envelopes stay a valid v1 turn; a tool chunk with an
  * empty `toolCallId` or `toolName` (legal in the AI SDK, not in v1) is
- * reported as `invalid-chunk` and converted to nothing; `error` → `error`
+ * reported as `invalid-chunk` and converted to nothing; a tool input or
+ * output that is not JSON data (a `bigint`, a cycle, a `Map`, a `Date`, …)
+ * is reported as `not-json` and its event is sent without it; `error` → `error`
  * (`retryable: false`: a UI chunk carries no retry permission, so none is
  * granted; the `finish` the AI SDK sends after it is expected and ignored);
  * `finish` → `done` (`stopReason` = `finishReason`); `abort` →
@@ -84,7 +87,8 @@ type Tool = { name: string; called: boolean; resulted: boolean };
  * but a v1 wire id (a non-empty string without CR, LF, NUL or a lone
  * surrogate) or an id it already returned to this adapter (or throws,
  * whatever it throws), when `conversationId` / `turnId` is not a wire id (or
- * reading it throws), or when `options.now()` throws or
+ * reading it throws; both are read once, for the first envelope, so every
+ * envelope of the turn carries the same ids), or when `options.now()` throws or
  * returns anything but a finite, non-negative number, the chunk being
  * converted yields no envelope at all (`seq` is not advanced, so the emitted
  * stream stays gapless), an `invalid-event-id` issue is recorded, and the
@@ -109,6 +113,7 @@ export class UIMessageChunksToV1 {
   #index = 0;
   #tools = new Map<string, Tool>();
   #eventIds = new Set<string>();
+  #turnIds: HostRead<{ conversationId: string; turnId: string }> | undefined;
   #stopped = false;
   readonly #read: ChunkProblemSlot = { problem: null };
   readonly #log = new IssueLog(MAX_ISSUES);
@@ -164,24 +169,33 @@ export class UIMessageChunksToV1 {
   /** Wrap `event` in an envelope with the host's ids and the next `seq`. */
   #envelope(event: ChatEventV1): HostRead<ChatEventEnvelope> {
     // every host-supplied value is read and checked before `seq` moves
-    const conversationId = this.#hostId("conversationId");
-    if (!conversationId.ok) return conversationId;
-    const turnId = this.#hostId("turnId");
-    if (!turnId.ok) return turnId;
+    // the turn's ids are read once, for the first envelope: every envelope gets the same
+    this.#turnIds ??= this.#readTurnIds();
+    const ids = this.#turnIds;
+    if (!ids.ok) return ids;
     const at = this.#clock();
     if (!at.ok) return at;
     const eventId = this.#nextEventId();
     if (!eventId.ok) return eventId;
     const env: ChatEventEnvelope = {
       schemaVersion: 1,
-      conversationId: conversationId.value,
-      turnId: turnId.value,
+      conversationId: ids.value.conversationId,
+      turnId: ids.value.turnId,
       eventId: eventId.value,
       seq: ++this.#seq,
       event,
     };
     if (at.value !== undefined) env.at = at.value;
     return { ok: true, value: env };
+  }
+
+  /** The host's `conversationId` and `turnId`, each read once and checked. */
+  #readTurnIds(): HostRead<{ conversationId: string; turnId: string }> {
+    const conversationId = this.#hostId("conversationId");
+    if (!conversationId.ok) return conversationId;
+    const turnId = this.#hostId("turnId");
+    if (!turnId.ok) return turnId;
+    return { ok: true, value: { conversationId: conversationId.value, turnId: turnId.value } };
   }
 
   #hostId(key: "conversationId" | "turnId"): HostRead<string> {
@@ -258,6 +272,24 @@ export class UIMessageChunksToV1 {
     return true;
   }
 
+  /**
+   * What of `value` (a tool chunk's `input` / `output`) goes into the v1
+   * event: a fresh copy read once (so the envelope stays valid v1 whatever
+   * its getters do later); `undefined` when absent, and when it is not JSON
+   * data (reported `not-json`; the event is sent without it).
+   */
+  #json(index: number, type: string, field: string, value: unknown): unknown {
+    if (value === undefined) return undefined;
+    const r = jsonValueCopy(value, field);
+    if ("copy" in r) return r.copy;
+    this.#issue(
+      index,
+      "not-json",
+      `${type} has ${r.what} at ${r.path}, which is not JSON data: the v1 event is sent without its ${field}`,
+    );
+    return undefined;
+  }
+
   /** A chunk that would reuse a call id: v1 call ids are unique per turn. */
   #reused(index: number, type: string, callId: string): ChatEventV1[] {
     this.#issue(
@@ -300,7 +332,8 @@ export class UIMessageChunksToV1 {
         }
         this.#tools.set(c.toolCallId, { name: c.toolName, called: true, resulted: false });
         const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name: c.toolName };
-        if (c.input !== undefined) call.input = c.input;
+        const input = this.#json(index, c.type, "input", c.input);
+        if (input !== undefined) call.input = input;
         return [call];
       }
       case "tool-input-error": {
@@ -313,7 +346,8 @@ export class UIMessageChunksToV1 {
         const out: ChatEventV1[] = [];
         if (!t?.called) {
           const call: ChatEventV1 = { type: "tool_call", callId: c.toolCallId, name };
-          if (c.input !== undefined) call.input = c.input;
+          const input = this.#json(index, c.type, "input", c.input);
+          if (input !== undefined) call.input = input;
           out.push(call);
         }
         this.#tools.set(c.toolCallId, { name, called: true, resulted: true });
@@ -390,7 +424,8 @@ export class UIMessageChunksToV1 {
         name: t.name,
         ok: true,
       };
-      if (c.output !== undefined) ev.output = c.output;
+      const output = this.#json(index, c.type, "output", c.output);
+      if (output !== undefined) ev.output = output;
       return [ev];
     }
     return [{

@@ -12,8 +12,8 @@ import type { ChatOrderingDetail, TurnStatus } from "../v1/types.ts";
 /**
  * The codes of {@link V1AdapterRefusal}: every code of the v1 fold's
  * `ChatFoldRefusal` about an envelope (the adapters apply the fold's own
- * rules, so an adapter refuses exactly what `ChatStateFolder.push`
- * refuses), with two differences:
+ * rules, so an adapter's `push` refuses exactly what
+ * `ChatStateFolder.push` refuses), with two differences:
  *
  * - the parser's codes (`unsupported-version`, `unknown-event-type`) are
  *   reported as `invalid-envelope`;

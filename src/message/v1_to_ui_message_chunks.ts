@@ -17,10 +17,11 @@ import type {
   TurnStatus,
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
-import { convertEnvelopes, EnvelopeIntake } from "./_v1_intake.ts";
-import { envelopeTransformer } from "./_envelope_transformer.ts";
+import { EnvelopeIntake } from "./_v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
 import { finishReasonOf } from "./_finish_reasons.ts";
 import { readOptions } from "../_internal/fields.ts";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import { type CardFacts, readCardFacts } from "./_card_facts.ts";
 import { TurnText } from "./_turn_text.ts";
 import { GATE_TOOL_NAME } from "./gate_part.ts";
@@ -121,7 +122,11 @@ const isNonNegInt = (n: unknown): n is number =>
  * Not carried: the envelope framing (`eventId`, `seq`, `at`; resumption
  * replays the turn instead), and each {@link DroppedEvent} (held-back
  * text at the end of an unfinished turn, a denied call's result content, an
- * approval closed without a resolution), reported through `onDropped`.
+ * approval closed without a resolution, a tool input or output that is not
+ * JSON data: `not-json`, the input sent as `{}`, the output as `null`),
+ * reported through `onDropped`. The v1 parser already refuses an envelope
+ * whose input or output is not JSON data; `not-json` is for a value that
+ * changed after parsing (opaque data is kept by reference).
  * {@link V1ToUIMessageChunks.resync} converts an envelope after a gap
  * knowingly.
  *
@@ -246,7 +251,13 @@ export class V1ToUIMessageChunks {
     }
   }
 
-  /** Convert one envelope. Never throws. */
+  /**
+   * Convert one envelope, with the live ordering policy (the v1 fold's
+   * `TurnOrder`, as `ChatStateFolder.push`): it never waits, so a `seq`
+   * ahead of the next expected one is refused as `gap` at once (nothing
+   * changes; {@link resync} applies it knowingly), and one at or below the
+   * last applied `seq` is `duplicate` or `reordered`. Never throws.
+   */
   push(envelope: unknown): Result<UIMessageChunk[], V1EnvelopeRefusal> {
     return this.#convert(envelope, false);
   }
@@ -327,7 +338,7 @@ export class V1ToUIMessageChunks {
           type: "tool-input-available",
           toolCallId: e.callId,
           toolName: e.name,
-          input: e.input === undefined ? {} : e.input,
+          input: this.#jsonOr(e.input, "input", e.callId, {}),
         });
         return;
       case "tool_result":
@@ -432,6 +443,25 @@ export class V1ToUIMessageChunks {
     this.#close(out);
   }
 
+  /**
+   * `value` when it is JSON data; `fallback` when it is absent, and when it
+   * is not JSON data (reported `not-json` for `field`; the parser refuses
+   * such data, so only a value that changed after parsing gets here).
+   */
+  #jsonOr<F>(value: unknown, field: string, callId: string, fallback: F): unknown {
+    if (value === undefined) return fallback;
+    const bad = jsonValueProblem(value, field);
+    if (bad === null) return value;
+    this.#drop(
+      "not-json",
+      field,
+      `the ${field} of call ${callId} has ${bad.what} at ${bad.path}, which is not JSON data: ${
+        fallback === undefined ? "it is left out" : `${JSON.stringify(fallback)} is sent instead`
+      }`,
+    );
+    return fallback;
+  }
+
   #toolResult(e: ToolResultEventV1, out: UIMessageChunk[]): void {
     const tool = this.#tools.get(e.callId);
     if (tool !== undefined) tool.finished = true;
@@ -456,13 +486,16 @@ export class V1ToUIMessageChunks {
       const chunk: UIMessageChunk = {
         type: "tool-output-available",
         toolCallId: e.callId,
-        output: outputOf(e),
+        output: this.#jsonOr(outputOf(e), "output", e.callId, null),
       };
       if (e.summary !== undefined || e.blocks !== undefined) chunk.toolMetadata = meta;
       out.push(chunk);
       return;
     }
-    if (e.output !== undefined) meta.output = e.output;
+    if (e.output !== undefined) {
+      const output = this.#jsonOr(e.output, "output", e.callId, undefined);
+      if (output !== undefined) meta.output = output;
+    }
     const chunk: UIMessageChunk = {
       type: "tool-output-error",
       toolCallId: e.callId,
@@ -608,18 +641,19 @@ export interface V1ToChunksResult {
 }
 
 /**
- * Convert a whole v1 envelope stream to UI message chunks (see
+ * Convert a complete v1 envelope stream to UI message chunks (see
  * {@link V1ToUIMessageChunks} for the mapping and the per-envelope
- * refusals), with the v1 whole-stream ordering policy (the same verdicts as
- * `foldChatState`): an envelope ahead of a missing `seq` is held (up to
- * 32); a late one within that window is converted in `seq` order and
- * reported `reordered`; a `seq` that never arrives is reported once as `gap`
- * at the first envelope after it, and the conversion goes on. Never throws:
- * a non-iterable `envelopes` is one
- * `invalid-envelope` refusal at index -1 (no chunks); an iterator that throws
- * ends the input with an `invalid-envelope` refusal at the index it could not
- * read, and the envelopes read before it are converted (open parts closed,
- * the turn's status carried as in {@link V1ToUIMessageChunks.end}).
+ * refusals), with the whole-stream ordering policy of `foldChatState`: an
+ * envelope ahead of a missing `seq` is held (up to 32); a late one within
+ * that window is converted in `seq` order and reported `reordered`; a `seq`
+ * that never arrives is reported once as `gap` at the first envelope after
+ * it, and the conversion goes on. That window is for a complete input; a
+ * live stream ({@link V1ToUIMessageChunksStream}, the push form) never
+ * waits. Never throws: a non-iterable `envelopes` is one `invalid-envelope`
+ * refusal at index -1 (no chunks); an iterator that throws ends the input
+ * with an `invalid-envelope` refusal at the index it could not read, and
+ * the envelopes read before it are converted (open parts closed, the turn's
+ * status carried as in {@link V1ToUIMessageChunks.end}).
  *
  * @example
  * ```ts
@@ -633,38 +667,39 @@ export function v1ToUIMessageChunks(
   envelopes: Iterable<unknown>,
   options: V1ToChunksOptions = {},
 ): V1ToChunksResult {
-  const dropped: DroppedEvent[] = [];
-  const o = readOptions(options, ["messageId", "resumeAfterSeq", "onDropped"] as const);
-  const user = o !== null && typeof o.onDropped === "function"
-    ? o.onDropped as (d: DroppedEvent) => void
-    : undefined;
-  const adapter = new V1ToUIMessageChunks({
-    messageId: o?.messageId as string | undefined,
-    resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-    onDropped: (d) => {
-      dropped.push(d);
-      user?.(d);
-    },
-  });
-  const { out, refused } = convertEnvelopes(envelopes, adapter);
+  const { out, refused, dropped } = convertWhole(envelopes, options, "messageId", makeV1ToChunks);
   return { chunks: out, refused, dropped };
 }
+
+/** The adapter the one-shot and stream forms drive. */
+const makeV1ToChunks = (s: AdapterSettings) =>
+  new V1ToUIMessageChunks({
+    messageId: s.id,
+    resumeAfterSeq: s.resumeAfterSeq,
+    onDropped: s.onDropped,
+  });
 
 /** Options of {@link V1ToUIMessageChunksStream}. */
 export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
   /**
-   * Called with every refused envelope and every ordering report (`gap`,
-   * `reordered`) and its 0-based index in the stream, as it is decided.
+   * Called with every refused envelope and its 0-based index in the stream,
+   * at once: a `gap` (reported, then the envelope is applied knowingly, so
+   * the stream goes on), a late or re-sent envelope (`reordered`,
+   * `duplicate`: skipped), and every other refusal.
    */
   onRefused?: (refusal: { index: number; error: V1EnvelopeRefusal }) => void;
 }
 
 /**
  * {@link V1ToUIMessageChunks} as a `TransformStream`: v1 envelopes in, AI
- * SDK UI message chunks out, with the whole-stream ordering policy of
- * {@link v1ToUIMessageChunks} (an envelope ahead of a missing `seq` is held,
- * up to 32; a late one is converted in order and reported `reordered`; a
- * hole never filled is reported once as `gap`). Refusals go to `onRefused`,
+ * SDK UI message chunks out, with the live ordering policy of
+ * {@link V1ToUIMessageChunks.push} (it never waits): each in-order
+ * envelope's chunks are emitted at once; a `seq` ahead of the next expected
+ * one is reported as `gap` at once and applied knowingly
+ * ({@link V1ToUIMessageChunks.resync}); a late or re-sent envelope
+ * (`reordered`, `duplicate`) is reported and skipped. (The one-shot
+ * {@link v1ToUIMessageChunks} over a complete input holds up to 32
+ * envelopes to reorder instead.) Refusals go to `onRefused`,
  * what the AI SDK cannot carry to `onDropped`; neither is ever thrown, and
  * the stream never errors on bad input. When the input ends, the turn is
  * closed as {@link V1ToUIMessageChunks.end} closes it.
@@ -681,16 +716,6 @@ export interface V1ToChunksStreamOptions extends V1ToChunksOptions {
 export class V1ToUIMessageChunksStream extends TransformStream<unknown, UIMessageChunk> {
   /** Create the stream (see {@link V1ToChunksStreamOptions}). */
   constructor(options: V1ToChunksStreamOptions = {}) {
-    const o = readOptions(options, ["messageId", "resumeAfterSeq", "onDropped", "onRefused"]);
-    super(envelopeTransformer(
-      new V1ToUIMessageChunks({
-        messageId: o?.messageId as string | undefined,
-        resumeAfterSeq: o?.resumeAfterSeq as number | undefined,
-        onDropped: o?.onDropped as ((d: DroppedEvent) => void) | undefined,
-      }),
-      typeof o?.onRefused === "function"
-        ? o.onRefused as (r: { index: number; error: V1EnvelopeRefusal }) => void
-        : undefined,
-    ));
+    super(liveTransformer(options, "messageId", makeV1ToChunks));
   }
 }

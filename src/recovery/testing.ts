@@ -66,7 +66,8 @@
  * @module
  */
 import type { ChatEventEnvelope } from "../v1/types.ts";
-import { KitFailure, type KitRunOptions, kitSettings } from "../_internal/kit_support.ts";
+import { kitSettings } from "../_internal/kit_support.ts";
+import type { KitRunOptions } from "../testing/kit_run_options.ts";
 import { type AddCase, ConformanceFailure, KitCase } from "./_kit_env.ts";
 import { replayCases } from "./_kit_replay_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
@@ -84,8 +85,6 @@ import type { ReplayWindowSeam } from "./replay.ts";
 import type { ActorKind, AuthoritySeam, CancelDeliverySeam, RecoveryStore } from "./types.ts";
 
 export { ConformanceFailure };
-export type { KitRunOptions };
-export { KitFailure };
 
 /** One conformance case. `skip` (a reason) is set when the host declared a needed capability missing. */
 export interface ConformanceCase {

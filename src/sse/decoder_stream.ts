@@ -7,6 +7,7 @@
 import { type SseDecodeOptions, type SseMessage, SseParser } from "./parser.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { DECODE_OPTION_KEYS } from "./_options.ts";
+import { SseArgumentError } from "./errors.ts";
 
 /** Options of {@link SseDecoderStream}: limits, initial last event ID, `retry` and comment callbacks. */
 export type SseDecoderStreamOptions = SseDecodeOptions;
@@ -39,17 +40,19 @@ export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMe
 
   /**
    * Create the stream. A chunk that is neither a string nor a `Uint8Array`
-   * errors the stream with a `TypeError` (see {@link SseParser.feed}).
+   * errors the stream with an {@link SseArgumentError} (`invalid-chunk`, see
+   * {@link SseParser.feed}).
    *
    * @param options limits, initial last event ID and callbacks
-   * @throws {RangeError} if a limit is not a positive safe integer
-   * @throws {TypeError} if an option has the wrong type or the options
-   *   cannot be read (see {@link SseParser})
+   * @throws {SseArgumentError} if an option has the wrong type or the
+   *   options cannot be read (codes as for {@link SseParser})
    */
   constructor(options: SseDecoderStreamOptions = {}) {
     let controller!: TransformStreamDefaultController<SseMessage>;
     const o = readOptions(options, DECODE_OPTION_KEYS);
-    if (o === null) throw new TypeError("SseDecoderStream's options could not be read");
+    if (o === null) {
+      throw new SseArgumentError("invalid-options", "SseDecoderStream's options could not be read");
+    }
     const parser = new SseParser({
       ...(o as SseDecodeOptions),
       onEvent: (message) => controller.enqueue(message),

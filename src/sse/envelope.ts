@@ -7,6 +7,7 @@
  * @module
  */
 import { parseChatEnvelope } from "../v1/parse.ts";
+import { isNotJsonRefusal } from "../_internal/json_value.ts";
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { SseEncodeError } from "./errors.ts";
 import { encodeSseFrame } from "./encoder.ts";
@@ -37,7 +38,8 @@ export interface EncodeChatEnvelopeFrameOptions {
  *   `eventId` that cannot be an SSE id, with CR, LF, NUL or a lone surrogate:
  *   the v1 parser refuses it as it refuses every id the wire cannot carry),
  *   `invalid-data` when opaque data (`input`, `output`, `snapshot`, a card)
- *   is not JSON-serialisable (a `BigInt`, a cycle), `invalid-retry` (not a
+ *   is not JSON data (a `BigInt`, a cycle, a `Map`; the parser's `not-json`
+ *   issue), `invalid-retry` (not a
  *   non-negative safe integer, or the options cannot be read)
  *
  * @example
@@ -55,7 +57,10 @@ export function encodeChatEnvelopeFrame(
   options?: EncodeChatEnvelopeFrameOptions,
 ): string {
   const parsed = parseChatEnvelope(envelope);
-  if (!parsed.ok) throw new SseEncodeError("invalid-frame", parsed.error.message);
+  if (!parsed.ok) {
+    const e = parsed.error;
+    throw new SseEncodeError(isNotJsonRefusal(e) ? "invalid-data" : "invalid-frame", e.message);
+  }
   const env = parsed.value;
   let data: string;
   try {

@@ -1,10 +1,13 @@
 /**
  * Typed errors of the SSE codec: {@link SseEncodeError} (the host asked the
- * encoder to write something the event-stream format cannot carry) and
- * {@link SseLimitError} (an incoming stream exceeded a configured bound).
+ * encoder to write something the event-stream format cannot carry),
+ * {@link SseArgumentError} (the host gave the decoder an argument of the
+ * wrong type) and {@link SseLimitError} (an incoming stream exceeded a
+ * configured bound).
  *
  * @module
  */
+import { initCodedError } from "../_internal/coded_error.ts";
 
 /** Reason codes of {@link SseEncodeError}. */
 export type SseEncodeErrorCode =
@@ -39,17 +42,50 @@ export type SseEncodeErrorCode =
  */
 export class SseEncodeError extends TypeError {
   /** Stable machine-readable reason. */
-  readonly code: SseEncodeErrorCode;
-  /**
-   * Create the error.
-   *
-   * @param code stable reason code
-   * @param message one human-readable sentence (not stable)
-   */
+  declare readonly code: SseEncodeErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
   constructor(code: SseEncodeErrorCode, message: string) {
     super(message);
-    this.name = "SseEncodeError";
-    this.code = code;
+    initCodedError(this, "SseEncodeError", code);
+  }
+}
+
+/** Reason codes of {@link SseArgumentError} (each explained there). */
+export type SseArgumentErrorCode =
+  | "invalid-options"
+  | "invalid-callback"
+  | "invalid-limit"
+  | "invalid-last-event-id"
+  | "invalid-chunk";
+
+/**
+ * A decoder argument of the wrong type, a programmer's mistake on the
+ * consuming side: {@link SseParser}'s constructor (and
+ * {@link SseDecoderStream}'s) throws it with `invalid-options` (the options
+ * cannot be read: a throwing getter, a revoked proxy), `invalid-callback`
+ * (`onEvent` not a function, `onRetry` / `onComment` neither a function nor
+ * `undefined`), `invalid-limit` (`maxLineLength` / `maxEventLength` not a
+ * positive safe integer) or `invalid-last-event-id` (neither a string nor
+ * `undefined`); {@link SseParser.feed} throws `invalid-chunk` for a chunk
+ * that is neither a string nor a `Uint8Array` (the parser's state is
+ * unchanged), and the stream form errors with it. Bytes never cause it:
+ * they decode per the WHATWG rules, and only a size bound raises
+ * {@link SseLimitError}. A `TypeError` subclass; match on its `code`.
+ *
+ * @example
+ * ```ts
+ * import { SseDecoderStream } from "@papercusp/chat-protocol/sse";
+ * const decoded = ReadableStream.from<unknown>([null]).pipeThrough(new SseDecoderStream() as never);
+ * await decoded.getReader().read().catch((e) => e.code); // "invalid-chunk"
+ * ```
+ */
+export class SseArgumentError extends TypeError {
+  /** Stable machine-readable reason. */
+  declare readonly code: SseArgumentErrorCode;
+  /** Create the error: a stable `code` and one sentence (`message`, not stable). */
+  constructor(code: SseArgumentErrorCode, message: string) {
+    super(message);
+    initCodedError(this, "SseArgumentError", code);
   }
 }
 

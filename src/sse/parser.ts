@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { SseLimitError } from "./errors.ts";
+import { SseArgumentError, SseLimitError } from "./errors.ts";
 import { describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { DECODE_OPTION_KEYS } from "./_options.ts";
@@ -97,14 +97,20 @@ const DIGITS = /^[0-9]+$/;
 function checkLimit(name: string, value: unknown): number {
   if (value === undefined) return SSE_DEFAULT_MAX_LENGTH;
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`${name} must be a positive safe integer, got ${describeValue(value)}`);
+    throw new SseArgumentError(
+      "invalid-limit",
+      `${name} must be a positive safe integer, got ${describeValue(value)}`,
+    );
   }
   return value;
 }
 
 function optionalCallback<T>(name: string, value: unknown): T | undefined {
   if (value === undefined || typeof value === "function") return value as T | undefined;
-  throw new TypeError(`SseParser's ${name} must be a function, got ${describeValue(value)}`);
+  throw new SseArgumentError(
+    "invalid-callback",
+    `SseParser's ${name} must be a function, got ${describeValue(value)}`,
+  );
 }
 
 /** The option fields, each read once (options are caller data: proxies, getters). */
@@ -189,19 +195,23 @@ export class SseParser {
 
   /**
    * Create a parser. Each option is read once (a getter that throws, or a
-   * revoked proxy, is a `TypeError`, not whatever the getter threw).
+   * revoked proxy, is an {@link SseArgumentError}, not whatever the getter
+   * threw).
    *
    * @param options callbacks, limits and initial last event ID
-   * @throws {RangeError} if a limit is not a positive safe integer
-   * @throws {TypeError} if `onEvent` is not a function, `onRetry` / `onComment`
-   *   is neither a function nor `undefined`, `lastEventId` is neither a string
-   *   nor `undefined`, or the options cannot be read
+   * @throws {SseArgumentError} `invalid-limit` if a limit is not a positive
+   *   safe integer; `invalid-callback` if `onEvent` is not a function, or
+   *   `onRetry` / `onComment` is neither a function nor `undefined`;
+   *   `invalid-last-event-id` if `lastEventId` is neither a string nor
+   *   `undefined`; `invalid-options` if the options cannot be read
    */
   constructor(options: SseParserOptions) {
     const o = readOptions(options, OPTION_KEYS);
-    if (o === null) throw new TypeError("SseParser's options could not be read");
+    if (o === null) {
+      throw new SseArgumentError("invalid-options", "SseParser's options could not be read");
+    }
     if (typeof o.onEvent !== "function") {
-      throw new TypeError("SseParser needs an onEvent callback");
+      throw new SseArgumentError("invalid-callback", "SseParser needs an onEvent callback");
     }
     this.#onEvent = o.onEvent as (message: SseMessage) => void;
     this.#onRetry = optionalCallback("onRetry", o.onRetry);
@@ -210,7 +220,8 @@ export class SseParser {
     this.#maxEvent = checkLimit("maxEventLength", o.maxEventLength);
     const lastEventId = o.lastEventId ?? "";
     if (typeof lastEventId !== "string") {
-      throw new TypeError(
+      throw new SseArgumentError(
+        "invalid-last-event-id",
         `SseParser's lastEventId must be a string, got ${describeValue(lastEventId)}`,
       );
     }
@@ -240,14 +251,15 @@ export class SseParser {
    * @param chunk text, or UTF-8 bytes (any split point is fine)
    * @throws {SseLimitError} when a bound is exceeded (and on every later call
    *   until {@link SseParser.end})
-   * @throws {TypeError} when `chunk` is neither a string nor a `Uint8Array`
-   *   (e.g. `null`); the parser's state is unchanged
+   * @throws {SseArgumentError} `invalid-chunk` when `chunk` is neither a
+   *   string nor a `Uint8Array` (e.g. `null`); the parser's state is unchanged
    */
   feed(chunk: string | Uint8Array): void {
     if (this.#failed !== undefined) throw this.#failed;
     let text: string;
     if (typeof chunk !== "string" && !isBytes(chunk)) {
-      throw new TypeError(
+      throw new SseArgumentError(
+        "invalid-chunk",
         `SseParser.feed takes a string or a Uint8Array, got ${describeValue(chunk)}`,
       );
     }

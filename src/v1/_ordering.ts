@@ -13,14 +13,20 @@
  * | `reordered` | the envelope arrived after one with a higher `seq` of its turn |
  * | `gap` | `seq` skips one or more `seq`s that never arrived |
  *
- * Two parts:
- * - {@link TurnOrder}: the incremental check of one envelope against what
+ * Two policies, chosen by the input, never by the consumer:
+ * - **Live input** (one envelope at a time, the next one not known yet):
+ *   {@link TurnOrder}, the incremental check of one envelope against what
  *   was applied. It never waits: `seq` ahead of the next expected one is a
  *   `gap` at once (the caller may resynchronise knowingly), `seq` at or
  *   below the last applied one is a `duplicate` or `reordered` (refused:
- *   too late to apply in order). This is what `ChatStateFolder.push` and
- *   the adapters' `push` answer.
- * - {@link Sequencer}: the same rules over a whole stream, with a bounded
+ *   too late to apply in order). `ChatStateFolder.push`, the adapters'
+ *   `push`, their `TransformStream` forms (`V1ToUIMessageChunksStream`,
+ *   `V1ToAgUiStream`: a `gap` is reported at once, then the envelope is
+ *   applied with `resync`) and the `./http` stream responses built on the
+ *   adapters use it.
+ * - **Complete input** (a whole array or iterable, as `foldChatState`,
+ *   `v1ToUIMessageChunks`, `v1ToAgUiEvents` and `foldUIMessage` take it):
+ *   {@link Sequencer}, the same rules over the whole stream, with a bounded
  *   reorder window of {@link REORDER_WINDOW} envelopes. An envelope ahead of
  *   the next expected `seq` is held (not applied yet). When the missing
  *   `seq` arrives, it and the held envelopes that follow are applied in

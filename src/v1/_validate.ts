@@ -33,6 +33,11 @@ export interface EnvelopeIssue {
   readonly path: string;
   /** What is wrong there. */
   readonly message: string;
+  /**
+   * `not-json`: opaque data (`input`, `output`, `snapshot`) that is not JSON
+   * data, at `path` (the offending value inside it). Absent for other problems.
+   */
+  readonly code?: "not-json";
 }
 
 /** Most issues one refusal lists. */

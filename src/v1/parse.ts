@@ -18,8 +18,13 @@
  * holding only the contract's keys (blocks, sources and usage are rebuilt the
  * same way). Opaque data is kept by reference: `tool_call.input`,
  * `tool_result.output`, `state.snapshot` and the `card` object (validated
- * structurally, every key kept). Treat them as data: never merge them into
- * other objects with `Object.assign` or spread without your own checks.
+ * structurally, every key kept). `input`, `output` and `snapshot` must be
+ * JSON data (plain objects, arrays without holes, finite numbers, strings,
+ * booleans, `null`; no cycle, bounded depth and size): anything else (a
+ * `bigint`, a `Map`, a `Date`, a function, a cycle, …) is an issue with
+ * `code: "not-json"` at the offending path. Treat them as data: never merge
+ * them into other objects with `Object.assign` or spread without your own
+ * checks.
  *
  * @module
  */
@@ -28,12 +33,14 @@ import { describeThrown, describeValue, quoteClipped } from "../_internal/descri
 import { readOptions } from "../_internal/fields.ts";
 import { refuse } from "../_internal/refusal.ts";
 import { isWireId } from "../_internal/id.ts";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import { ok, type Refusal, type Result } from "../result.ts";
 import {
   type EnvelopeIssue,
   isFiniteNonNeg,
   isIntFrom,
   issue,
+  MAX_ISSUES,
   readBlocks,
   readCard,
   readClosed,
@@ -125,6 +132,15 @@ const TURN_STATUS_TARGETS: ReadonlySet<string> = new Set([
 
 type Reader = (e: Bag, issues: EnvelopeIssue[]) => ChatEventV1;
 
+/** Opaque data must be JSON data (a `not-json` issue at the offending path); returns `v`. */
+function readJsonValue(v: unknown, path: string, issues: EnvelopeIssue[]): unknown {
+  const bad = jsonValueProblem(v, path);
+  if (bad !== null && issues.length < MAX_ISSUES) {
+    issues.push({ path: bad.path, message: `${bad.what} is not JSON data`, code: "not-json" });
+  }
+  return v;
+}
+
 const readTextOf = (type: "delta" | "reasoning"): Reader => (e, issues) => {
   const text = e.text;
   if (typeof text !== "string") issue(issues, "event.text", "must be a string");
@@ -137,6 +153,7 @@ const readToolCall: Reader = (e, issues) => {
   const callId = readWireId(e.callId, "event.callId", issues);
   const name = readId(e.name, "event.name", issues);
   const input = e.input;
+  if (input !== undefined) readJsonValue(input, "event.input", issues);
   return input === undefined
     ? { type: "tool_call", callId, name }
     : { type: "tool_call", callId, name, input };
@@ -163,7 +180,7 @@ const readToolResult: Reader = (e, issues) => {
   const summary = readOptString(e.summary, "event.summary", issues);
   if (summary !== undefined) out.summary = summary;
   const output = e.output, blocks = e.blocks;
-  if (output !== undefined) out.output = output;
+  if (output !== undefined) out.output = readJsonValue(output, "event.output", issues);
   if (blocks !== undefined) out.blocks = readBlocks(blocks, "event.blocks", issues);
   return out;
 };
@@ -174,6 +191,7 @@ const readState: Reader = (e, issues) => {
   // refused on the other side, so it is refused here (the encoders validate with this).
   const snapshot = e.snapshot;
   if (snapshot === undefined) issue(issues, "event.snapshot", "is required (use null for none)");
+  else readJsonValue(snapshot, "event.snapshot", issues);
   return { type: "state", version, snapshot };
 };
 

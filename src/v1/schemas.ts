@@ -20,6 +20,7 @@ import { WIRE_ID_PATTERN } from "../_internal/id.ts";
 import { EXTENSION_NAME_PATTERN } from "./extensions.ts";
 import { MAX_EXTENSION_NAME_LENGTH, MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
 import { jsonProblem } from "./_validate.ts";
+import { jsonValueProblem } from "../_internal/json_value.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
 import type {
   CardClosedEventV1,
@@ -49,6 +50,9 @@ import type {
   TurnStatusEventV1,
 } from "./types.ts";
 
+/** Opaque data must be JSON data (the rule of `../_internal/json_value.ts`, as the parser checks it). */
+const NOT_JSON = { message: "is not JSON data (not-json)" };
+const jsonData = () => z.unknown().refine((v) => jsonValueProblem(v, "") === null, NOT_JSON);
 const nonEmpty = () => z.string().min(1);
 /** A v1 id: non-empty, no CR, LF, NUL or lone surrogate (it can be an SSE `id:` or a header value). */
 const wireId = () => z.string().regex(WIRE_ID_PATTERN);
@@ -122,7 +126,7 @@ const toolCallEventV1Raw = z.object({
   type: z.literal("tool_call"),
   callId: wireId(),
   name: nonEmpty(),
-  input: z.unknown().optional(),
+  input: jsonData().optional(),
 });
 /** `tool_call`: `callId` a wire id, non-empty `name`; `input` any JSON (kept as data). */
 export const ToolCallEventV1Schema: z.ZodType<ToolCallEventV1> = toolCallEventV1Raw;
@@ -142,7 +146,7 @@ const toolResultEventV1Raw = z.object({
   name: nonEmpty(),
   ok: z.boolean(),
   summary: z.string().optional(),
-  output: z.unknown().optional(),
+  output: jsonData().optional(),
   blocks: groundedBlocksRaw.optional(),
 });
 /** Grounded blocks whose ids are unique within the list. */
@@ -190,8 +194,16 @@ export const CardClosedEventV1Schema: z.ZodType<CardClosedEventV1> = cardClosedE
 const stateEventV1Raw = z.object({
   type: z.literal("state"),
   version: z.int().nonnegative(),
-  snapshot: z.unknown().refine((v) => v !== undefined, {
-    message: "is required (use null for none)",
+  snapshot: z.unknown().check((ctx) => {
+    if (ctx.value === undefined) {
+      ctx.issues.push({
+        code: "custom",
+        message: "is required (use null for none)",
+        input: undefined,
+      });
+    } else if (jsonValueProblem(ctx.value, "") !== null) {
+      ctx.issues.push({ code: "custom", ...NOT_JSON, input: ctx.value });
+    }
   }),
 });
 /**

@@ -6,6 +6,7 @@
  * `JSON.stringify`/`JSON.parse`), since that is what a JSON Schema judges.
  */
 import fc from "fast-check";
+import { TOOL_PART_STATES } from "../../message.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -533,15 +534,7 @@ export const v0EventDoc = fc.oneof(
 const providerMetadata = fc.constant({
   anthropic: { signature: "sig", n: 1, nested: [1, { a: null }] },
 });
-const toolStates = fc.constantFrom(
-  "input-streaming",
-  "input-available",
-  "approval-requested",
-  "approval-responded",
-  "output-available",
-  "output-error",
-  "output-denied",
-);
+const toolStates = fc.constantFrom(...TOOL_PART_STATES);
 const approval = opt({
   id: ids,
   approved: fc.boolean(),

@@ -172,3 +172,20 @@ Deno.test("uiMessageChunksToV1: a non-iterable or throwing input is an issue, ne
   assert.equal(r.issues[0].index, 3);
   assert.match(r.issues[0].message, /socket closed/);
 });
+
+Deno.test("chunks → v1: conversationId / turnId are read once, so a value-changing getter cannot mix ids", () => {
+  let reads = 0;
+  let n = 0;
+  const allocator = {
+    get conversationId() {
+      return `c${++reads}`; // a different id on every read
+    },
+    turnId: "t",
+    nextEventId: () => `e${++n}`,
+  };
+  const { envelopes, issues } = uiMessageChunksToV1(chunks, allocator);
+  assert.deepEqual(issues, []);
+  assert.ok(envelopes.length > 2);
+  assert.deepEqual([...new Set(envelopes.map((e) => e.conversationId))], ["c1"]);
+  assert.equal(reads, 1);
+});

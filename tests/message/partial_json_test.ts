@@ -235,3 +235,21 @@ Deno.test("partial JSON: any string or non-string reads without throwing; deep n
   assert.deepEqual(v, []);
   assert.equal(typeof readPartialJson(`${'{"a":'.repeat(50_000)}1`), "object");
 });
+
+Deno.test("partial JSON: the documented divergence, case by case (module doc and README)", async () => {
+  const { parsePartialJson } = await import("ai");
+  const cases: [string, unknown, boolean][] = [
+    // [text, ours, ai agrees]
+    ['{"a\\":":1', { 'a":': 1 }, false],
+    ['{"\\":":', {}, false],
+    ['{"a\\"b":1', { 'a"b': 1 }, true],
+    ['{"x":"\\":","y":1', { x: '":', y: 1 }, true],
+    ['{"k\\":":1}', { 'k":': 1 }, true],
+  ];
+  for (const [text, ours, agrees] of cases) {
+    assert.deepEqual(readPartialJson(text), ours, text);
+    const ai = await parsePartialJson(text);
+    if (agrees) assert.deepEqual(ai.value, ours, text);
+    else assert.equal(ai.state, "failed-parse", text);
+  }
+});

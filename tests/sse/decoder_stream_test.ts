@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { SseDecoderStream, type SseMessage } from "../../sse.ts";
+import { SseArgumentError, SseDecoderStream, type SseMessage } from "../../sse.ts";
 
 async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
   const out: T[] = [];
@@ -63,5 +63,8 @@ Deno.test("onRetry / onComment / initial lastEventId; unterminated tail dropped"
 });
 
 Deno.test("invalid options throw at construction", () => {
-  assert.throws(() => new SseDecoderStream({ maxLineLength: -1 }), RangeError);
+  assert.throws(
+    () => new SseDecoderStream({ maxLineLength: -1 }),
+    (e) => e instanceof SseArgumentError && e.code === "invalid-limit",
+  );
 });

@@ -37,6 +37,7 @@ Deno.test("encodeChatEnvelopeFrame: refuses what is not a valid, serialisable en
     [env({ eventId: "a\nb" }), "invalid-frame"],
     [env({ eventId: "e\ud800" }), "invalid-frame"],
     [env({ event: { type: "tool_call", callId: "k", name: "n", input: 1n } }), "invalid-data"],
+    [env({ event: { type: "state", version: 1, snapshot: new Map() } }), "invalid-data"],
   ];
   for (const [value, code] of cases) {
     assert.throws(

@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { type SseMessage, SseParser } from "../../sse.ts";
+import { SseArgumentError, type SseMessage, SseParser } from "../../sse.ts";
 import { collect } from "./_helpers.ts";
 
 const enc = new TextEncoder();
@@ -240,9 +240,24 @@ Deno.test("callbacks are optional and the constructor validates its options", ()
   const parser = new SseParser({ onEvent: (m) => messages.push(m) });
   parser.feed("retry: 5\n: c\ndata: x\n\n");
   assert.deepEqual(messages, [msg("x")]);
+  const code = (c: string) => (e: unknown) => e instanceof SseArgumentError && e.code === c;
   // @ts-expect-error: onEvent is required
-  assert.throws(() => new SseParser({}), TypeError);
-  assert.throws(() => new SseParser({ onEvent() {}, maxLineLength: 0 }), RangeError);
-  assert.throws(() => new SseParser({ onEvent() {}, maxEventLength: Infinity }), RangeError);
-  assert.throws(() => new SseParser({ onEvent() {}, maxEventLength: 1.5 }), RangeError);
+  assert.throws(() => new SseParser({}), code("invalid-callback"));
+  assert.throws(() => new SseParser({ onEvent() {}, maxLineLength: 0 }), code("invalid-limit"));
+  assert.throws(
+    () => new SseParser({ onEvent() {}, maxEventLength: Infinity }),
+    code("invalid-limit"),
+  );
+  assert.throws(() => new SseParser({ onEvent() {}, maxEventLength: 1.5 }), code("invalid-limit"));
+  assert.throws(
+    () => new SseParser({ onEvent() {}, lastEventId: 5 as never }),
+    code("invalid-last-event-id"),
+  );
+  assert.throws(
+    () => new SseParser({ onEvent() {}, onRetry: 1 as never }),
+    code("invalid-callback"),
+  );
+  const revoked = Proxy.revocable({}, {});
+  revoked.revoke();
+  assert.throws(() => new SseParser(revoked.proxy as never), code("invalid-options"));
 });

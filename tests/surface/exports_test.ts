@@ -63,6 +63,32 @@ Deno.test("entry files are named re-exports from concept files only", async () =
   }
 });
 
+/**
+ * A module of the shared internals (`src/_internal/`). (Area-private
+ * `_name.ts` modules still declare some public names in `./recovery`,
+ * `./interactions`, `./ai-sdk` and the root: left to the branches that own
+ * those areas.)
+ */
+const isInternalModule = (path: string) => path.includes("/src/_internal/");
+
+Deno.test("no exported name is declared in src/_internal/ (the shared internals are never public)", async () => {
+  const symbols = await docSymbols([...ENTRY_POINTS.values()].map((u) => u.href));
+  const internal: string[] = [];
+  for (const [entry, nodes] of symbols) {
+    for (const n of nodes) {
+      for (const d of n.declarations) {
+        const where = d.kind === "reference" && d.def?.target ? d.def.target : d.location;
+        if (isInternalModule(where.filename)) {
+          internal.push(
+            `${entry.slice(entry.lastIndexOf("/") + 1)}: ${n.name} (${where.filename})`,
+          );
+        }
+      }
+    }
+  }
+  assert.deepEqual(internal, []);
+});
+
 Deno.test("every entry file is published and linted as library code", () => {
   for (const [key, url] of ENTRY_POINTS) {
     const file = url.href.slice(ROOT.href.length);

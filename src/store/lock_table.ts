@@ -6,7 +6,10 @@
  * excludes every other writer of the same rows, whichever store instance
  * ("connection") it comes from.
  *
- * Internal: not exported from any entry point.
+ * Public as types: `./recovery` and `./interactions` export {@link LockTable},
+ * {@link LockKey}, {@link LockMode} and {@link LockRequest} because the
+ * reference stores' protected hooks name them (a subclass that simulates
+ * another database overrides them).
  *
  * @module
  */
