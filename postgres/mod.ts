@@ -11,6 +11,13 @@
  *   with a table prefix of the host's choice.
  * - {@link PostgresReplayLog}: the retained window of v1 envelopes, the
  *   core's `ReplayWindowSeam` for `replayAfter`.
+ * - {@link PostgresRecoveryStore}: the core's `RecoveryStore` (turn and
+ *   effect records, the admission fence, grants) for `TurnRecovery`.
+ * - {@link PostgresCancelDelivery}: the core's `CancelDeliverySeam` over
+ *   LISTEN/NOTIFY, for `CancelRelay` and `TurnRecovery`.
+ * - {@link PostgresInteractionStore}: the core's `InteractionStore` (fenced
+ *   card answers, the outbox, authority rows) for `InteractionResolver`.
+ * - {@link databaseClock}: a host clock that follows the database's.
  * - {@link publish} / {@link subscribe}: a small LISTEN/NOTIFY transport.
  *
  * PGlite on a directory: `@papercusp/chat-protocol-postgres/pglite-dir`.
@@ -33,6 +40,7 @@ export {
   postgresJsDriver,
   type PostgresJsDriverOptions,
   type PostgresJsPending,
+  type PostgresJsReservedSql,
   type PostgresJsSql,
   type PostgresJsTransactionSql,
 } from "./src/postgres_js.ts";
@@ -72,6 +80,26 @@ export {
   type TrimPolicy,
 } from "./src/replay_log.ts";
 export {
+  ALL_TURNS,
+  DEFAULT_MAX_OUTCOME_BYTES,
+  PostgresRecoveryStore,
+  type PostgresRecoveryStoreOptions,
+} from "./src/recovery_store.ts";
+export {
+  DEFAULT_MAX_REREAD_TURNS,
+  DEFAULT_REREAD_MARGIN_MS,
+  PostgresCancelDelivery,
+  type PostgresCancelDeliveryOptions,
+  type PostgresCancelSubscription,
+} from "./src/cancel_delivery.ts";
+export {
+  DEFAULT_MAX_RECORD_BYTES,
+  type OutboxEntry,
+  PostgresInteractionStore,
+  type PostgresInteractionStoreOptions,
+} from "./src/interaction_store.ts";
+export { type DatabaseClock, databaseClock, DEFAULT_CLOCK_SYNC_MS } from "./src/database_clock.ts";
+export {
   DEFAULT_HEALTH_CHECK_MS,
   MAX_NOTIFY_PAYLOAD_BYTES,
   type NotificationHandlers,
@@ -89,4 +117,36 @@ export {
  * `@papercusp/chat-protocol`'s and `@papercusp/chat-protocol/recovery`'s).
  */
 export type { ChatEventEnvelope, EnvelopeIssue, Refusal, Result } from "@papercusp/chat-protocol";
-export type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";
+export type {
+  ActorKind,
+  AdmitOutcome,
+  AdmitRequest,
+  AuthoritySeam,
+  CancelDeliverySeam,
+  CancelNotice,
+  CancelSubscription,
+  CasOutcome,
+  EffectDraft,
+  EffectRecord,
+  RecoveryStore,
+  ReplayBounds,
+  ReplayWindowSeam,
+  TurnCasOutcome,
+  TurnDraft,
+  TurnGuard,
+  TurnRecord,
+} from "@papercusp/chat-protocol/recovery";
+export type {
+  AlreadyExistsRefusal,
+  FenceRefusal,
+  InteractionAuthority,
+  InteractionCaller,
+  InteractionRecordV1,
+  InteractionStore,
+  StoreRead,
+  SystemAuthority,
+  TransactCallback,
+  TransactCommit,
+  TransactRequest,
+  WorkflowTransition,
+} from "@papercusp/chat-protocol/interactions";

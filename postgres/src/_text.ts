@@ -7,13 +7,13 @@
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
- * `true` when `s` can be stored in a PostgreSQL `text` column and read back
- * unchanged: no NUL character (PostgreSQL refuses it) and no lone surrogate
- * (the client would encode it as U+FFFD, so two different ids could become
- * one).
+ * `true` when `s` is a string a PostgreSQL `text` column stores and reads
+ * back unchanged: no NUL character (PostgreSQL refuses it) and no lone
+ * surrogate (the client would encode it as U+FFFD, so two different ids
+ * could become one). `false` for anything that is not a string.
  */
-export function isStorableText(s: string): boolean {
-  return !s.includes("\u0000") && !LONE_SURROGATE.test(s);
+export function isStorableText(s: unknown): s is string {
+  return typeof s === "string" && !s.includes("\u0000") && !LONE_SURROGATE.test(s);
 }
 
 const encoder = new TextEncoder();

@@ -6,7 +6,7 @@
  * @module
  */
 import { classify } from "./_classify.ts";
-import { PgDriverError, type PgQueryable, type PgTransactionOptions } from "./driver.ts";
+import type { PgQueryable, PgTransactionOptions } from "./driver.ts";
 
 /** Timeouts a driver applies to every transaction unless one overrides them, in ms. */
 export interface TimeoutDefaults {
@@ -68,49 +68,32 @@ export function openingStatements(
  * throws), classifying failures: an error the body threw is rethrown
  * unchanged (nothing committed); a client failure before the body finished
  * is `not-committed`; one after (while `COMMIT` was in flight) is
- * `uncertain` unless the server answered.
- *
- * With `abandonLostConnection`, a body that fails with a `connection`
- * {@link PgDriverError} is not handed back to `begin` as a rejection:
- * postgres.js would then queue a `ROLLBACK` on the closed connection, and
- * its write loop throws an uncaught `TypeError` (a process crash in Node).
- * The body is left pending instead, the error is answered at once, and the
- * client's own rejection for the closed connection is ignored. The server
- * rolls the transaction back when the connection drops.
+ * `uncertain` unless the server answered. (PGlite's driver uses it; the
+ * postgres.js driver runs its own, pipelined, on a reserved connection.)
  */
 export async function runTransaction<T, Raw>(
   begin: (body: (raw: Raw) => Promise<T>) => Promise<T>,
   wrap: (raw: Raw) => PgQueryable,
   opening: readonly { text: string; params: string[] }[],
   fn: (tx: PgQueryable) => Promise<T>,
-  abandonLostConnection = false,
 ): Promise<T> {
   let bodyDone = false;
   let thrownByBody: { error: unknown } | null = null;
-  let lost!: (e: PgDriverError) => void;
-  const connectionLost = new Promise<never>((_, reject) => lost = reject);
-  const run = begin(async (raw) => {
-    const tx = wrap(raw);
-    let result: T;
-    try {
-      for (const s of opening) await tx.query(s.text, s.params);
-      result = await fn(tx);
-    } catch (e) {
-      if (abandonLostConnection && e instanceof PgDriverError && e.kind === "connection") {
-        lost(e);
-        return new Promise<never>(() => {}); // never settles: no ROLLBACK on a dead connection
-      }
-      thrownByBody = { error: e };
-      throw e;
-    }
-    bodyDone = true;
-    return result;
-  });
   try {
-    return await Promise.race([run, connectionLost]);
+    return await begin(async (raw) => {
+      const tx = wrap(raw);
+      let result: T;
+      try {
+        for (const s of opening) await tx.query(s.text, s.params);
+        result = await fn(tx);
+      } catch (e) {
+        thrownByBody = { error: e };
+        throw e;
+      }
+      bodyDone = true;
+      return result;
+    });
   } catch (e) {
-    run.catch(() => {}); // the client's own "connection closed" after an abandoned body
-    if (e instanceof PgDriverError && e.kind === "connection" && !bodyDone) throw e;
     // COMMIT was never sent when the body threw: whatever the rollback did,
     // nothing committed, and the caller's own error is the one to see.
     if (thrownByBody !== null) throw (thrownByBody as { error: unknown }).error;

@@ -11,10 +11,13 @@
  * The lock is `<dir>/papercusp.lock`, created exclusively and atomically
  * with its content (written aside, then hard-linked into place) holding
  * `{ pid, hostname, token, createdAt }`. A lock whose process is gone (same
- * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`) is stale and is
- * taken over: renamed away atomically, checked to be the stale one, deleted.
+ * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`, or it is a
+ * zombie: killed but not yet reaped by its parent) is stale and is taken over: renamed away atomically, checked to be the stale one, deleted.
  *
- * Limits: a lock written on another host (shared network directory) is never
+ * Limits: a zombie is recognized by reading `/proc/<pid>/stat` (Linux); Deno
+ * allows that only with `--allow-all`, so without it a zombie holder counts as
+ * alive and the directory is refused (`locked`, the safe direction) until its
+ * parent reaps it. A lock written on another host (shared network directory) is never
  * taken over (its PID means nothing here); a PID reused by an unrelated
  * process keeps a stale lock "alive" (refused, the safe direction).
  *
@@ -110,11 +113,27 @@ async function createExclusive(file: string, text: string, token: string): Promi
   }
 }
 
-/** `true` alive, `false` gone, `null` cannot tell. */
+/**
+ * Linux: whether `pid` is a zombie (it has exited and holds no files, but its
+ * parent has not collected its status yet; `kill(pid, 0)` still succeeds).
+ * A process SIGKILLed in a container whose init does not reap stays one.
+ * `false` when it cannot be read.
+ */
+async function isZombie(pid: number): Promise<boolean> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    // "<pid> (<comm>) <state> …": comm may hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return false;
+  }
+}
+
+/** `true` alive, `false` gone (or a zombie), `null` cannot tell. */
 async function pidAlive(pid: number): Promise<boolean | null> {
   try {
     process.kill(pid, 0);
-    return true;
+    return !await isZombie(pid);
   } catch (e) {
     const code = errnoOf(e);
     if (code === "ESRCH") return false;
@@ -128,10 +147,10 @@ async function pidAlive(pid: number): Promise<boolean | null> {
   }
   try {
     await stat(`/proc/${pid}`);
-    return true;
   } catch {
     return false;
   }
+  return !await isZombie(pid);
 }
 
 /**

@@ -40,6 +40,34 @@ export interface TableNames {
   readonly replayEventIdIndex: string;
   /** Name (unquoted) of the primary key of the frames table (turn, seq). */
   readonly replayFramesKey: string;
+  /** Recovery: one row per turn record (`TurnRecord`, with its revision). */
+  readonly recoveryTurns: string;
+  /** Recovery: one row per effect record (`EffectRecord`, with its revision, claim owner and lease). */
+  readonly recoveryEffects: string;
+  /** Recovery: authority grants (`user` per turn, `system` per turn or `'*'`). */
+  readonly recoveryGrants: string;
+  /** Name (unquoted) of the index over stopped turns by stop time (cancel re-reads). */
+  readonly recoveryStoppedIndex: string;
+  /** Interactions: one row per interaction record (its JSON, revision and bound authority). */
+  readonly interactions: string;
+  /** Interactions: the outbox of workflow transitions, written with their record. */
+  readonly interactionOutbox: string;
+  /** Interactions: one row per bound authority (revocation writes it). */
+  readonly interactionAuthorities: string;
+  /** Interactions: system grants (host identity per tenant). */
+  readonly interactionSystemGrants: string;
+  /** Interactions: the store clock's high-water mark (one row). */
+  readonly interactionClock: string;
+  /** Name (unquoted) of the index over undelivered outbox rows. */
+  readonly interactionOutboxPendingIndex: string;
+  /** Name (unquoted) of the index over outbox rows by interaction. */
+  readonly interactionOutboxByIdIndex: string;
+  /**
+   * The LISTEN/NOTIFY channel committed turn stops are announced on
+   * (unquoted: `<prefix>turn_stop`, or `<prefix>turn_stop_<schema>` outside
+   * `public`), shared by `PostgresRecoveryStore` and `PostgresCancelDelivery`.
+   */
+  readonly cancelChannel: string;
 }
 
 /** Thrown by `migrate` and the stores' constructors when {@link TableOptions} are invalid. */
@@ -52,6 +80,19 @@ export class TableOptionsError extends TypeError {
 }
 
 const IDENT = /^[a-z_][a-z0-9_]*$/;
+
+/**
+ * The cancel channel of a schema and prefix: `<prefix>turn_stop` in
+ * `public`, else `<prefix>turn_stop_<schema>` (channels are per database,
+ * not per schema); cut to 63 bytes with a hash suffix when longer.
+ */
+function channelName(schema: string, prefix: string): string {
+  const full = schema === "public" ? `${prefix}turn_stop` : `${prefix}turn_stop_${schema}`;
+  if (full.length <= MAX_IDENTIFIER_BYTES) return full;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < full.length; i++) h = Math.imul(h ^ full.charCodeAt(i), 0x01000193);
+  return `${full.slice(0, MAX_IDENTIFIER_BYTES - 9)}_${(h >>> 0).toString(16).padStart(8, "0")}`;
+}
 
 /** Longest identifier PostgreSQL keeps, in bytes (NAMEDATALEN - 1). */
 export const MAX_IDENTIFIER_BYTES = 63;
@@ -120,5 +161,17 @@ export function tableNames(options: TableOptions = {}): TableNames {
     replayFrames: q("replay_frames"),
     replayEventIdIndex: bare("replay_frames_event_key"),
     replayFramesKey: bare("replay_frames_pkey"),
+    recoveryTurns: q("recovery_turns"),
+    recoveryEffects: q("recovery_effects"),
+    recoveryGrants: q("recovery_grants"),
+    recoveryStoppedIndex: bare("recovery_turns_stopped"),
+    interactions: q("interactions"),
+    interactionOutbox: q("interaction_outbox"),
+    interactionAuthorities: q("interaction_authorities"),
+    interactionSystemGrants: q("interaction_system_grants"),
+    interactionClock: q("interaction_clock"),
+    interactionOutboxPendingIndex: bare("interaction_outbox_pending"),
+    interactionOutboxByIdIndex: bare("interaction_outbox_by_interaction"),
+    cancelChannel: channelName(schema, prefix),
   };
 }

@@ -20,6 +20,7 @@ import type { Refusal, Result } from "@papercusp/chat-protocol";
 import type { PgDriver, PgListenHandle, PgQueryable } from "./driver.ts";
 import { isSafeIdentifier } from "./names.ts";
 import { exceedsUtf8Bytes, isStorableText } from "./_text.ts";
+import { MESSAGE_FRAME, PING_FRAME } from "./_frame.ts";
 
 /**
  * Largest payload {@link publish} sends, in UTF-8 bytes: PostgreSQL refuses
@@ -96,7 +97,7 @@ export async function publish(
 ): Promise<Result<void, NotifyRefusal>> {
   const refused = checkChannel(channel) ?? checkPayload(payload, MAX_NOTIFY_PAYLOAD_BYTES);
   if (refused) return { ok: false, error: refused };
-  await q.query("SELECT pg_notify($1::text, $2::text)", [channel, `m:${payload}`]);
+  await q.query("SELECT pg_notify($1::text, $2::text)", [channel, MESSAGE_FRAME + payload]);
   return { ok: true, value: undefined };
 }
 
@@ -232,7 +233,7 @@ class Subscription implements NotificationSubscription {
       this.#dropped++;
       return;
     }
-    if (raw.startsWith("p:")) {
+    if (raw.startsWith(PING_FRAME)) {
       const [token, n] = raw.slice(2).split(":");
       if (token === this.#token) this.#pingSeen = Math.max(this.#pingSeen, Number(n) || 0);
       else this.#dropped++;
@@ -240,7 +241,7 @@ class Subscription implements NotificationSubscription {
     }
     const payload = raw.slice(2);
     if (
-      !raw.startsWith("m:") ||
+      !raw.startsWith(MESSAGE_FRAME) ||
       exceedsUtf8Bytes(payload, this.#maxBytes)
     ) {
       this.#dropped++;
@@ -264,7 +265,7 @@ class Subscription implements NotificationSubscription {
     const n = ++this.#pingSent;
     await this.#driver.query("SELECT pg_notify($1::text, $2::text)", [
       this.channel,
-      `p:${this.#token}:${n}`,
+      `${PING_FRAME}${this.#token}:${n}`,
     ]);
   }
 

@@ -5,31 +5,52 @@
  *
  * @module
  */
-import {
-  checkTimeout,
-  openingStatements,
-  runTransaction,
-  type TimeoutDefaults,
-} from "./_transaction.ts";
+import { classify } from "./_classify.ts";
+import { checkTimeout, openingStatements, type TimeoutDefaults } from "./_transaction.ts";
 import { listenHandle, queryableOf } from "./_wrap.ts";
-import type { PgDriver, PgParam, PgQueryable, PgTransactionOptions } from "./driver.ts";
+import {
+  type PgDriver,
+  PgDriverError,
+  type PgParam,
+  type PgQueryable,
+  type PgTransactionOptions,
+} from "./driver.ts";
 
-/** The part of a postgres.js query handle the driver uses (a thenable row array). */
-export type PostgresJsPending = PromiseLike<ArrayLike<unknown>>;
+/**
+ * The part of a postgres.js query handle the driver uses: a thenable row
+ * array whose `execute()` sends it at once (so several can be pipelined).
+ */
+export interface PostgresJsPending extends PromiseLike<ArrayLike<unknown>> {
+  /** Send the query now instead of when it is first awaited. */
+  execute?(): unknown;
+}
 
-/** The part of a postgres.js transaction-scoped `sql` the driver uses. */
+/** The part of a postgres.js `sql` (a client or a reserved connection) the driver uses. */
 export interface PostgresJsTransactionSql {
-  /** `sql.unsafe(text, params)`: one parameterized statement. */
-  unsafe(query: string, parameters?: PgParam[]): PostgresJsPending;
+  /**
+   * `sql.unsafe(text, params, { prepare })`: one parameterized statement,
+   * as a named prepared statement when `prepare` is true.
+   */
+  unsafe(
+    query: string,
+    parameters?: PgParam[],
+    options?: { readonly prepare?: boolean },
+  ): PostgresJsPending;
+}
+
+/** A connection reserved from the pool (`await sql.reserve()`). */
+export interface PostgresJsReservedSql extends PostgresJsTransactionSql {
+  /** Give the connection back to the pool. */
+  release(): void;
 }
 
 /**
  * The part of a postgres.js client (`postgres(url)`) the driver uses. A real
- * `postgres.Sql` instance satisfies it.
+ * `postgres.Sql` instance (postgres.js 3.4.x) satisfies it.
  */
 export interface PostgresJsSql extends PostgresJsTransactionSql {
-  /** `sql.begin(options, fn)`: a transaction on one pooled connection. */
-  begin<T>(options: string, cb: (sql: PostgresJsTransactionSql) => Promise<T>): Promise<unknown>;
+  /** `sql.reserve()`: one pooled connection for the caller alone, until released. */
+  reserve(): Promise<PostgresJsReservedSql>;
   /** `sql.listen(channel, onnotify, onlisten)`: LISTEN on a dedicated connection. */
   listen(
     channel: string,
@@ -58,12 +79,30 @@ export interface PostgresJsDriverOptions {
   readonly lockTimeoutMs?: number;
   /** Seconds {@link PgDriver.close} lets running queries finish (postgres.js `end({ timeout })`); default 5. */
   readonly closeTimeoutSeconds?: number;
+  /**
+   * Send parameterized statements as named prepared statements (postgres.js
+   * caches them per connection: one round trip per statement after its
+   * first use; unprepared, postgres.js spends a second round trip
+   * describing every parameterized statement). Default `true`, as
+   * postgres.js's own default; set `false` behind a pooler in transaction
+   * mode (PgBouncer), which cannot keep prepared statements.
+   */
+  readonly prepare?: boolean;
 }
 
 /**
- * A {@link PgDriver} over a postgres.js client. Transactions use
- * `sql.begin`; LISTEN uses `sql.listen` (its own connection, re-established
- * by postgres.js after a drop, which calls `onListen` again).
+ * A {@link PgDriver} over a postgres.js client. Statements are prepared
+ * (see {@link PostgresJsDriverOptions.prepare}). A transaction reserves one
+ * pooled connection and pipelines `BEGIN` (and its isolation and timeout
+ * settings) with its first statement, so a transaction of k statements
+ * costs k + 1 round trips (the last one `COMMIT`). LISTEN uses
+ * `sql.listen` (its own connection, re-established by postgres.js after a
+ * drop, which calls `onListen` again).
+ *
+ * After a lost connection nothing more is sent on it (no `ROLLBACK`: the
+ * server rolled the transaction back; postgres.js 3.4.9 would crash the
+ * process writing to the closed socket), and it is not handed back to the
+ * pool (postgres.js already took it back when it closed).
  *
  * Throws `RangeError` when a timeout option is not a non-negative integer.
  *
@@ -88,7 +127,8 @@ export function postgresJsDriver(
     ...optional("lockTimeoutMs", checkTimeout("lockTimeoutMs", options.lockTimeoutMs)),
   };
   const closeTimeout = options.closeTimeoutSeconds ?? 5;
-  const plain = queryableOf((text, params) => sql.unsafe(text, params), false);
+  const prepare = options.prepare ?? true;
+  const plain = queryableOf((text, params) => sql.unsafe(text, params, { prepare }), false);
   return {
     kind: "postgres.js",
     concurrent: true,
@@ -98,13 +138,13 @@ export function postgresJsDriver(
       opts?: PgTransactionOptions,
     ): Promise<T> {
       const opening = openingStatements(opts, defaults, true);
-      return await runTransaction<T, PostgresJsTransactionSql>(
-        (body) => sql.begin("", body) as Promise<T>,
-        (raw) => queryableOf((text, params) => raw.unsafe(text, params), true),
-        opening,
-        fn,
-        true, // postgres.js crashes on a ROLLBACK queued after its connection closed
-      );
+      let conn: PostgresJsReservedSql;
+      try {
+        conn = await sql.reserve();
+      } catch (e) {
+        throw classify(e, "in-transaction"); // nothing was sent
+      }
+      return await reservedTransaction(conn, opening, fn, prepare);
     },
     listen: (channel, onPayload, onListen) =>
       listenHandle(async () => {
@@ -113,6 +153,81 @@ export function postgresJsDriver(
       }),
     close: () => sql.end({ timeout: closeTimeout }),
   };
+}
+
+/**
+ * One transaction on a reserved connection: `BEGIN` and the opening
+ * statements are sent with the body's first statement (pipelined), then the
+ * body's statements, then `COMMIT`. Failures are classified by phase: before
+ * `COMMIT` was sent nothing committed; a connection lost while `COMMIT` was
+ * in flight is `uncertain`. An error the body threw is rethrown unchanged
+ * after a `ROLLBACK`.
+ */
+async function reservedTransaction<T>(
+  conn: PostgresJsReservedSql,
+  opening: readonly { text: string; params: string[] }[],
+  fn: (tx: PgQueryable) => Promise<T>,
+  prepare: boolean,
+): Promise<T> {
+  let lost = false;
+  const send = (text: string, params: PgParam[], prepared: boolean) => {
+    const q = conn.unsafe(text, params, { prepare: prepared });
+    q.execute?.();
+    // Awaited later (or never, once the transaction failed): never unhandled.
+    Promise.resolve(q).catch(() => {});
+    return q;
+  };
+  const settle = async (q: PromiseLike<ArrayLike<unknown>>) => {
+    try {
+      return await q;
+    } catch (e) {
+      const err = classify(e, "in-transaction");
+      if (err.kind === "connection") lost = true;
+      throw err;
+    }
+  };
+  let pending: PromiseLike<ArrayLike<unknown>>[] | null = [
+    send("BEGIN", [], false),
+    ...opening.map((s) => send(s.text, s.params, prepare)),
+  ];
+  const opened = async () => {
+    const waiting = pending;
+    pending = null;
+    if (waiting !== null) { for (const q of waiting) await settle(q); }
+  };
+  const tx: PgQueryable = {
+    async query<R>(text: string, params: readonly PgParam[] = []) {
+      if (lost) {
+        throw new PgDriverError("the transaction's connection was lost", {
+          kind: "connection",
+          commit: "not-committed",
+        });
+      }
+      const q = send(text, [...params], prepare);
+      await opened();
+      return { rows: Array.from(await settle(q)) as R[] };
+    },
+  };
+  let result: T;
+  try {
+    result = await fn(tx);
+    await opened();
+  } catch (e) {
+    if (!lost) {
+      await Promise.resolve(conn.unsafe("ROLLBACK", [], { prepare: false })).catch(() => {});
+      conn.release();
+    }
+    throw e;
+  }
+  try {
+    await conn.unsafe("COMMIT", [], { prepare: false });
+  } catch (e) {
+    const err = classify(e, "commit");
+    if (err.kind !== "connection") conn.release();
+    throw err;
+  }
+  conn.release();
+  return result;
 }
 
 function optional<K extends string>(key: K, v: number | undefined): { [P in K]?: number } {

@@ -58,6 +58,47 @@ Deno.test("dir lock: a dead holder's lock is taken over; another host's never", 
     assert.equal(!elsewhere.ok && elsewhere.error.holder?.hostname, "some-other-host");
   }));
 
+Deno.test("dir lock: a killed holder not yet reaped (a zombie) is stale", () =>
+  withDir(async (dir) => {
+    // A parent that never waits: its child, SIGKILLed, stays a zombie (SIGCHLD
+    // back to its default first: an inherited ignored SIGCHLD reaps at once).
+    // The parent reads the state itself: Deno reads /proc/<pid> only with
+    // --allow-all, which is also why the lock is tried in a child process.
+    const parent = new Deno.Command("python3", {
+      args: [
+        "-c",
+        "import os, signal, time\n" +
+        "signal.signal(signal.SIGCHLD, signal.SIG_DFL)\n" +
+        "pid = os.fork()\n" +
+        "if pid == 0:\n    time.sleep(60)\n    os._exit(0)\n" +
+        "os.kill(pid, signal.SIGKILL)\nstate = '?'\n" +
+        "for _ in range(500):\n" +
+        "    s = open(f'/proc/{pid}/stat').read()\n" +
+        "    state = s[s.rindex(')') + 2]\n" +
+        "    if state == 'Z': break\n" +
+        "    time.sleep(0.01)\n" +
+        "print(pid, state, flush=True)\ntime.sleep(60)\n",
+      ],
+      stdout: "piped",
+    }).spawn();
+    try {
+      const first = await lines(parent.stdout).next();
+      const [pid, state] = String(first.value).split(" ");
+      assert.equal(state, "Z", `the killed process ${pid} should be a zombie`);
+      await Deno.mkdir(dir, { recursive: true });
+      await Deno.writeTextFile(join(dir, LOCK_FILE_NAME), lockJson(Number(pid)));
+      const child = spawnProc("lock.ts", [dir, String(Date.now()), "0"]);
+      const err = textOf(child.stderr);
+      const out: string[] = [];
+      for await (const l of lines(child.stdout)) out.push(l);
+      assert.equal((await child.status).code, 0, await err);
+      assert.deepEqual(out, ["locked"]);
+    } finally {
+      parent.kill("SIGKILL");
+      await parent.status;
+    }
+  }));
+
 Deno.test("dir lock: an unreadable lock is 'being written' while young, stale when old", () =>
   withDir(async (dir) => {
     await Deno.mkdir(dir, { recursive: true });

@@ -208,6 +208,8 @@ for (const how of ["by itself", "from another session during a statement"] as co
           // TypeError on the closed socket. See the README.)
           const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
           const sleeping = tx.query("SELECT pg_sleep(30)");
+          // It rejects as soon as the backend dies, maybe before it is awaited below.
+          sleeping.catch(() => {});
           for (let waited = 0; waited < 200; waited++) {
             const { rows: busy } = await killer.query(
               "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND query LIKE 'SELECT pg_sleep%'",
@@ -238,13 +240,13 @@ for (const how of ["by itself", "from another session during a statement"] as co
 
 /** A postgres.js look-alike whose COMMIT (after the body) fails as `commitError`. */
 function fakePostgresJs(commitError: unknown): PostgresJsSql {
-  const tx = { unsafe: () => Promise.resolve([]) };
+  const reserved = {
+    unsafe: (text: string) => text === "COMMIT" ? Promise.reject(commitError) : Promise.resolve([]),
+    release: () => {},
+  };
   return {
     unsafe: () => Promise.reject(commitError),
-    async begin<T>(_options: string, cb: (sql: typeof tx) => Promise<T>) {
-      await cb(tx);
-      throw commitError;
-    },
+    reserve: () => Promise.resolve(reserved),
     listen: () => Promise.resolve({ unlisten: () => Promise.resolve() }),
     end: () => Promise.resolve(),
   };

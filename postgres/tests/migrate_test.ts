@@ -25,11 +25,23 @@ for (const backend of BACKENDS) {
     withSchema(backend.make, "t", async (d, schema) => {
       const first = await migrate(d, { schema, prefix: "app_" });
       assert.ok(first.ok, JSON.stringify(first));
-      assert.deepEqual(first.value.applied, [{ version: 1, name: "replay log" }]);
+      assert.deepEqual(first.value.applied, [
+        { version: 1, name: "replay log" },
+        { version: 2, name: "recovery store" },
+        { version: 3, name: "interaction store" },
+      ]);
       assert.equal(first.value.version, MIGRATIONS.length);
       assert.equal(first.value.names.replayFrames, `"${schema}"."app_replay_frames"`);
       assert.deepEqual(await tablesIn(d, schema), [
+        "app_interaction_authorities",
+        "app_interaction_clock",
+        "app_interaction_outbox",
+        "app_interaction_system_grants",
+        "app_interactions",
         "app_migrations",
+        "app_recovery_effects",
+        "app_recovery_grants",
+        "app_recovery_turns",
         "app_replay_frames",
         "app_replay_turns",
       ]);
@@ -39,14 +51,15 @@ for (const backend of BACKENDS) {
       // A second prefix in the same schema gets its own tables.
       const other = await migrate(d, { schema, prefix: "" });
       assert.ok(other.ok);
-      assert.equal((await tablesIn(d, schema)).length, 6);
+      assert.equal((await tablesIn(d, schema)).length, 22);
     }));
 
   Deno.test(`migrate [${backend.name}]: appending a version upgrades an existing database`, () =>
     withSchema(backend.make, "t", async (d, schema) => {
       assert.ok((await migrate(d, { schema })).ok);
+      const next = MIGRATIONS.length + 1;
       const v2 = {
-        version: 2,
+        version: next,
         name: "extra",
         statements: (n: ReturnType<typeof tableNames>) => [
           `CREATE TABLE ${n.schema}."${n.prefix}extra" (id int PRIMARY KEY)`,
@@ -54,14 +67,14 @@ for (const backend of BACKENDS) {
       };
       const up = await runMigrations(d, { schema }, [...MIGRATIONS, v2]);
       assert.ok(up.ok, JSON.stringify(up));
-      assert.deepEqual(up.value.applied, [{ version: 2, name: "extra" }]);
-      assert.equal(up.value.version, 2);
+      assert.deepEqual(up.value.applied, [{ version: next, name: "extra" }]);
+      assert.equal(up.value.version, next);
       assert.ok((await tablesIn(d, schema)).includes("chat_extra"));
       // The older package now meets a database one version ahead: refused, untouched.
       const old = await migrate(d, { schema });
       assert.equal(old.ok, false);
       assert.equal(!old.ok && old.error.code, "unknown-version");
-      assert.equal(!old.ok && old.error.version, 2);
+      assert.equal(!old.ok && old.error.version, next);
     }));
 
   Deno.test(`migrate [${backend.name}]: a changed statement is a checksum mismatch`, () =>
@@ -118,7 +131,7 @@ Deno.test("migrate [server]: two processes migrating one schema at once both suc
       return JSON.parse(out[0]);
     }));
     const applied = outs.map((o) => o.applied.length);
-    assert.deepEqual(applied.sort(), [0, 0, 1], JSON.stringify(outs));
+    assert.deepEqual(applied.sort(), [0, 0, MIGRATIONS.length], JSON.stringify(outs));
     const { rows } = await d.query(`SELECT version FROM "${schema}".chat_migrations`);
-    assert.equal(rows.length, 1);
+    assert.equal(rows.length, MIGRATIONS.length);
   }));

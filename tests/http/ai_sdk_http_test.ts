@@ -9,13 +9,9 @@
  */
 import assert from "node:assert/strict";
 import {
-  AbstractChat,
-  type ChatState,
-  type ChatStatus,
   DefaultChatTransport,
   lastAssistantMessageIsCompleteWithApprovalResponses,
   parseJsonEventStream,
-  type UIMessage,
   uiMessageChunkSchema,
 } from "ai";
 import { type ChatEventEnvelope, foldChatState } from "../../mod.ts";
@@ -29,6 +25,7 @@ import {
 } from "../../http.ts";
 import { aiFold } from "../message/_peers.ts";
 import { assertTextGolden, env, serve } from "./_server.ts";
+import { HeadlessChat } from "../_helpers/headless_chat.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -36,30 +33,7 @@ type Any = any;
 const read = (p: string) =>
   JSON.parse(Deno.readTextFileSync(new URL(`../../fixtures/${p}`, import.meta.url)));
 
-/** The chat state a headless `Chat` needs (what a UI framework binding provides). */
-class MemoryChatState implements ChatState<UIMessage> {
-  status: ChatStatus = "ready";
-  error: Error | undefined = undefined;
-  messages: UIMessage[] = [];
-  pushMessage = (m: UIMessage) => {
-    this.messages = [...this.messages, m];
-  };
-  popMessage = () => {
-    this.messages = this.messages.slice(0, -1);
-  };
-  replaceMessage = (i: number, m: UIMessage) => {
-    this.messages = this.messages.map((x, j) => j === i ? structuredClone(m) : x);
-  };
-  snapshot = <T>(t: T): T => structuredClone(t);
-}
-
-type ChatInit = Omit<ConstructorParameters<typeof AbstractChat<UIMessage>>[0], "state">;
-
-class Chat extends AbstractChat<UIMessage> {
-  constructor(init: ChatInit) {
-    super({ ...init, state: new MemoryChatState() });
-  }
-}
+const Chat = HeadlessChat;
 
 /** Wait until `cond` holds (the chat settles asynchronously). */
 async function until(cond: () => boolean, what: string): Promise<void> {
