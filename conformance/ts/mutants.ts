@@ -968,6 +968,17 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
         : outcome,
   }),
 
+  "v1.frame.too-large": () => ({
+    // The bound not enforced: too-large refusals gone.
+    outcome: (kind, _input, outcome) =>
+      kind === "fold"
+        ? {
+          ...outcome,
+          refusals: (outcome.refusals as Obj[]).filter((r) => r.code !== "too-large"),
+        }
+        : outcome,
+  }),
+
   // --- fold: lifecycle
   "v1.lifecycle.terminal": () =>
     dropFoldRefusal(["illegal-transition"], (e) => TERMINAL.has(e.status ?? "")),
@@ -1218,7 +1229,9 @@ export const MUTANTS: Readonly<Record<string, () => Hooks>> = {
       const text = sseText(input);
       if (!text.startsWith("\ufeff")) return input;
       const { text: _t, base64: _b, chunks: _c, ...rest } = input;
-      return { ...rest, text: "X" + text.slice(1) };
+      // Wrong both ways: one BOM is kept (as a visible character), a run of them all removed.
+      const run = /^\ufeff+/.exec(text)![0].length;
+      return { ...rest, text: run === 1 ? "X" + text.slice(1) : text.slice(run) };
     },
   }),
   "sse.line-endings": () => ({

@@ -13,6 +13,9 @@ import { LEGACY_GROUPS } from "./legacy.ts";
 import { REPLAY_GROUPS } from "./replay.ts";
 import { BLOCKS_GROUPS } from "./blocks.ts";
 import { CARD_ANSWER_GROUPS } from "./card_answer.ts";
+import { STRICT_FOLD_GROUPS } from "./strict_fold.ts";
+import { STRICT_SSE_GROUPS } from "./strict_sse.ts";
+import { STRICT_CARDS_GROUPS } from "./strict_cards.ts";
 
 /** The whole corpus. */
 export const CORPUS: readonly CaseGroup[] = [
@@ -25,4 +28,7 @@ export const CORPUS: readonly CaseGroup[] = [
   ...REPLAY_GROUPS,
   ...BLOCKS_GROUPS,
   ...CARD_ANSWER_GROUPS,
+  ...STRICT_FOLD_GROUPS,
+  ...STRICT_SSE_GROUPS,
+  ...STRICT_CARDS_GROUPS,
 ];

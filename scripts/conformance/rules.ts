@@ -199,6 +199,11 @@ export const RULES: readonly (readonly [string, string, string])[] = [
     "A frame that is not JSON is refused as invalid-json and changes nothing.",
     V1,
   ],
+  [
+    "v1.frame.too-large",
+    "A text frame over 1 MiB of UTF-8 (1,048,576 bytes) is refused as too-large before parsing and changes nothing.",
+    V1,
+  ],
   // fold: lifecycle
   [
     "v1.lifecycle.terminal",

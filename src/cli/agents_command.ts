@@ -12,6 +12,8 @@
  * @module
  */
 import { maskUnsafe } from "./escape.ts";
+import { stringifyJson } from "./json_text.ts";
+import { usageErrorReport } from "./report.ts";
 import { type AgentGraph, type AgentRosterSnapshot } from "../agents/types.ts";
 import { foldAgentGraph } from "../agents/graph.ts";
 import { foldRoster, type SeatPrefix } from "../agents/roster.ts";
@@ -274,7 +276,11 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
   }
   const opts = parseArgs(args);
   if (typeof opts === "string") {
-    fail(`inspect agents: ${opts}\n\n${AGENTS_HELP}`);
+    const end = args.indexOf("--");
+    if ((end === -1 ? args : args.slice(0, end)).includes("--json")) {
+      out(stringifyJson(usageErrorReport(opts)) + "\n");
+      fail(`inspect agents: ${opts}\n`);
+    } else fail(`inspect agents: ${opts}\n\n${AGENTS_HELP}`);
     return 2;
   }
   if (read === undefined) {

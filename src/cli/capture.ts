@@ -8,7 +8,7 @@
  */
 import { SseParser } from "../sse/parser.ts";
 import { SseLimitError } from "../sse/errors.ts";
-import { describeThrown } from "../_internal/describe.ts";
+import { describeThrown, quoteClipped } from "../_internal/describe.ts";
 import { parseData } from "./detect.ts";
 import { type JsonArrayError, readJsonArray } from "./json_array.ts";
 import type { InspectProblem } from "./report.ts";
@@ -127,6 +127,10 @@ export function readSse(text: string): Capture {
     if (!blank && blockStart === 0 && !bare.startsWith(":")) blockStart = lineNo;
     // Only a block with a `data` field is dispatched (WHATWG: the data buffer is non-empty).
     if (/^data(?:[:\r\n]|$)/.test(bare)) blockHasData = true;
+    if (!blank && !bare.startsWith(":")) {
+      const dropped = unknownFieldProblem(lineNo, bare);
+      if (dropped !== null) problems.push(dropped);
+    }
     try {
       parser.feed(line);
     } catch (e) {
@@ -153,6 +157,34 @@ export function readSse(text: string): Capture {
   parser.end();
   capture.comments = comments;
   return capture;
+}
+
+const SSE_FIELDS = new Set(["data", "event", "id", "retry"]);
+
+/**
+ * A `dropped-line` warning for an SSE line whose field is none of `data`,
+ * `event`, `id`, `retry`: an SSE client ignores the whole line, so a typo
+ * (`Data:`, `date:`) or a bare JSON line pasted into the stream loses its
+ * content without a trace. `null` for a known field.
+ */
+function unknownFieldProblem(line: number, text: string): InspectProblem | null {
+  const bare = text.replace(/\r?\n$|\r$/, "");
+  const colon = bare.indexOf(":");
+  const name = colon === -1 ? bare : bare.slice(0, colon);
+  if (SSE_FIELDS.has(name)) return null;
+  const lower = name.trim().toLowerCase();
+  const why = /^[[{]/.test(bare.trimStart())
+    ? "a bare JSON line inside an SSE stream (an NDJSON line?): without `data: ` before it"
+    : SSE_FIELDS.has(lower)
+    ? `the field ${quoteClipped(name, 40)} is not \`${lower}\` (field names are case- and ` +
+      "space-sensitive)"
+    : `the field ${quoteClipped(name, 40)} is not one SSE knows (data, event, id, retry)`;
+  return {
+    line,
+    severity: "warning",
+    code: "dropped-line",
+    message: `${why}; an SSE client ignores the whole line and so does inspect`,
+  };
 }
 
 /**

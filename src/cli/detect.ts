@@ -36,8 +36,43 @@ const AI_SDK_TYPES = new Set([
   "message-metadata",
 ]);
 
-/** Parse a frame's JSON once; `undefined` when it is not JSON. */
+/**
+ * The deepest nesting of arrays and objects inspect parses: 16 384 levels
+ * (a tool input 10 000 deep still reads).
+ * Deeper data (`[[[[…` megabytes long) is refused before `JSON.parse`
+ * runs, which would take seconds and gigabytes building it.
+ */
+export const MAX_JSON_DEPTH = 16_384;
+
+/**
+ * Whether `data` nests arrays and objects more than `max` levels deep, by
+ * one linear scan that skips strings (no parse, no allocation).
+ */
+export function nestsDeeperThan(data: string, max: number = MAX_JSON_DEPTH): boolean {
+  const n = data.length;
+  if (n <= max) return false; // each level takes a character
+  let depth = 0;
+  for (let i = 0; i < n; i++) {
+    const c = data.charCodeAt(i);
+    if (c === 0x22) { // a string: skip to its closing quote
+      for (i++; i < n; i++) {
+        const d = data.charCodeAt(i);
+        if (d === 0x5c) i++;
+        else if (d === 0x22) break;
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Parse a frame's JSON once; `undefined` when it is not JSON or nests
+ * deeper than {@link MAX_JSON_DEPTH} (then it is never parsed).
+ */
 export function parseData(data: string): { value: unknown } | undefined {
+  if (nestsDeeperThan(data)) return undefined;
   try {
     return { value: JSON.parse(data) };
   } catch {
@@ -52,6 +87,9 @@ export function parseData(data: string): { value: unknown } | undefined {
  */
 export function jsonError(data: string): string {
   if (data.trim() === "") return "empty";
+  if (nestsDeeperThan(data)) {
+    return `nested more than ${MAX_JSON_DEPTH} levels deep: inspect does not parse it`;
+  }
   try {
     JSON.parse(data);
     return "valid JSON";
@@ -70,6 +108,15 @@ export function jsonError(data: string): string {
  * reason ({@link jsonError}), then `hint` (what the dialect expects), if any.
  */
 export function invalidJsonProblem(frame: CapturedFrame, hint?: string): InspectProblem {
+  if (nestsDeeperThan(frame.data)) {
+    return {
+      line: frame.line,
+      severity: "error",
+      code: "too-deep",
+      message: `the data nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep: ` +
+        "inspect does not parse it (that would take seconds and gigabytes) and reads on",
+    };
+  }
   return {
     line: frame.line,
     severity: "error",

@@ -15,20 +15,23 @@
  * The characters never printed raw, as one `u`-flag class:
  * - C0 controls U+0000–U+001F (TAB and LF only where a caller keeps them),
  *   DEL U+007F and C1 controls U+0080–U+009F;
- * - invisible or reordering format characters: U+00AD soft hyphen, U+061C
- *   Arabic letter mark, U+180E Mongolian vowel separator, U+200B zero width
- *   space, U+200E/U+200F LRM/RLM, U+2028/U+2029 line and paragraph
- *   separators, U+202A–U+202E embeddings and overrides, U+2060–U+2064
- *   (word joiner, invisible operators), U+2066–U+2069 isolates, U+206A–U+206F
- *   deprecated format characters, U+FEFF (BOM / zero width no-break space),
- *   U+FFF9–U+FFFB interlinear annotations, U+E0000–U+E007F tag characters;
+ * - every invisible or reordering format character (Unicode category Cf:
+ *   U+00AD soft hyphen, U+061C Arabic letter mark, U+180E Mongolian vowel
+ *   separator, U+200B zero width space, U+200E/U+200F LRM/RLM, U+202A–U+202E
+ *   embeddings and overrides, U+2060–U+2064, U+2066–U+2069 isolates,
+ *   U+206A–U+206F, U+FEFF, U+FFF9–U+FFFB, U+E0001 and the U+E0020–U+E007F
+ *   tag characters, U+1D173–U+1D17A musical format characters, U+0600–U+0605,
+ *   …), and the unassigned tag block U+E0000–U+E007F;
+ * - U+2028/U+2029 line and paragraph separators;
+ * - the Hangul fillers U+115F, U+1160, U+3164 and U+FFA0, letters that
+ *   render as blank space (and so can hide text or forge names);
  * - lone surrogates (a string that is not well-formed UTF-16).
  *
- * U+200C/U+200D (ZWNJ/ZWJ) stay: scripts and emoji sequences need them.
+ * U+200C/U+200D (ZWNJ/ZWJ, also Cf) stay: scripts and emoji sequences need them.
  */
-const UNSAFE_CLASS =
-  "[\\u0000-\\u001f\\u007f-\\u009f\\u00ad\\u061c\\u180e\\u200b\\u200e\\u200f\\u2028-\\u202e" +
-  "\\u2060-\\u2064\\u2066-\\u206f\\ufeff\\ufff9-\\ufffb\\u{e0000}-\\u{e007f}\\u{d800}-\\u{dfff}]";
+const UNSAFE_CLASS = "(?![\\u200c\\u200d])" +
+  "[\\p{Cf}\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029\\u115f\\u1160\\u3164\\uffa0" +
+  "\\u{e0000}-\\u{e007f}\\u{d800}-\\u{dfff}]";
 
 const UNSAFE = new RegExp(UNSAFE_CLASS, "u");
 const UNSAFE_ALL = new RegExp(UNSAFE_CLASS, "gu");

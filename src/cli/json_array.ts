@@ -11,7 +11,7 @@
  * @module
  */
 import type { CapturedFrame } from "./capture.ts";
-import { jsonError, parseData } from "./detect.ts";
+import { parseData } from "./detect.ts";
 import { stringifyJson } from "./json_text.ts";
 
 function isJsonSpace(c: number): boolean {
@@ -114,8 +114,11 @@ function elementFrame(line: number, slice: string, value: unknown): CapturedFram
  * Read `text` (a BOM allowed) as one JSON array whose elements are frames:
  * envelopes or chunks (their JSON is the frame), strings (the frame's data,
  * e.g. `"[DONE]"`), or SSE records `{ "event"?, "id"?, "data" }`. Each frame
- * keeps the line where its element starts. Returns the frames, or where and
- * why the text is not such an array.
+ * keeps the line where its element starts. An element that is not valid
+ * JSON (a raw control character inside a string, say) is still a frame, its
+ * text the data, so its analysis reports `invalid-json` there and the other
+ * elements are read. Returns the frames, or where and why the text is not
+ * such an array (its brackets and commas are wrong).
  */
 export function readJsonArray(
   text: string,
@@ -141,10 +144,13 @@ export function readJsonArray(
     if (end === -1) return fail(pos, "an element never ends (the capture was cut off?)");
     const slice = text.slice(pos, end);
     const parsed = parseData(slice);
-    if (parsed === undefined) {
-      return fail(pos, `an element is not valid JSON (${jsonError(slice)})`);
-    }
-    frames.push(elementFrame(lines.at(pos), slice, parsed.value));
+    // An element that is not JSON (a raw control character in a string, a typo) is a frame
+    // whose data is not JSON, reported on its own line like an NDJSON line; the rest is read on.
+    frames.push(
+      parsed === undefined
+        ? { line: lines.at(pos), data: slice }
+        : elementFrame(lines.at(pos), slice, parsed.value),
+    );
     pos = skipSpace(text, end);
     const sep = text.charCodeAt(pos);
     if (sep === 0x2c) {

@@ -212,11 +212,23 @@ class Renderer {
     } else head += " (no frame has a time: v1 `at` or heartbeat `tsMs`)";
     out.push(p.bold(head));
     let prev = -1;
+    // Lines an SSE client drops (an unknown field) sit between the frames, where they were.
+    const dropped = this.all || tl.rowsOmitted === 0
+      ? report.problems.filter((x) => x.code === "dropped-line" && x.line !== undefined)
+      : [];
+    let d = 0;
+    const droppedUpTo = (line: number) => {
+      for (; d < dropped.length && dropped[d].line! < line; d++) {
+        out.push(p.yellow(`  line ${String(dropped[d].line).padEnd(6)} dropped (dropped-line)`));
+      }
+    };
     for (const row of tl.rows) {
+      droppedUpTo(row.line);
       if (row.index > prev + 1) out.push(p.dim(`  … ${row.index - prev - 1} frame(s)`));
       out.push(this.row(row));
       prev = row.index;
     }
+    droppedUpTo(Infinity);
     if (prev < frames - 1) out.push(p.dim(`  … ${frames - 1 - prev} frame(s)`));
     if (tl.rowsOmitted > 0) {
       out.push(p.dim(`  (${tl.rows.length} of ${frames} frames shown; --all shows every frame)`));

@@ -392,3 +392,23 @@ export interface InspectReport {
   /** Counts and the outcome. */
   summary: InspectSummary;
 }
+
+/**
+ * What `inspect --json` prints on stdout for bad usage (an unknown option,
+ * two files, a bad `--gap-ms` or `--dialect`; `inspect agents` too): the same `schema` as a
+ * report, no report fields, `error.code` `"usage"`, exit code 2. The human
+ * message also goes to stderr.
+ */
+export interface InspectUsageError {
+  /** {@link INSPECT_SCHEMA} (`papercusp.inspect/2`), as in a report. */
+  schema: typeof INSPECT_SCHEMA;
+  /** What was wrong with the command line. */
+  error: { code: "usage"; message: string };
+  /** Always 2. */
+  exitCode: 2;
+}
+
+/** The {@link InspectUsageError} for `message`. */
+export function usageErrorReport(message: string): InspectUsageError {
+  return { schema: INSPECT_SCHEMA, error: { code: "usage", message }, exitCode: 2 };
+}

@@ -12,7 +12,7 @@ import {
   type InspectOptions,
   unreadableReport,
 } from "./inspect.ts";
-import type { InspectReport } from "./report.ts";
+import { type InspectReport, usageErrorReport } from "./report.ts";
 import { renderReport } from "./render.ts";
 import { escapeText } from "./escape.ts";
 import { stringifyJson } from "./json_text.ts";
@@ -104,7 +104,8 @@ escaped (\\u001b, \\u202e). The output is bounded; --all shows every problem,
 frame, line of text and tool. --json prints the report as JSON instead
 (schema "papercusp.inspect/2": source, format, dialect, dialectReason,
 strict, exitCode, hints, problemGroups, problems, problemsOmitted, turns,
-timeline, summary).
+timeline, summary); on bad usage it prints {"schema", "error": {"code":
+"usage", "message"}, "exitCode": 2} instead.
 
 Legacy frames are upgraded to v1 with inspect acting as the host: a tool
 call without callId gets "frame:<id>" from its SSE id, and legacy errors are
@@ -142,7 +143,16 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
     };
     return await runAgentsCommand(args.slice(1), agentsIo);
   }
-  let json = false;
+  // Known before the options are read, so a usage error can answer in JSON too.
+  const end = args.indexOf("--");
+  let json = (end === -1 ? args : args.slice(0, end)).includes("--json");
+  const usage = (message: string, help = false): number => {
+    if (json) {
+      io.write(stringifyJson(usageErrorReport(message)) + "\n");
+      io.error(`inspect: ${message}\n`);
+    } else io.error(`inspect: ${message}\n${help ? `\n${HELP}` : ""}`);
+    return 2;
+  };
   let strict = false;
   let all = false;
   let gapMs: number | undefined;
@@ -163,35 +173,28 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
       const value = a === "--gap-ms" ? args[++i] : a.slice("--gap-ms=".length);
       const n = value !== undefined && /^[0-9]{1,12}$/.test(value) ? Number(value) : NaN;
       if (!Number.isSafeInteger(n)) {
-        io.error(
-          `inspect: --gap-ms needs a whole number of milliseconds (got ${
+        return usage(
+          `--gap-ms needs a whole number of milliseconds (got ${
             value === undefined ? "nothing" : escapeText(value)
-          })\n`,
+          })`,
         );
-        return 2;
       }
       gapMs = n;
     } else if (a.startsWith("--dialect=")) dialect = a.slice("--dialect=".length);
     else if (a === "--dialect") {
       if (i + 1 >= args.length) {
-        io.error("inspect: --dialect needs a value: v1, v0, scout or ai-sdk\n");
-        return 2;
+        return usage("--dialect needs a value: v1, v0, scout or ai-sdk");
       }
       dialect = args[++i];
     } else if (a.startsWith("--")) {
-      io.error(`inspect: unknown option ${escapeText(a)}\n\n${HELP}`);
-      return 2;
+      return usage(`unknown option ${escapeText(a)}`, true);
     } else files.push(a);
   }
   if (files.length > 1) {
-    io.error(`inspect: one capture at a time (got ${files.length})\n\n${HELP}`);
-    return 2;
+    return usage(`one capture at a time (got ${files.length})`, true);
   }
   if (dialect !== undefined && !DIALECTS.has(dialect)) {
-    io.error(
-      `inspect: --dialect must be one of v1, v0, scout, ai-sdk (got ${escapeText(dialect)})\n`,
-    );
-    return 2;
+    return usage(`--dialect must be one of v1, v0, scout, ai-sdk (got ${escapeText(dialect)})`);
   }
   const file = files[0];
   const source = file ?? `${BUNDLED_CAPTURE_NAME} (bundled)`;

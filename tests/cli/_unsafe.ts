@@ -9,9 +9,9 @@
 /** Characters no output may carry raw, TAB and LF included. */
 export const UNSAFE_CHAR: RegExp =
   // deno-lint-ignore no-control-regex
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\u{d800}-\u{dfff}]/u;
+  /(?![\u200c\u200d])[\p{Cf}\u0000-\u001f\u007f-\u009f\u2028\u2029\u115f\u1160\u3164\uffa0\u{e0000}-\u{e007f}\u{d800}-\u{dfff}]/u;
 
 /** {@link UNSAFE_CHAR} except TAB and LF, which the human output itself uses. */
 export const UNSAFE_IN_OUTPUT: RegExp =
   // deno-lint-ignore no-control-regex
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b\u200e\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u{e0000}-\u{e007f}\u{d800}-\u{dfff}]/u;
+  /(?![\u200c\u200d])[\p{Cf}\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u115f\u1160\u3164\uffa0\u{e0000}-\u{e007f}\u{d800}-\u{dfff}]/u;
