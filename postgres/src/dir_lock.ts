@@ -12,7 +12,9 @@
  * with its content (written aside, then hard-linked into place) holding
  * `{ pid, hostname, token, createdAt }`. A lock whose process is gone (same
  * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`, or it is a
- * zombie: killed but not yet reaped by its parent) is stale and is taken over. Only one process may
+ * zombie: killed but not yet reaped by its parent; or it names this
+ * process's own pid with a token this process does not hold: a restarted
+ * container's pid 1) is stale and is taken over. Only one process may
  * delete a given stale lock: the one that created its takeover marker
  * `<dir>/papercusp.lock.takeover.<hash of the stale content>` exclusively,
  * after re-reading the lock under the marker and finding the same content
@@ -25,7 +27,8 @@
  * alive and the directory is refused (`locked`, the safe direction) until its
  * parent reaps it. A lock written on another host (shared network directory) is never
  * taken over (its PID means nothing here); a PID reused by an unrelated
- * process keeps a stale lock "alive" (refused, the safe direction).
+ * process (other than this one) keeps a stale lock "alive" (refused, the
+ * safe direction).
  *
  * @module
  */
@@ -88,7 +91,12 @@ const TAKEOVER_PREFIX = `${LOCK_FILE_NAME}.takeover.`;
 /** How many levels of takeover markers left by dead processes are cleared. */
 const MAX_MARKER_DEPTH = 3;
 
-/** Tokens of the locks and takeover markers this process holds or is creating. */
+/**
+ * Tokens of the locks and takeover markers this process holds or is
+ * creating. A file naming our own pid with a token not in here was written
+ * by an earlier process that had the same pid (a restarted container's
+ * pid 1): its holder is gone.
+ */
 const liveTokens = new Set<string>();
 
 function errnoOf(e: unknown): string | undefined {
@@ -168,8 +176,9 @@ async function pidAlive(pid: number): Promise<boolean | null> {
   return !await isZombie(pid);
 }
 
-/** {@link pidAlive} of a lock's or marker's writer. */
+/** {@link pidAlive} of a lock's or marker's writer; our own pid counts only with a token we hold. */
 function holderAlive(holder: LockContent): Promise<boolean | null> {
+  if (holder.pid === process.pid) return Promise.resolve(liveTokens.has(holder.token));
   return pidAlive(holder.pid);
 }
 

@@ -221,6 +221,23 @@ Deno.test("dir lock [6 processes]: racing takeovers of stale locks, one holder p
     assert.deepEqual(doubles, []);
   }));
 
+Deno.test("dir lock: a lock naming our own pid with a token we do not hold is stale (pid reuse)", () =>
+  withDir(async (dir) => {
+    // A restarted container's host runs as pid 1 again, like the killed
+    // holder: the old code refused it forever as "locked" by itself.
+    await writeStale(dir, Deno.pid);
+    const taken = await lockDirectory(dir);
+    assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+    // A lock this process does hold (its token is ours) is still refused.
+    const second = await lockDirectory(dir);
+    assert.equal(!second.ok && second.error.code, "locked");
+    assert.equal(!second.ok && second.error.holder?.pid, Deno.pid);
+    await taken.value.release();
+    const third = await lockDirectory(dir);
+    assert.ok(third.ok);
+    await third.value.release();
+  }));
+
 Deno.test("dir lock: a takeover marker left by a dead process does not wedge the directory", () =>
   withDir(async (dir) => {
     await writeStale(dir, await deadPid());
