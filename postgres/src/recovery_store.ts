@@ -226,21 +226,26 @@ export class PostgresRecoveryStore implements RecoveryStore {
     }
     const sql = this.#sql;
     return await this.driver.transaction(async (tx): Promise<TurnCasOutcome> => {
-      const { rows } = await tx.query<TurnRow & { granted: boolean }>(sql.lockTurnForGuard, [
-        turnId,
-        actor as string,
-        principal as string,
-        actor === "system" ? ALL_TURNS : turnId,
-      ]);
-      const row = rows[0];
+      const lockRow = async () =>
+        (await tx.query<TurnRow & { granted: boolean }>(sql.lockTurnForGuard, [
+          turnId,
+          actor as string,
+          principal as string,
+          actor === "system" ? ALL_TURNS : turnId,
+        ])).rows[0];
+      const row = await lockRow();
       if (row?.granted !== true) return { ok: false, code: "unauthorized" };
       const current = row.turn_id === null ? null : turnOf(row);
       if (!isRevision(expected) || (current?.revision ?? 0) !== expected) {
         return { ok: false, code: "conflict", current };
       }
       const written = await writeTurn(tx, sql, turnId, expected, params);
-      if (!written) throw new Error("the locked turn row changed under its lock");
-      return { ok: true, record: written };
+      if (written) return { ok: true, record: written };
+      if (expected !== 0) throw new Error("the locked turn row changed under its lock");
+      // A concurrent create of the same turn committed first (there was no
+      // row to lock): a conflict with the row it wrote, read under its lock.
+      const now = await lockRow();
+      return { ok: false, code: "conflict", current: now?.turn_id == null ? null : turnOf(now) };
     }, this.#tx);
   }
 
