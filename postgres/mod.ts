@@ -37,6 +37,7 @@ export {
   type PgTransactionOptions,
 } from "./src/driver.ts";
 export {
+  type PostgresJsConnection,
   postgresJsDriver,
   type PostgresJsDriverOptions,
   type PostgresJsPending,

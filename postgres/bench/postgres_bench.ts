@@ -3,16 +3,23 @@
  * server, beside the floor: the fewest SQL round trips that give the same
  * guarantees, issued bare over postgres.js by a hand-written loop.
  *
- * One effect = claim + admit + complete, the three store calls
+ * One effect = claim + admit + complete, the three store writes
  * `TurnRecovery.runEffect` makes for an effect that runs:
  * - claim: a CAS creating the effect record with a lease (`casEffect` at 0);
  * - admit: the fence, one transaction locking the turn row, reading the
  *   grant FOR SHARE, writing the mark, calling `launch`, committing;
  * - complete: a CAS storing the outcome (`casEffect` at the admission's revision).
- * The floor: prepared statements; claim = 1 statement; admit = BEGIN
- * pipelined with the fence statement (one round trip), then COMMIT;
- * complete = 1 statement: 4 round trips, the minimum with a client-side
- * launch between the mark and COMMIT.
+ * `runEffect` itself also makes three reads before the claim (the
+ * authority's grant check, the turn, the effect): 9 statements in 7 round
+ * trips per effect with a lock timeout set (see the README's Tuning). Those
+ * reads are the core's and the same for any store, so neither side here
+ * sends them. Both sides set `lock_timeout` in the fence, as the README
+ * recommends (the library through `lockTimeoutMs`).
+ * The floor: prepared statements; claim = 1 statement; admit = BEGIN and
+ * `set_config('lock_timeout', …, true)` pipelined with the fence statement
+ * (one round trip), then COMMIT; complete = 1 statement: 4 round trips (6
+ * statements), the minimum with a client-side launch between the mark and
+ * COMMIT.
  *
  * Workers: 1, 4 and 16 concurrent loops in this process, each with its own
  * connection (a postgres.js client with `max: 1`) and its own turn (so
@@ -88,7 +95,10 @@ const claimDraft = (turnId: string, effectId: string) => ({
 const library: Side = {
   name: "library",
   open(workers) {
-    const drivers = Array.from({ length: workers }, () => postgresJsDriver(client(true)));
+    const drivers = Array.from(
+      { length: workers },
+      () => postgresJsDriver(client(true), { lockTimeoutMs: LOCK_TIMEOUT_MS }),
+    );
     const loops = drivers.map((d): Loop => {
       const store = new PostgresRecoveryStore(d, { schema });
       return async (turnId, until, latencies) => {
@@ -123,6 +133,9 @@ const library: Side = {
   },
 };
 
+/** `lock_timeout` of both sides' fences, ms. */
+const LOCK_TIMEOUT_MS = 2_000;
+
 /** Named prepared statements: one round trip each after the first use (postgres.js's default). */
 const PREPARED = { prepare: true } as const;
 
@@ -156,8 +169,14 @@ const floor: Side = {
         let launched = 0;
         try {
           const begin = conn.unsafe("BEGIN").execute();
+          const timeout = conn.unsafe(
+            "SELECT set_config('lock_timeout', $1, true)",
+            [String(LOCK_TIMEOUT_MS)],
+            PREPARED,
+          ).execute();
           const marked = conn.unsafe(fence, [turnId, e, "p"], PREPARED).execute();
           await begin;
+          await timeout;
           if ((await marked).length !== 1) throw new Error("admission refused");
           launched++;
           await conn.unsafe("COMMIT");

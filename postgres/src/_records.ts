@@ -14,7 +14,7 @@ import type {
 } from "@papercusp/chat-protocol/recovery";
 import type { PgParam } from "./driver.ts";
 import { safeInt } from "./_rows.ts";
-import { exceedsUtf8Bytes, isStorableText } from "./_text.ts";
+import { exceedsUtf8Bytes, isStorableText, MAX_ID_BYTES } from "./_text.ts";
 
 /** The turn columns every statement returns, in {@link turnOf}'s order. */
 export const TURN_COLUMNS = "turn_id, conversation_id, revision, status, effect_ids, reason";
@@ -107,6 +107,15 @@ export function textField(v: unknown, what: string): string {
     refused(`${what}: not a string PostgreSQL text holds unchanged (no NUL, no lone surrogate)`);
   }
   return v;
+}
+
+/** A {@link textField} that is a key column's id: at most `MAX_ID_BYTES` UTF-8 bytes, or a `TypeError`. */
+export function idField(v: unknown, what: string): string {
+  const text = textField(v, what);
+  if (exceedsUtf8Bytes(text, MAX_ID_BYTES)) {
+    refused(`${what}: more than ${MAX_ID_BYTES} UTF-8 bytes (a key column's limit)`);
+  }
+  return text;
 }
 
 function optionalText(v: unknown, what: string): string | null {

@@ -26,3 +26,16 @@ const encoder = new TextEncoder();
 export function exceedsUtf8Bytes(s: string, maxBytes: number): boolean {
   return s.length > maxBytes || (s.length * 3 > maxBytes && encoder.encode(s).length > maxBytes);
 }
+
+/**
+ * Most UTF-8 bytes of an id stored in a key column (turn, effect, event,
+ * conversation ids and principals). PostgreSQL refuses a btree index entry
+ * over 2,704 bytes, and the widest key holds two such ids; the core allows
+ * ids of 512 UTF-16 code units, up to 1,536 bytes each.
+ */
+export const MAX_ID_BYTES = 1024;
+
+/** {@link isStorableText} and at most {@link MAX_ID_BYTES} UTF-8 bytes. */
+export function isStorableId(s: unknown): s is string {
+  return isStorableText(s) && !exceedsUtf8Bytes(s, MAX_ID_BYTES);
+}

@@ -12,18 +12,27 @@
  * with its content (written aside, then hard-linked into place) holding
  * `{ pid, hostname, token, createdAt }`. A lock whose process is gone (same
  * host, `kill(pid, 0)` answers ESRCH, e.g. after `kill -9`, or it is a
- * zombie: killed but not yet reaped by its parent) is stale and is taken over: renamed away atomically, checked to be the stale one, deleted.
+ * zombie: killed but not yet reaped by its parent; or it names this
+ * process's own pid with a token this process does not hold: a restarted
+ * container's pid 1) is stale and is taken over. Only one process may
+ * delete a given stale lock: the one that created its takeover marker
+ * `<dir>/papercusp.lock.takeover.<hash of the stale content>` exclusively,
+ * after re-reading the lock under the marker and finding the same content
+ * (every lock holds a unique token, so deleted content never returns);
+ * it deletes the marker after. A marker left by a process that died in that
+ * window is removed the same way.
  *
  * Limits: a zombie is recognized by reading `/proc/<pid>/stat` (Linux); Deno
  * allows that only with `--allow-all`, so without it a zombie holder counts as
  * alive and the directory is refused (`locked`, the safe direction) until its
  * parent reaps it. A lock written on another host (shared network directory) is never
  * taken over (its PID means nothing here); a PID reused by an unrelated
- * process keeps a stale lock "alive" (refused, the safe direction).
+ * process (other than this one) keeps a stale lock "alive" (refused, the
+ * safe direction).
  *
  * @module
  */
-import { link, mkdir, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
@@ -75,6 +84,20 @@ interface LockContent extends DirLockHolder {
 
 /** A lock file this young that cannot be parsed is being written right now. */
 const WRITING_GRACE_MS = 10_000;
+
+/** Prefix of the takeover markers (see `removeStale`). */
+const TAKEOVER_PREFIX = `${LOCK_FILE_NAME}.takeover.`;
+
+/** How many levels of takeover markers left by dead processes are cleared. */
+const MAX_MARKER_DEPTH = 3;
+
+/**
+ * Tokens of the locks and takeover markers this process holds or is
+ * creating. A file naming our own pid with a token not in here was written
+ * by an earlier process that had the same pid (a restarted container's
+ * pid 1): its holder is gone.
+ */
+const liveTokens = new Set<string>();
 
 function errnoOf(e: unknown): string | undefined {
   const code = (e as { code?: unknown } | null)?.code;
@@ -153,6 +176,12 @@ async function pidAlive(pid: number): Promise<boolean | null> {
   return !await isZombie(pid);
 }
 
+/** {@link pidAlive} of a lock's or marker's writer; our own pid counts only with a token we hold. */
+function holderAlive(holder: LockContent): Promise<boolean | null> {
+  if (holder.pid === process.pid) return Promise.resolve(liveTokens.has(holder.token));
+  return pidAlive(holder.pid);
+}
+
 /**
  * Lock `dir` (created when missing) for this process. Resolves to the held
  * lock, or to a typed {@link DirLockRefusal}; never rejects.
@@ -186,7 +215,26 @@ export async function lockDirectory(dir: string): Promise<Result<DirLock, DirLoc
   } catch (e) {
     return refuse("io-error", `cannot create ${dir}: ${errnoOf(e) ?? "error"}`);
   }
-  for (let attempt = 0; attempt < 5; attempt++) {
+  // Registered before the lock file exists, so that a concurrent open in
+  // this process never judges our own fresh lock stale.
+  liveTokens.add(me.token);
+  const result = await acquire(lockFile, dir, me, text, refuse);
+  if (!result.ok) liveTokens.delete(me.token);
+  return result;
+}
+
+async function acquire(
+  lockFile: string,
+  dir: string,
+  me: LockContent,
+  text: string,
+  refuse: (
+    code: DirLockRefusalCode,
+    message: string,
+    holder?: LockContent,
+  ) => Result<never, DirLockRefusal>,
+): Promise<Result<DirLock, DirLockRefusal>> {
+  for (let attempt = 0; attempt < 20; attempt++) {
     try {
       await createExclusive(lockFile, text, me.token);
       return { ok: true, value: heldLock(lockFile, me.token) };
@@ -216,7 +264,7 @@ export async function lockDirectory(dir: string): Promise<Result<DirLock, DirLoc
         holder,
       );
     } else {
-      const alive = await pidAlive(holder.pid);
+      const alive = await holderAlive(holder);
       if (alive === null) {
         return refuse("unverifiable", `cannot check whether pid ${holder.pid} runs`, holder);
       }
@@ -228,23 +276,102 @@ export async function lockDirectory(dir: string): Promise<Result<DirLock, DirLoc
         );
       }
     }
-    // Stale: move it away atomically, then make sure we moved the stale one.
-    const moved = `${lockFile}.stale.${me.token}`;
-    try {
-      await rename(lockFile, moved);
-    } catch (e) {
-      if (errnoOf(e) === "ENOENT") continue; // another process took it over first
-      return refuse("io-error", `cannot take over ${lockFile}: ${errnoOf(e) ?? "error"}`);
+    // Stale: remove it only if it still holds the content judged stale,
+    // under an exclusive takeover marker for that content.
+    const removed = await removeStale(dir, lockFile, current, me.hostname, 0);
+    if (removed === "io-error") {
+      return refuse("io-error", `cannot take over ${lockFile}`);
     }
-    const movedText = await readFile(moved, "utf8").catch(() => "");
-    if (movedText !== current) {
-      // A fresh lock replaced the stale one between our read and our rename:
-      // put it back (exclusively) and look again.
-      await createExclusive(lockFile, movedText, me.token).catch(() => {});
-    }
-    await unlink(moved).catch(() => {});
+    if (removed === "busy") await sleep(5 + Math.random() * 20);
   }
   return refuse("locked", "the lock kept changing hands; try again");
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** The takeover marker of a file's content: `papercusp.lock.takeover.<sha-256 of content>`. */
+async function markerFor(dir: string, content: string): Promise<string> {
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(content)),
+  );
+  const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0")).join("");
+  return join(dir, `${TAKEOVER_PREFIX}${hex}`);
+}
+
+/**
+ * Delete `file` if it still holds exactly `content` (a lock or a takeover
+ * marker judged stale). Only the process that created the takeover marker
+ * of that content exclusively may delete it, after re-reading it under the
+ * marker; every lock and marker holds a unique token, so content deleted
+ * once never comes back and a second remover finds something else. A
+ * marker whose creator died (kill -9 inside this window) is itself removed
+ * the same way (at most {@link MAX_MARKER_DEPTH} levels). `"busy"`: another
+ * live process is removing it; `"done"`: deleted or no longer there.
+ */
+async function removeStale(
+  dir: string,
+  file: string,
+  content: string,
+  host: string,
+  depth: number,
+): Promise<"done" | "busy" | "io-error"> {
+  const marker = await markerFor(dir, content);
+  const mine: LockContent = {
+    pid: process.pid,
+    hostname: host,
+    token: crypto.randomUUID(),
+    createdAt: new Date().toISOString(),
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    liveTokens.add(mine.token);
+    try {
+      await createExclusive(marker, JSON.stringify(mine), mine.token);
+    } catch (e) {
+      liveTokens.delete(mine.token);
+      if (errnoOf(e) !== "EEXIST") return "io-error";
+      // Another remover holds the marker: wait for it, unless it died.
+      let markerText: string;
+      let age: number;
+      try {
+        markerText = await readFile(marker, "utf8");
+        age = Date.now() - (await stat(marker)).mtimeMs;
+      } catch (e) {
+        if (errnoOf(e) === "ENOENT") continue;
+        return "io-error";
+      }
+      const holder = parse(markerText);
+      const dead = holder === null
+        ? age >= WRITING_GRACE_MS
+        : holder.hostname === host && await holderAlive(holder) === false;
+      if (!dead || depth >= MAX_MARKER_DEPTH) return "busy";
+      const r = await removeStale(dir, marker, markerText, host, depth + 1);
+      if (r !== "done") return r;
+      continue;
+    }
+    try {
+      let now: string | null;
+      try {
+        now = await readFile(file, "utf8");
+      } catch (e) {
+        if (errnoOf(e) !== "ENOENT") return "io-error";
+        now = null;
+      }
+      if (now === content) {
+        try {
+          await unlink(file);
+        } catch (e) {
+          if (errnoOf(e) !== "ENOENT") return "io-error";
+        }
+      }
+      return "done";
+    } finally {
+      await unlink(marker).catch(() => {});
+      liveTokens.delete(mine.token);
+    }
+  }
+  return "busy";
 }
 
 function heldLock(lockFile: string, token: string): DirLock {
@@ -256,6 +383,7 @@ function heldLock(lockFile: string, token: string): DirLock {
       released = true;
       const text = await readFile(lockFile, "utf8").catch(() => "");
       if (parse(text)?.token === token) await unlink(lockFile).catch(() => {});
+      liveTokens.delete(token);
     },
   };
 }

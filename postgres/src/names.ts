@@ -17,7 +17,9 @@ export interface TableOptions {
   readonly schema?: string;
   /**
    * Prefix of every table and index name (`[a-z_][a-z0-9_]*` or empty, at
-   * most 32 bytes). Default `"chat_"`, giving `chat_replay_frames` etc.
+   * most 30 bytes: the longest derived name, `<prefix>interaction_outbox_by_interaction`,
+   * must fit PostgreSQL's 63-byte identifiers; a longer prefix throws
+   * `TableOptionsError`). Default `"chat_"`, giving `chat_replay_frames` etc.
    */
   readonly prefix?: string;
 }
@@ -97,8 +99,11 @@ function channelName(schema: string, prefix: string): string {
 /** Longest identifier PostgreSQL keeps, in bytes (NAMEDATALEN - 1). */
 export const MAX_IDENTIFIER_BYTES = 63;
 
-/** Longest accepted {@link TableOptions.prefix}, in bytes. */
-export const MAX_PREFIX_BYTES = 32;
+/**
+ * Longest accepted {@link TableOptions.prefix}, in bytes: 63 minus the
+ * longest name derived from it (`interaction_outbox_by_interaction`, 33).
+ */
+export const MAX_PREFIX_BYTES = 30;
 
 /**
  * `true` when `name` is a lower-case SQL identifier the package accepts
@@ -148,7 +153,9 @@ export function tableNames(options: TableOptions = {}): TableNames {
     typeof prefix !== "string" || prefix.length > MAX_PREFIX_BYTES ||
     (prefix !== "" && !IDENT.test(prefix))
   ) {
-    throw new TableOptionsError("prefix must be empty or match [a-z_][a-z0-9_]*, at most 32 bytes");
+    throw new TableOptionsError(
+      `prefix must be empty or match [a-z_][a-z0-9_]*, at most ${MAX_PREFIX_BYTES} bytes`,
+    );
   }
   const q = (table: string) => `${quoteIdentifier(schema)}.${quoteIdentifier(prefix + table)}`;
   const bare = (name: string) => quoteIdentifier(prefix + name) && prefix + name;

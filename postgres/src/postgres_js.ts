@@ -25,16 +25,32 @@ export interface PostgresJsPending extends PromiseLike<ArrayLike<unknown>> {
   execute?(): unknown;
 }
 
+/**
+ * The part of a postgres.js connection object (postgres.js 3.4.x passes it to
+ * a query's `onexecute` option) the driver uses: the pool calls its
+ * `onclose` (once, then clears it) when the connection's socket closes.
+ */
+export interface PostgresJsConnection {
+  /** Called by postgres.js's pool with the close error when the connection closes. */
+  onclose?: ((error: unknown) => void) | null;
+}
+
 /** The part of a postgres.js `sql` (a client or a reserved connection) the driver uses. */
 export interface PostgresJsTransactionSql {
   /**
-   * `sql.unsafe(text, params, { prepare })`: one parameterized statement,
-   * as a named prepared statement when `prepare` is true.
+   * `sql.unsafe(text, params, { prepare, onexecute })`: one parameterized
+   * statement, as a named prepared statement when `prepare` is true.
+   * postgres.js calls `onexecute(connection)` when it has written the
+   * statement to the connection, and keeps pipelining on it when that
+   * returns `true`.
    */
   unsafe(
     query: string,
     parameters?: PgParam[],
-    options?: { readonly prepare?: boolean },
+    options?: {
+      readonly prepare?: boolean;
+      readonly onexecute?: (connection: PostgresJsConnection) => boolean;
+    },
   ): PostgresJsPending;
 }
 
@@ -99,10 +115,15 @@ export interface PostgresJsDriverOptions {
  * `sql.listen` (its own connection, re-established by postgres.js after a
  * drop, which calls `onListen` again).
  *
- * After a lost connection nothing more is sent on it (no `ROLLBACK`: the
- * server rolled the transaction back; postgres.js 3.4.9 would crash the
- * process writing to the closed socket), and it is not handed back to the
- * pool (postgres.js already took it back when it closed).
+ * After a lost connection nothing more is sent on it (no further statement,
+ * no `COMMIT`, no `ROLLBACK`: the server rolled the transaction back;
+ * postgres.js 3.4.9 would crash the process writing to the closed socket),
+ * and it is not handed back to the pool (postgres.js already took it back
+ * when it closed). A connection the server ends while the body runs
+ * between statements (`idle_in_transaction_session_timeout`,
+ * `pg_terminate_backend`) is seen through the connection's close event:
+ * the next statement or the `COMMIT` is then refused with a
+ * {@link PgDriverError} of kind `connection`, commit `not-committed`.
  *
  * Throws `RangeError` when a timeout option is not a non-negative integer.
  *
@@ -170,8 +191,34 @@ async function reservedTransaction<T>(
   prepare: boolean,
 ): Promise<T> {
   let lost = false;
+  // The connection object, learnt from BEGIN's `onexecute`: its `onclose`
+  // tells us the server ended it, so nothing more is written to the closed
+  // socket (postgres.js 3.4.9 throws an uncaught TypeError from its write
+  // loop when a statement is sent on a closed connection).
+  let connection: PostgresJsConnection | null = null;
+  const onexecute = (c: PostgresJsConnection) => {
+    if (connection === null) {
+      connection = c;
+      c.onclose = () => {
+        lost = true;
+      };
+    }
+    return true;
+  };
+  const forget = () => {
+    if (connection !== null && !lost) connection.onclose = null;
+  };
+  const lostError = (what: string) =>
+    new PgDriverError(`the transaction's connection was lost ${what}`, {
+      kind: "connection",
+      commit: "not-committed",
+    });
   const send = (text: string, params: PgParam[], prepared: boolean) => {
-    const q = conn.unsafe(text, params, { prepare: prepared });
+    const q = conn.unsafe(
+      text,
+      params,
+      connection === null ? { prepare: prepared, onexecute } : { prepare: prepared },
+    );
     q.execute?.();
     // Awaited later (or never, once the transaction failed): never unhandled.
     Promise.resolve(q).catch(() => {});
@@ -197,12 +244,7 @@ async function reservedTransaction<T>(
   };
   const tx: PgQueryable = {
     async query<R>(text: string, params: readonly PgParam[] = []) {
-      if (lost) {
-        throw new PgDriverError("the transaction's connection was lost", {
-          kind: "connection",
-          commit: "not-committed",
-        });
-      }
+      if (lost) throw lostError("before this statement was sent");
       const q = send(text, [...params], prepare);
       await opened();
       return { rows: Array.from(await settle(q)) as R[] };
@@ -215,17 +257,32 @@ async function reservedTransaction<T>(
   } catch (e) {
     if (!lost) {
       await Promise.resolve(conn.unsafe("ROLLBACK", [], { prepare: false })).catch(() => {});
+    }
+    if (!lost) {
+      forget();
       conn.release();
     }
     throw e;
   }
+  // The server may have ended the connection while the body ran between
+  // statements: then the transaction was rolled back and COMMIT must not
+  // be written to the closed socket.
+  if (lost) throw lostError("before COMMIT was sent (the server rolled the transaction back)");
   try {
     await conn.unsafe("COMMIT", [], { prepare: false });
   } catch (e) {
     const err = classify(e, "commit");
-    if (err.kind !== "connection") conn.release();
+    if (err.kind !== "connection" && !lost) {
+      forget();
+      conn.release();
+    }
     throw err;
   }
+  if (lost) {
+    // Closed after COMMIT was answered: committed; never hand it back.
+    return result;
+  }
+  forget();
   conn.release();
   return result;
 }

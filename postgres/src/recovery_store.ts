@@ -59,15 +59,15 @@ import {
   effectOf,
   effectParams,
   type EffectRow,
+  idField,
   isRevision,
   storedEffect,
-  textField,
   TURN_COLUMNS,
   turnOf,
   turnParams,
   type TurnRow,
 } from "./_records.ts";
-import { isStorableText } from "./_text.ts";
+import { isStorableId, isStorableText } from "./_text.ts";
 
 /** Default bound of one stored effect outcome: 1 MiB of UTF-8 JSON. */
 export const DEFAULT_MAX_OUTCOME_BYTES = 1_048_576;
@@ -106,7 +106,9 @@ const STOPPED = "('cancelled', 'failed')";
  * for what each method locks.
  *
  * Input a column cannot hold unchanged (a string with NUL or a lone
- * surrogate, an outcome that is not JSON data or larger than
+ * surrogate, a turn id, effect id or principal of more than 1,024 UTF-8
+ * bytes (a key column's limit; the core allows 512 UTF-16 code units, up
+ * to 1,536 bytes), an outcome that is not JSON data or larger than
  * `maxOutcomeBytes`, a `claims` that is not a safe integer) makes a write
  * reject with a `TypeError` before any SQL is sent; a read of such an id
  * answers `null` (nothing can be stored under it). The constructor throws
@@ -167,14 +169,14 @@ export class PostgresRecoveryStore implements RecoveryStore {
 
   /** The current turn record, or `null`. Rejects with `PgDriverError`. */
   async readTurn(turnId: string): Promise<TurnRecord | null> {
-    if (!isStorableText(turnId)) return null;
+    if (!isStorableId(turnId)) return null;
     const { rows } = await this.driver.query<TurnRow>(this.#sql.readTurn, [turnId]);
     return rows.length === 0 ? null : turnOf(rows[0]);
   }
 
   /** The current effect record, or `null`. Rejects with `PgDriverError`. */
   async readEffect(turnId: string, effectId: string): Promise<EffectRecord | null> {
-    if (!isStorableText(turnId) || !isStorableText(effectId)) return null;
+    if (!isStorableId(turnId) || !isStorableId(effectId)) return null;
     const { rows } = await this.driver.query<EffectRow>(this.#sql.readEffect, [turnId, effectId]);
     return rows.length === 0 ? null : effectOf(rows[0]);
   }
@@ -195,7 +197,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
     next: TurnDraft,
     guard?: TurnGuard,
   ): Promise<TurnCasOutcome> {
-    const id = textField(turnId, "turnId");
+    const id = idField(turnId, "turnId");
     const params = turnParams(next);
     if (guard !== undefined) return await this.#guardedTurn(id, expectedRevision, params, guard);
     if (!isRevision(expectedRevision)) {
@@ -219,26 +221,31 @@ export class PostgresRecoveryStore implements RecoveryStore {
     } catch {
       return { ok: false, code: "unauthorized" };
     }
-    if ((actor !== "user" && actor !== "system") || !isStorableText(principal)) {
+    if ((actor !== "user" && actor !== "system") || !isStorableId(principal)) {
       return { ok: false, code: "unauthorized" };
     }
     const sql = this.#sql;
     return await this.driver.transaction(async (tx): Promise<TurnCasOutcome> => {
-      const { rows } = await tx.query<TurnRow & { granted: boolean }>(sql.lockTurnForGuard, [
-        turnId,
-        actor as string,
-        principal as string,
-        actor === "system" ? ALL_TURNS : turnId,
-      ]);
-      const row = rows[0];
+      const lockRow = async () =>
+        (await tx.query<TurnRow & { granted: boolean }>(sql.lockTurnForGuard, [
+          turnId,
+          actor as string,
+          principal as string,
+          actor === "system" ? ALL_TURNS : turnId,
+        ])).rows[0];
+      const row = await lockRow();
       if (row?.granted !== true) return { ok: false, code: "unauthorized" };
       const current = row.turn_id === null ? null : turnOf(row);
       if (!isRevision(expected) || (current?.revision ?? 0) !== expected) {
         return { ok: false, code: "conflict", current };
       }
       const written = await writeTurn(tx, sql, turnId, expected, params);
-      if (!written) throw new Error("the locked turn row changed under its lock");
-      return { ok: true, record: written };
+      if (written) return { ok: true, record: written };
+      if (expected !== 0) throw new Error("the locked turn row changed under its lock");
+      // A concurrent create of the same turn committed first (there was no
+      // row to lock): a conflict with the row it wrote, read under its lock.
+      const now = await lockRow();
+      return { ok: false, code: "conflict", current: now?.turn_id == null ? null : turnOf(now) };
     }, this.#tx);
   }
 
@@ -256,7 +263,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
     expectedRevision: number,
     next: EffectDraft,
   ): Promise<CasOutcome<EffectRecord>> {
-    const key = [textField(turnId, "turnId"), textField(effectId, "effectId")];
+    const key = [idField(turnId, "turnId"), idField(effectId, "effectId")];
     const params = effectParams(next, this.#maxOutcome);
     if (isRevision(expectedRevision)) {
       const { rows } = expectedRevision === 0
@@ -291,7 +298,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
    */
   async admitDispatch(request: AdmitRequest): Promise<AdmitOutcome> {
     const { turnId, effectId, claimRevision, principal, launch } = request;
-    if (!isStorableText(turnId) || !isStorableText(effectId)) {
+    if (!isStorableId(turnId) || !isStorableId(effectId)) {
       return { admitted: false, reason: "unknown-turn" };
     }
     const lease: unknown = request.leaseUntil;
@@ -371,7 +378,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
     return {
       check: async (request) => {
         const { principal, turnId, actor } = request;
-        if (!isStorableText(principal) || !isStorableText(turnId)) return false;
+        if (!isStorableId(principal) || !isStorableId(turnId)) return false;
         const kind = actor === "system" ? "system" : "user";
         const { rows } = await this.driver.query<{ ok: boolean }>(this.#sql.authorized, [
           kind,
@@ -390,7 +397,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
    * `PgDriverError`.
    */
   async deleteTurn(turnId: string): Promise<boolean> {
-    if (!isStorableText(turnId)) return false;
+    if (!isStorableId(turnId)) return false;
     const sql = this.#sql;
     return await this.driver.transaction(async (tx) => {
       await tx.query(sql.deleteEffects, [turnId]);
@@ -403,7 +410,7 @@ export class PostgresRecoveryStore implements RecoveryStore {
 
 function grantKey(principal: string, turnId: string, actor: ActorKind): PgParam[] {
   if (actor !== "user" && actor !== "system") throw new TypeError("actor must be user or system");
-  return [actor, textField(principal, "principal"), textField(turnId, "turnId")];
+  return [actor, idField(principal, "principal"), idField(turnId, "turnId")];
 }
 
 async function writeTurn(

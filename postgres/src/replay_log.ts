@@ -16,7 +16,7 @@ import {
 import type { ReplayBounds, ReplayWindowSeam } from "@papercusp/chat-protocol/recovery";
 import { driverFailure } from "./_failure.ts";
 import { safeInt } from "./_rows.ts";
-import { exceedsUtf8Bytes, isStorableText } from "./_text.ts";
+import { exceedsUtf8Bytes, isStorableId, isStorableText, MAX_ID_BYTES } from "./_text.ts";
 import {
   type PgCommitOutcome,
   type PgDriver,
@@ -63,7 +63,11 @@ export interface AppendReceipt {
 
 /** Codes of {@link AppendRefusal}. */
 export type AppendRefusalCode =
-  /** Not a v1 envelope (see `issues`), or its data cannot be serialized as JSON. */
+  /**
+   * Not a v1 envelope (see `issues`), its data cannot be serialized as JSON,
+   * or its `conversationId`, `turnId` or `eventId` cannot be a key (NUL, a
+   * lone surrogate, more than 1,024 UTF-8 bytes).
+   */
   | "invalid-envelope"
   /** Its JSON is larger than `maxEnvelopeBytes`. */
   | "too-large"
@@ -158,7 +162,9 @@ function refusal(error: AppendRefusal): { readonly ok: false; readonly error: Ap
  *   row lock on the turn, so of two concurrent appends of one `seq` one
  *   wins and the other gets `seq-conflict`. Pass `{ tx }` to append inside
  *   the host's own transaction, so the frame commits (or not) together with
- *   the turn's state change.
+ *   the turn's state change. Ids of more than 1,024 UTF-8 bytes (PostgreSQL's
+ *   index entries hold at most 2,704 bytes) are refused `invalid-envelope`
+ *   before any SQL; reads of such a turn id answer nothing stored.
  * - {@link bounds} and {@link readAfter} are the core's `ReplayWindowSeam`:
  *   `replayAfter(log, { conversationId, turnId, afterSeq })` answers exactly
  *   the retained frames after the cursor, or a typed refusal (`stale-cursor`,
@@ -225,6 +231,13 @@ export class PostgresReplayLog implements ReplayWindowSeam {
         code: "invalid-envelope",
         message:
           "conversationId, turnId and eventId must be well-formed Unicode without NUL (PostgreSQL text cannot store them unchanged)",
+      });
+    }
+    if (![conversationId, turnId, eventId].every(isStorableId)) {
+      return refusal({
+        code: "invalid-envelope",
+        message:
+          `conversationId, turnId and eventId must be at most ${MAX_ID_BYTES} UTF-8 bytes each (a key column's limit)`,
       });
     }
     let text: string;
@@ -330,7 +343,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    */
   async bounds(turnId: string): Promise<ReplayBounds> {
     // An id that cannot be stored was never appended.
-    if (typeof turnId !== "string" || !isStorableText(turnId)) {
+    if (typeof turnId !== "string" || !isStorableId(turnId)) {
       return { lowestRetainedSeq: 1, latestSeq: 0 };
     }
     const { rows: [row] } = await this.#driver.query<{ low: unknown; latest: unknown }>(
@@ -355,7 +368,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) {
       throw new RangeError("afterSeq must be a non-negative safe integer");
     }
-    if (typeof turnId !== "string" || !isStorableText(turnId)) return [];
+    if (typeof turnId !== "string" || !isStorableId(turnId)) return [];
     const { rows } = await this.#driver.query<{ seq: unknown; envelope: string }>(
       `SELECT seq, envelope FROM ${this.#n.replayFrames}
        WHERE turn_id = $1::text AND seq > $2::bigint ORDER BY seq LIMIT $3::bigint`,
@@ -394,7 +407,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     if (keep === undefined && older === undefined) {
       throw new RangeError("a trim policy needs keepLast or olderThanMs");
     }
-    if (turnId !== undefined && (typeof turnId !== "string" || !isStorableText(turnId))) {
+    if (turnId !== undefined && (typeof turnId !== "string" || !isStorableId(turnId))) {
       return { ok: true, value: [] }; // never appended to
     }
     const n = this.#n;
@@ -450,7 +463,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    * `PgDriverError` when the database fails.
    */
   async deleteTurn(turnId: string): Promise<boolean> {
-    if (typeof turnId !== "string" || !isStorableText(turnId)) return false;
+    if (typeof turnId !== "string" || !isStorableId(turnId)) return false;
     const { rows } = await this.#driver.query(
       `DELETE FROM ${this.#n.replayTurns} WHERE turn_id = $1::text RETURNING turn_id`,
       [turnId],

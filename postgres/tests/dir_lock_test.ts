@@ -167,3 +167,90 @@ Deno.test("dir lock [3 processes]: racing for one directory, exactly one wins", 
       assert.equal(o.line, `refused locked ${winners[0].pid}`);
     }
   }));
+
+/** Writes a stale lock (a dead pid, or `pid` with a token nobody holds) in `dir`. */
+async function writeStale(dir: string, pid: number): Promise<void> {
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(join(dir, LOCK_FILE_NAME), lockJson(pid));
+}
+
+Deno.test("dir lock: concurrent takeovers of one stale lock in one process, exactly one wins", () =>
+  withDir(async (base) => {
+    // Regression: the rename-based takeover let 2+ openers hold one
+    // directory (about 1 round in 3 with 8 openers).
+    const dead = await deadPid();
+    for (let round = 0; round < 150; round++) {
+      const dir = join(base, String(round));
+      await writeStale(dir, dead);
+      const res = await Promise.all(Array.from({ length: 8 }, () => lockDirectory(dir)));
+      const won = res.filter((r) => r.ok);
+      assert.equal(won.length, 1, `round ${round}: ${won.length} holders`);
+      for (const r of res) {
+        if (!r.ok) assert.equal(r.error.code, "locked", JSON.stringify(r.error));
+      }
+      const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+      assert.deepEqual(left, [LOCK_FILE_NAME], "no marker or temporary file left behind");
+      for (const r of won) if (r.ok) await r.value.release();
+    }
+  }));
+
+Deno.test("dir lock [6 processes]: racing takeovers of stale locks, one holder per round", () =>
+  withDir(async (base) => {
+    const rounds = 40, interval = 120, procs = 6;
+    const dead = await deadPid();
+    for (let r = 0; r < rounds; r++) await writeStale(join(base, String(r)), dead);
+    const startAt = String(Date.now() + 2500);
+    const children = Array.from(
+      { length: procs },
+      () => spawnProc("lock_race.ts", [base, startAt, String(rounds), String(interval)]),
+    );
+    // Every child stays alive until all rounds are counted: a winner that
+    // exited would leave a genuinely stale lock behind.
+    const errs = children.map((p) => textOf(p.stderr));
+    for (const p of children) {
+      for await (const l of lines(p.stdout)) if (l === "done") break;
+    }
+    const doubles: string[] = [];
+    for (let r = 0; r < rounds; r++) {
+      const holders = [...Deno.readDirSync(join(base, String(r)))]
+        .filter((e) => e.name.startsWith("holder.")).length;
+      if (holders !== 1) doubles.push(`round ${r}: ${holders} holders`);
+    }
+    await Deno.writeTextFile(join(base, "stop"), "");
+    for (const [i, p] of children.entries()) assert.equal((await p.status).code, 0, await errs[i]);
+    assert.deepEqual(doubles, []);
+  }));
+
+Deno.test("dir lock: a lock naming our own pid with a token we do not hold is stale (pid reuse)", () =>
+  withDir(async (dir) => {
+    // A restarted container's host runs as pid 1 again, like the killed
+    // holder: the old code refused it forever as "locked" by itself.
+    await writeStale(dir, Deno.pid);
+    const taken = await lockDirectory(dir);
+    assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+    // A lock this process does hold (its token is ours) is still refused.
+    const second = await lockDirectory(dir);
+    assert.equal(!second.ok && second.error.code, "locked");
+    assert.equal(!second.ok && second.error.holder?.pid, Deno.pid);
+    await taken.value.release();
+    const third = await lockDirectory(dir);
+    assert.ok(third.ok);
+    await third.value.release();
+  }));
+
+Deno.test("dir lock: a takeover marker left by a dead process does not wedge the directory", () =>
+  withDir(async (dir) => {
+    await writeStale(dir, await deadPid());
+    const stale = await Deno.readTextFile(join(dir, LOCK_FILE_NAME));
+    const digest = new Uint8Array(
+      await crypto.subtle.digest("SHA-256", new TextEncoder().encode(stale)),
+    );
+    const hex = Array.from(digest.subarray(0, 16), (b) => b.toString(16).padStart(2, "0"))
+      .join("");
+    const marker = join(dir, `${LOCK_FILE_NAME}.takeover.${hex}`);
+    await Deno.writeTextFile(marker, lockJson(await deadPid()));
+    const taken = await lockDirectory(dir);
+    assert.ok(taken.ok, JSON.stringify(!taken.ok && taken.error));
+    await assert.rejects(Deno.stat(marker), Deno.errors.NotFound);
+    await taken.value.release();
+  }));

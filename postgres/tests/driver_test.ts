@@ -7,7 +7,8 @@ import {
   type PostgresJsSql,
 } from "../mod.ts";
 import { classify } from "../src/_classify.ts";
-import { BACKENDS, pgClient, serverDriver } from "./_helpers/db.ts";
+import postgres from "postgres";
+import { BACKENDS, databaseUrl, pgClient, serverDriver } from "./_helpers/db.ts";
 
 async function rejects(p: Promise<unknown>): Promise<PgDriverError> {
   try {
@@ -231,6 +232,55 @@ for (const how of ["by itself", "from another session during a statement"] as co
         await d.transaction(async (tx) => (await tx.query("SELECT 1 AS x")).rows.length),
         1,
       );
+    } finally {
+      await d.close();
+      await killer.close();
+    }
+  });
+}
+
+for (const how of ["idle_in_transaction_session_timeout", "pg_terminate_backend"] as const) {
+  Deno.test(`driver [server]: the server ends the connection between statements (${how}) → typed, no crash`, async () => {
+    // Regression: the driver sent COMMIT on the closed connection and
+    // postgres.js 3.4.9's write loop threw an uncaught TypeError
+    // (connection.js:255), ending the process (this module fails as
+    // "uncaught error").
+    const connection = how === "idle_in_transaction_session_timeout"
+      ? { idle_in_transaction_session_timeout: 300 }
+      : {};
+    const sql = postgres(await databaseUrl(), { max: 2, onnotice: () => {}, connection });
+    const d = postgresJsDriver(sql, { closeTimeoutSeconds: 1 });
+    const killer = await serverDriver({ max: 1 });
+    try {
+      await d.query("CREATE TABLE IF NOT EXISTS drv_idle (id text PRIMARY KEY)");
+      for (let round = 0; round < 3; round++) {
+        const id = crypto.randomUUID();
+        let after: unknown = "not reached";
+        const e = await rejects(d.transaction(async (tx) => {
+          const { rows } = await tx.query<{ pid: number }>("SELECT pg_backend_pid() AS pid");
+          await tx.query("INSERT INTO drv_idle VALUES ($1::text)", [id]);
+          if (how === "pg_terminate_backend") {
+            await killer.query("SELECT pg_terminate_backend($1::int)", [rows[0].pid]);
+            await new Promise((r) => setTimeout(r, 200));
+            // A statement after the close is refused too, nothing is sent.
+            after = await tx.query("SELECT 1").catch((e) => e);
+          } else {
+            await new Promise((r) => setTimeout(r, 800));
+          }
+        }));
+        assert.equal(e.kind, "connection");
+        assert.equal(e.commit, "not-committed");
+        if (how === "pg_terminate_backend") {
+          assert.ok(after instanceof PgDriverError && after.kind === "connection", `${after}`);
+        }
+        const { rows } = await d.query("SELECT id FROM drv_idle WHERE id = $1::text", [id]);
+        assert.equal(rows.length, 0, "the insert must have been rolled back");
+        // The dead connection was not handed back: the pool still works.
+        assert.equal(
+          await d.transaction(async (tx) => (await tx.query("SELECT 1 AS x")).rows.length),
+          1,
+        );
+      }
     } finally {
       await d.close();
       await killer.close();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { migrate, type PgDriver, tableNames, TableOptionsError } from "../mod.ts";
+import { MAX_PREFIX_BYTES, migrate, type PgDriver, tableNames, TableOptionsError } from "../mod.ts";
 import { MIGRATIONS } from "../src/_migrations.ts";
 import { runMigrations } from "../src/_run_migrations.ts";
 import {
@@ -113,6 +113,21 @@ Deno.test("migrate: invalid schema or prefix throws TableOptionsError before any
     await assert.rejects(migrate(spy, options), TableOptionsError, JSON.stringify(options));
   }
   assert.equal(queries, 0);
+});
+
+Deno.test("tableNames: a prefix of 30 bytes builds every name; 31 and 32 throw the documented error", () => {
+  // Regression: MAX_PREFIX_BYTES was documented as 32, but 31 and 32 threw
+  // from the longest derived index name with another message.
+  assert.equal(MAX_PREFIX_BYTES, 30);
+  const n = tableNames({ prefix: "p".repeat(30) });
+  assert.equal(n.interactionOutboxByIdIndex, `${"p".repeat(30)}interaction_outbox_by_interaction`);
+  assert.equal(n.interactionOutboxByIdIndex.length, 63);
+  for (const len of [31, 32]) {
+    assert.throws(
+      () => tableNames({ prefix: "p".repeat(len) }),
+      (e) => e instanceof TableOptionsError && e.message.includes("at most 30 bytes"),
+    );
+  }
 });
 
 Deno.test("migrate [server]: two processes migrating one schema at once both succeed, one applies", () =>
