@@ -388,46 +388,48 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
 
   /**
    * Resolve card answers through the resolver with the caller's own
-   * authority; the first refusal is answered, with the library's code.
+   * authority. Every answer is checked BEFORE any is resolved, so a refused
+   * request stores nothing: each names a known card (404 `not-found`), of a
+   * turn of the caller (403 `unauthorized`), started in the chat `chatKey`
+   * (403 `unauthorized`: the card is not of this chat / thread), and all name
+   * the same single card (400 `invalid-request`: answers for several turns or
+   * several answers for one card). Then the one answer goes to the resolver;
+   * its refusal is answered with the library's code.
    */
   async function answerCards(
     userId: string,
+    chatKey: string,
     answers: readonly CardResponse[],
   ): Promise<{ ok: true; turn: TurnRow } | { ok: false; response: Response }> {
-    let turn: TurnRow | null = null;
-    for (const a of answers) {
-      const id = a.correlationId;
-      const turnId = typeof id === "string" && id.endsWith(":approve-refund")
-        ? id.slice(0, -":approve-refund".length)
-        : "";
-      const owner = ID.test(turnId) ? await readTurn(db, turnId) : null;
-      if (owner === null || cardIdOf(owner.turnId) !== id) {
-        return { ok: false, response: refuse(404, "not-found", "no such card") };
-      }
-      if (turn !== null && turn.turnId !== owner.turnId) {
-        return {
-          ok: false,
-          response: refuse(400, "invalid-request", "answers for cards of several turns"),
-        };
-      }
-      turn = owner;
-      const r = await resolver.answer({
-        id,
-        caller: authorityOf(userId, owner.conversationId),
-        response: a,
-      });
-      if (!r.ok) {
-        return {
-          ok: false,
-          response: refuse(CARD_STATUS[r.error.code] ?? 400, r.error.code, r.error.message),
-        };
-      }
-      signals.notify(`card:${owner.turnId}`);
+    const fail = (status: number, code: string, message: string) => ({
+      ok: false as const,
+      response: refuse(status, code, message),
+    });
+    if (answers.length === 0) return fail(400, "invalid-request", "no answer");
+    if (answers.length > 1) {
+      return fail(400, "invalid-request", "answers for several cards or turns in one request");
     }
-    if (turn === null) {
-      return { ok: false, response: refuse(400, "invalid-request", "no answer") };
+    const [a] = answers;
+    const id = a.correlationId;
+    const turnId = typeof id === "string" && id.endsWith(":approve-refund")
+      ? id.slice(0, -":approve-refund".length)
+      : "";
+    const owner = ID.test(turnId) ? await readTurn(db, turnId) : null;
+    if (owner === null || cardIdOf(owner.turnId) !== id) {
+      return fail(404, "not-found", "no such card");
     }
-    return { ok: true, turn };
+    if (owner.userId !== userId) return fail(403, "unauthorized", "the card is another user's");
+    if (owner.chatKey !== chatKey) {
+      return fail(403, "unauthorized", "the card is not of this chat");
+    }
+    const r = await resolver.answer({
+      id,
+      caller: authorityOf(userId, owner.conversationId),
+      response: a,
+    });
+    if (!r.ok) return fail(CARD_STATUS[r.error.code] ?? 400, r.error.code, r.error.message);
+    signals.notify(`card:${owner.turnId}`);
+    return { ok: true, turn: owner };
   }
 
   async function conversationFor(
@@ -587,11 +589,8 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
         }
         : { action: "decline", correlationId: a.gateId }
     );
-    const resolved = await answerCards(userId, responses);
+    const resolved = await answerCards(userId, chatKey, responses);
     if (!resolved.ok) return resolved.response;
-    if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
-      return refuse(403, "unauthorized", "the card is not of this chat");
-    }
     return uiMessageStreamResponse(request, source(resolved.turn, true), {
       heartbeatMs,
       continuation: { cardIds: responses.map((r) => r.correlationId) },
@@ -620,11 +619,8 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     if (!ID.test(threadId)) return refuse(400, "invalid-request", "threadId must be an id");
     const chatKey = `ag:${threadId}`;
     if (responses.length > 0) {
-      const resolved = await answerCards(userId, responses);
+      const resolved = await answerCards(userId, chatKey, responses);
       if (!resolved.ok) return resolved.response;
-      if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
-        return refuse(403, "unauthorized", "the card is not of this thread");
-      }
       return agUiResponse(request, source(resolved.turn, true), {
         heartbeatMs,
         runId,

@@ -189,11 +189,19 @@ Deno.test({
         403,
         "unauthorized",
       );
-      // a finished turn's card, answered long ago: a replayed answer
+      // a finished turn's card, answered long ago, replayed: a v1 turn's card is not of this chat
       expect(
         await api(base, "/api/chat", {
           user: "alice",
           json: forged(`${done.turnId}:approve-refund`),
+        }),
+        403,
+        "unauthorized",
+      );
+      // …and replayed through its own endpoint: a duplicate
+      expect(
+        await api(base, `/api/turns/${done.turnId}/cards/${done.turnId}:approve-refund/answer`, {
+          json: yes,
         }),
         409,
         "duplicate",
