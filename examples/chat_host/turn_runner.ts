@@ -392,7 +392,11 @@ class Run {
     }
   }
 
-  /** Close a cancelled turn: the open card closed, then `turn_status: cancelled`. */
+  /**
+   * Close a cancelled turn: the `tool_result` of every effect the ledger
+   * holds whose result the log lacks (a cancel after the effect ran still
+   * reports it), the open card closed, then `turn_status: cancelled`.
+   */
   async finishCancelled(): Promise<void> {
     const { turnId } = this.#turn;
     const frames = await this.#ctx.log.readAfter(turnId, 0);
@@ -404,6 +408,20 @@ class Run {
       (terminal.type === "done" || terminal.type === "error" ||
         (terminal.type === "turn_status" && terminal.status === "cancelled"));
     if (!ended) {
+      // every effect that completed is reported before the turn ends, so the
+      // user sees it happened (a cancel may land after the ledger write)
+      for (const t of state?.tools ?? []) {
+        if (t.status !== "running") continue;
+        const rows = await ledgerFor(this.#ctx.db, `${turnId}/${t.name}`);
+        if (rows.length === 0) continue;
+        await this.#append({
+          type: "tool_result",
+          callId: t.callId,
+          name: t.name,
+          ok: true,
+          output: JSON.parse(rows[0].output),
+        }, this.#logged + 1);
+      }
       for (const c of state?.openCards ?? []) {
         await this.#ctx.resolver.cancel(c.correlationId, this.#authority, {
           reason: "turn cancelled",
