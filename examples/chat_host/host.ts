@@ -457,12 +457,24 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     return `conv-${crypto.randomUUID()}`;
   }
 
+  /**
+   * The prompt, or a 400 `invalid-prompt`: not a string, blank, over
+   * {@link MAX_PROMPT} UTF-16 code units, holding U+0000 (a Postgres `text`
+   * cannot store it) or a lone surrogate (not well-formed UTF-16).
+   */
   function checkPrompt(prompt: unknown): string | Response {
     if (typeof prompt !== "string" || prompt.trim() === "" || prompt.length > MAX_PROMPT) {
       return refuse(
         400,
         "invalid-prompt",
         `prompt must be a non-empty string of at most ${MAX_PROMPT} characters`,
+      );
+    }
+    if (prompt.includes("\u0000") || !prompt.isWellFormed()) {
+      return refuse(
+        400,
+        "invalid-prompt",
+        "prompt must not hold U+0000 or a lone surrogate",
       );
     }
     return prompt;

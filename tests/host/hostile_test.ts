@@ -218,6 +218,37 @@ Deno.test({
       expect(await post("/api/turns", "[1,2]"), 400, "invalid-body");
       expect(await post("/api/turns", '{"prompt": 42}'), 400, "invalid-prompt");
       expect(await post("/api/turns", '{"prompt": ""}'), 400, "invalid-prompt");
+      // U+0000 (Postgres text cannot hold it) and lone surrogates, on every endpoint that starts a turn
+      for (const bad of ["a\u0000b", "a\ud800b", "\udc00"]) {
+        expect(await post("/api/turns", JSON.stringify({ prompt: bad })), 400, "invalid-prompt");
+        expect(
+          await post(
+            "/api/chat",
+            JSON.stringify({
+              id: "chat-nul",
+              messages: [{ id: "u1", role: "user", parts: [{ type: "text", text: bad }] }],
+            }),
+          ),
+          400,
+          "invalid-prompt",
+        );
+        expect(
+          await post(
+            "/api/ag-ui",
+            JSON.stringify({
+              threadId: "thread-nul",
+              runId: "r1",
+              messages: [{ id: "u1", role: "user", content: bad }],
+              tools: [],
+              context: [],
+              state: {},
+              forwardedProps: {},
+            }),
+          ),
+          400,
+          "invalid-prompt",
+        );
+      }
       expect(
         await post("/api/turns", JSON.stringify({ prompt: "hi" }), {
           "content-type": "text/plain",
