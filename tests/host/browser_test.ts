@@ -345,3 +345,41 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name:
+    "browser: a block cut off by a cancel shows as an 'Unreadable … block (unclosed)' element with its raw text, never as prose",
+  ignore: skip,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const app = await bundleApp();
+    const session = await launchBrowser();
+    try {
+      const { page } = session;
+      const body = framesOf([
+        { type: "delta", text: "Hi " },
+        { type: "delta", text: '<report>{"title":"Ref' },
+        { type: "delta", text: 'und <b>x</b>"' },
+        { type: "turn_status", status: "cancelled", reason: "cancelled by the user" },
+      ]);
+      await serveSynthetic(page, app, () => ({ body }));
+      await page.goto("http://chat.test/?conversation=c1&turn=t1");
+      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: 10_000 });
+      const seen = await page.evaluate(() => ({
+        text: [...document.querySelectorAll("#timeline .text")].map((e) => e.textContent),
+        invalid: [...document.querySelectorAll("#timeline .block.invalid")].map((e) => [
+          e.querySelector("summary")?.textContent,
+          e.querySelector("pre")?.textContent,
+        ]),
+      }));
+      assert.deepEqual(seen.text, ["Hi "]);
+      assert.deepEqual(seen.invalid, [[
+        "Unreadable report block (unclosed)",
+        '<report>{"title":"Refund <b>x</b>"',
+      ]]);
+    } finally {
+      await session.close();
+    }
+  },
+});

@@ -355,10 +355,39 @@ class TurnView {
     }
   }
 
+  /**
+   * Ends the turn's text. A block still open there (the turn was cut off by
+   * a cancel or an error) is shown as an "Unreadable … block (unclosed)"
+   * element holding its raw text, never as prose: the scanner yields its
+   * opening tag as the `unclosed` segment and everything after it (no close
+   * tag follows) is that block's body.
+   */
   #endText(): void {
     if (this.#scannerEnded) return;
     this.#scannerEnded = true;
-    for (const seg of this.#scanner.end()) this.#segment(seg);
+    let raw: HTMLElement | null = null;
+    for (const seg of this.#scanner.end()) {
+      if (raw !== null) {
+        raw.append(seg.kind === "text" ? seg.text : seg.raw);
+      } else if (seg.kind === "invalid" && seg.reason === "unclosed") {
+        raw = this.#invalidBlock(seg.tag, seg.reason, seg.raw);
+      } else {
+        this.#segment(seg);
+      }
+    }
+  }
+
+  /** An "Unreadable <tag> block (<reason>)" element with its raw text; returns the raw text's element. */
+  #invalidBlock(tag: string, reason: string, raw: string): HTMLElement {
+    this.#textNode = null;
+    const box = el("details", "block invalid");
+    box.open = true;
+    box.dataset.reason = reason;
+    box.append(el("summary", undefined, `Unreadable ${tag} block (${reason})`));
+    const pre = el("pre", "block-raw", raw);
+    box.append(pre);
+    ui.timeline.append(box);
+    return pre;
   }
 
   /**
@@ -392,14 +421,9 @@ class TurnView {
         this.#textNode = null;
         ui.timeline.append(renderAsk(seg.block));
         return;
-      case "invalid": {
-        this.#textNode = null;
-        const box = el("details", "block invalid");
-        box.append(el("summary", undefined, `Unreadable ${seg.tag} block (${seg.reason})`));
-        box.append(el("pre", undefined, seg.raw));
-        ui.timeline.append(box);
+      case "invalid":
+        this.#invalidBlock(seg.tag, seg.reason, seg.raw);
         return;
-      }
     }
   }
 
