@@ -497,15 +497,31 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     }, { status: 201 });
   }
 
+  /**
+   * `{ state, final, trimmed }`: the turn's folded state, whether it ended,
+   * and whether retention dropped its first events. A trimmed log is never
+   * folded as if it were the whole turn: `state` is then `null`, with the
+   * retained window (`lowestRetainedSeq`, `latestSeq`) instead.
+   */
   async function getTurn(turn: TurnRow): Promise<Response> {
+    const headers = { "cache-control": "no-store" };
+    const bounds = await log.bounds(turn.turnId);
     const frames = await log.readAfter(turn.turnId, 0);
-    const folded = foldChatState(frames);
-    const state = folded.state ?? null;
     const last = frames.at(-1)?.event;
     const final = turn.finished || (last !== undefined &&
       (last.type === "done" || last.type === "error" ||
         (last.type === "turn_status" && last.status === "cancelled")));
-    return Response.json({ state, final }, { headers: { "cache-control": "no-store" } });
+    if (bounds.lowestRetainedSeq > 1 || (frames.length > 0 && frames[0].seq !== 1)) {
+      return Response.json({
+        state: null,
+        final,
+        trimmed: true,
+        lowestRetainedSeq: Math.max(bounds.lowestRetainedSeq, frames[0]?.seq ?? 1),
+        latestSeq: Math.max(bounds.latestSeq, frames.at(-1)?.seq ?? 0),
+      }, { headers });
+    }
+    const state = foldChatState(frames).state ?? null;
+    return Response.json({ state, final, trimmed: false }, { headers });
   }
 
   async function postAnswer(

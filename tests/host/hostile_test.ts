@@ -53,7 +53,12 @@ Deno.test({
       /** The last event of a finished (and trimmed) turn. */
       const lastEvent = async (turnId: string) => {
         await until(async () => (await api(base, `/api/turns/${turnId}`)).body?.final, "final");
-        const { lastSeq } = (await api(base, `/api/turns/${turnId}`)).body.state;
+        const turn = (await api(base, `/api/turns/${turnId}`)).body;
+        // finished turns are trimmed (--retain 10): no state, the retained window instead
+        assert.equal(turn.trimmed, true, JSON.stringify(turn));
+        assert.equal(turn.state, null);
+        const lastSeq = turn.latestSeq;
+        assert.ok(turn.lowestRetainedSeq > 1 && lastSeq - turn.lowestRetainedSeq === 9);
         const r = await readEvents(base, turnId, { lastEventId: `${turnId}:${lastSeq - 1}` });
         assert.equal(r.status, 200);
         assert.equal(r.envelopes.length, 1);
