@@ -97,6 +97,11 @@ export interface ChatHostOptions {
    * below the window then gets `stale-cursor` (410), never a silent restart.
    */
   readonly retainEvents?: number;
+  /**
+   * Most turns one user may have open (not finished) at once (default 20);
+   * one more is refused 429 `too-many-turns` until one of them ends.
+   */
+  readonly maxOpenTurns?: number;
 }
 
 /** A running host. */
@@ -258,6 +263,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
   const authenticate = options.authenticate ?? demoUser;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const leaseMs = options.leaseMs ?? 1_000;
+  const maxOpenTurns = options.maxOpenTurns ?? 20;
 
   const log = new PostgresReplayLog(db);
   const recoveryStore = new PostgresRecoveryStore(db);
@@ -346,7 +352,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     prompt: string,
     chatKey: string | null,
     conversationId: string,
-  ): Promise<TurnRow> {
+  ): Promise<TurnRow | Response> {
     const turn: TurnRow = {
       turnId: `turn-${crypto.randomUUID()}`,
       conversationId,
@@ -356,7 +362,13 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       createdAt: Date.now(),
       finished: false,
     };
-    await insertTurn(db, turn);
+    if (!await insertTurn(db, turn, maxOpenTurns)) {
+      return refuse(
+        429,
+        "too-many-turns",
+        `at most ${maxOpenTurns} turns of a user may be open at once: finish or cancel one`,
+      );
+    }
     await ensureTurn(turn);
     launch(turn);
     return turn;
@@ -490,6 +502,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     const conv = await conversationFor(userId, body.value.conversationId, null);
     if (conv instanceof Response) return conv;
     const turn = await startTurn(userId, prompt, null, conv);
+    if (turn instanceof Response) return turn;
     return Response.json({
       conversationId: turn.conversationId,
       turnId: turn.turnId,
@@ -590,6 +603,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       const conv = await conversationFor(userId, undefined, chatKey);
       if (conv instanceof Response) return conv;
       const turn = await startTurn(userId, prompt, chatKey, conv);
+      if (turn instanceof Response) return turn;
       return uiMessageStreamResponse(request, source(turn, true), { heartbeatMs });
     }
     if (last?.role !== "assistant") {
@@ -664,6 +678,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     const conv = await conversationFor(userId, undefined, chatKey);
     if (conv instanceof Response) return conv;
     const turn = await startTurn(userId, prompt, chatKey, conv);
+    if (turn instanceof Response) return turn;
     return agUiResponse(request, source(turn, true), { heartbeatMs, runId });
   }
 

@@ -11,7 +11,9 @@
  * (keep only the last N events of a finished turn's log; default: all),
  * `--delta-chars N` (length of each text delta, default 6),
  * `--after-effect-ms N` (pause between an effect's ledger write and its
- * completion in the store; default 0; crash tests widen that window).
+ * completion in the store; default 0; crash tests widen that window),
+ * `--max-open-turns N` (most unfinished turns per user, default 20; one
+ * more is refused 429 `too-many-turns`).
  *
  * Prints `chat host listening on http://127.0.0.1:<port>/` once it serves
  * (after resuming every unfinished turn in the store), and `effect started
@@ -51,6 +53,7 @@ const afterEffectMs = intFlag("after-effect-ms", 0);
 const deltaChars = Math.max(1, intFlag("delta-chars", 6));
 const retain = flag("retain", "");
 const retainEvents = retain === "" ? undefined : intFlag("retain", 0);
+const maxOpenTurns = Math.max(1, intFlag("max-open-turns", 20));
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
 async function openDriver(): Promise<PgDriver> {
@@ -86,6 +89,7 @@ const host = await createChatHost({
   afterEffectMs,
   asset,
   retainEvents,
+  maxOpenTurns,
 });
 if (host.resumedTurns.length > 0) {
   console.log(`resuming ${host.resumedTurns.length} unfinished turn(s)`);

@@ -378,6 +378,10 @@ class Run {
       type: "card",
       card: { ...snapshot, callId: callIdOf(turnId, "issue_refund") } as never,
     });
+    // Parked: an answer through this host wakes the runner at once; the
+    // store is read again on each wake-up, and otherwise after a timeout
+    // that doubles from 1 s up to 60 s (a parked turn costs almost nothing).
+    let timeoutMs = 1_000;
     for (;;) {
       const v = await resolver.read(id, this.#authority);
       if (!v.ok) throw new Error(`card ${id} unreadable: ${v.error.code}`);
@@ -387,7 +391,8 @@ class Run {
         await this.#emit({ type: "card_closed", correlationId: id, resolution });
         return status === "submitted";
       }
-      await this.#ctx.signals.wait(`card:${turnId}`, this.#signal, 1_000);
+      await this.#ctx.signals.wait(`card:${turnId}`, this.#signal, timeoutMs);
+      timeoutMs = Math.min(60_000, timeoutMs * 2);
       if (this.#signal.aborted) throw new Stopped("cancelled");
     }
   }
