@@ -756,7 +756,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       return is("POST") ? postAgUi(request, userId) : wrong();
     } else if (parts[0] === "ledger" && parts.length === 1) {
       if (!is("GET")) return wrong();
-      const rows = await readLedger(db);
+      const rows = await readLedger(db, userId);
       return Response.json({
         effects: rows.map((r) => ({
           key: r.key,

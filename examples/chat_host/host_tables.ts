@@ -176,10 +176,13 @@ export async function ledgerFor(db: PgQueryable, key: string): Promise<LedgerRow
   return rows.map(ledgerRow);
 }
 
-/** The whole ledger, oldest first. */
-export async function readLedger(db: PgQueryable): Promise<LedgerRow[]> {
+/** The ledger rows of the turns of `userId`, oldest first. */
+export async function readLedger(db: PgQueryable, userId: string): Promise<LedgerRow[]> {
   const { rows } = await db.query<RawLedger>(
-    `SELECT ${LEDGER_COLUMNS} FROM chat_host_ledger ORDER BY id`,
+    `SELECT ${LEDGER_COLUMNS.split(", ").map((c) => `l.${c}`).join(", ")}
+     FROM chat_host_ledger l JOIN chat_host_turns t ON t.turn_id = l.turn_id
+     WHERE t.user_id = $1 ORDER BY l.id`,
+    [userId],
   );
   return rows.map(ledgerRow);
 }

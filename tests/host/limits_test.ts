@@ -65,3 +65,28 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "GET /api/ledger shows only the caller's own turns' effects",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const host = await startHost({ deltaMs: 1, effectMs: 20, args: ["--delta-chars", "40"] });
+    try {
+      const base = host.url;
+      const a = await startTurn(base, "alice's", "alice");
+      const b = await startTurn(base, "bob's", "bob");
+      const ledger = async (user: string) =>
+        ((await api(base, "/api/ledger", { user })).body.effects as { turnId: string }[])
+          .map((e) => e.turnId);
+      // both lookups ran (each before its turn's card)
+      await until(async () => (await ledger("alice")).length >= 1, "alice's lookup");
+      await until(async () => (await ledger("bob")).length >= 1, "bob's lookup");
+      assert.deepEqual(await ledger("alice"), [a.turnId]);
+      assert.deepEqual(await ledger("bob"), [b.turnId]);
+      assert.deepEqual(await ledger("mallory"), []);
+    } finally {
+      await host.stop();
+    }
+  },
+});
