@@ -1,0 +1,39 @@
+/**
+ * The host's command line (`examples/chat_host/main.ts`) on a port that is
+ * already in use: one line on stderr, exit code 1, and the data directory
+ * left without a lock file (the store was never opened).
+ */
+import assert from "node:assert/strict";
+import { startHost, templateCopy } from "./_host_process.ts";
+
+const MAIN = new URL("../../examples/chat_host/main.ts", import.meta.url).pathname;
+
+Deno.test({
+  name: "a busy port: one-line error, exit 1, no lock file left",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const host = await startHost({});
+    const dataDir = await templateCopy();
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "--port", String(host.port), "--data", dataDir],
+        stdout: "piped",
+        stderr: "piped",
+        stdin: "null",
+        env: { RUST_BACKTRACE: "0", NO_COLOR: "1", DATABASE_URL: "" },
+      }).output();
+      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n")
+        .filter((l) => !l.startsWith("Warning")); // Deno's own notices, if any
+      assert.equal(out.code, 1, stderr.join("\n"));
+      assert.deepEqual(stderr, [
+        `chat host: cannot listen on 127.0.0.1:${host.port}: the port is in use`,
+      ]);
+      const left = [...Deno.readDirSync(dataDir)].map((e) => e.name);
+      assert.ok(!left.includes("papercusp.lock"), `lock file left: ${left.join(", ")}`);
+    } finally {
+      await host.stop();
+      await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
