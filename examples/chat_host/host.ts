@@ -129,6 +129,8 @@ const MAX_CHAT_BODY = 512 * 1024;
 /** Longest prompt, UTF-16 code units. */
 const MAX_PROMPT = 4_000;
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Lifetime of the demo `uid` cookie, seconds (30 days: a browser restart keeps the user's turns). */
+const UID_MAX_AGE_S = 30 * 24 * 60 * 60;
 const ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 
 /** A JSON error response `{ error: { code, message } }`. */
@@ -699,7 +701,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       if (demoUser(request) === null && options.authenticate === undefined) {
         headers.append(
           "set-cookie",
-          `uid=u-${crypto.randomUUID()}; Path=/; HttpOnly; SameSite=Strict`,
+          `uid=u-${crypto.randomUUID()}; Path=/; Max-Age=${UID_MAX_AGE_S}; HttpOnly; SameSite=Strict`,
         );
       }
     }

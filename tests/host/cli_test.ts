@@ -1,7 +1,8 @@
 /**
  * The host's command line (`examples/chat_host/main.ts`) on a port that is
  * already in use: one line on stderr, exit code 1, and the data directory
- * left without a lock file (the store was never opened).
+ * left without a lock file (the store was never opened). And the page's
+ * demo identity cookie, which outlives a browser restart.
  */
 import assert from "node:assert/strict";
 import { startHost, templateCopy } from "./_host_process.ts";
@@ -34,6 +35,25 @@ Deno.test({
     } finally {
       await host.stop();
       await Deno.remove(dataDir, { recursive: true }).catch(() => {});
+    }
+  },
+});
+
+Deno.test({
+  name: "the page's demo uid cookie lasts 30 days (Max-Age), HttpOnly, SameSite=Strict",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const host = await startHost({});
+    try {
+      const res = await fetch(host.url);
+      await res.body?.cancel();
+      const cookie = res.headers.get("set-cookie") ?? "";
+      assert.match(cookie, /^uid=u-[0-9a-f-]{36}; /);
+      const attrs = cookie.split("; ").slice(1);
+      assert.deepEqual(attrs, ["Path=/", "Max-Age=2592000", "HttpOnly", "SameSite=Strict"]);
+    } finally {
+      await host.stop();
     }
   },
 });
