@@ -97,6 +97,11 @@ export interface ChatHostOptions {
    * below the window then gets `stale-cursor` (410), never a silent restart.
    */
   readonly retainEvents?: number;
+  /**
+   * Most turns one user may have open (not finished) at once (default 20);
+   * one more is refused 429 `too-many-turns` until one of them ends.
+   */
+  readonly maxOpenTurns?: number;
 }
 
 /** A running host. */
@@ -124,6 +129,8 @@ const MAX_CHAT_BODY = 512 * 1024;
 /** Longest prompt, UTF-16 code units. */
 const MAX_PROMPT = 4_000;
 const USER_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Lifetime of the demo `uid` cookie, seconds (30 days: a browser restart keeps the user's turns). */
+const UID_MAX_AGE_S = 30 * 24 * 60 * 60;
 const ID = /^[A-Za-z0-9_:.-]{1,200}$/;
 
 /** A JSON error response `{ error: { code, message } }`. */
@@ -258,6 +265,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
   const authenticate = options.authenticate ?? demoUser;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
   const leaseMs = options.leaseMs ?? 1_000;
+  const maxOpenTurns = options.maxOpenTurns ?? 20;
 
   const log = new PostgresReplayLog(db);
   const recoveryStore = new PostgresRecoveryStore(db);
@@ -346,7 +354,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     prompt: string,
     chatKey: string | null,
     conversationId: string,
-  ): Promise<TurnRow> {
+  ): Promise<TurnRow | Response> {
     const turn: TurnRow = {
       turnId: `turn-${crypto.randomUUID()}`,
       conversationId,
@@ -356,7 +364,13 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       createdAt: Date.now(),
       finished: false,
     };
-    await insertTurn(db, turn);
+    if (!await insertTurn(db, turn, maxOpenTurns)) {
+      return refuse(
+        429,
+        "too-many-turns",
+        `at most ${maxOpenTurns} turns of a user may be open at once: finish or cancel one`,
+      );
+    }
     await ensureTurn(turn);
     launch(turn);
     return turn;
@@ -388,46 +402,48 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
 
   /**
    * Resolve card answers through the resolver with the caller's own
-   * authority; the first refusal is answered, with the library's code.
+   * authority. Every answer is checked BEFORE any is resolved, so a refused
+   * request stores nothing: each names a known card (404 `not-found`), of a
+   * turn of the caller (403 `unauthorized`), started in the chat `chatKey`
+   * (403 `unauthorized`: the card is not of this chat / thread), and all name
+   * the same single card (400 `invalid-request`: answers for several turns or
+   * several answers for one card). Then the one answer goes to the resolver;
+   * its refusal is answered with the library's code.
    */
   async function answerCards(
     userId: string,
+    chatKey: string,
     answers: readonly CardResponse[],
   ): Promise<{ ok: true; turn: TurnRow } | { ok: false; response: Response }> {
-    let turn: TurnRow | null = null;
-    for (const a of answers) {
-      const id = a.correlationId;
-      const turnId = typeof id === "string" && id.endsWith(":approve-refund")
-        ? id.slice(0, -":approve-refund".length)
-        : "";
-      const owner = ID.test(turnId) ? await readTurn(db, turnId) : null;
-      if (owner === null || cardIdOf(owner.turnId) !== id) {
-        return { ok: false, response: refuse(404, "not-found", "no such card") };
-      }
-      if (turn !== null && turn.turnId !== owner.turnId) {
-        return {
-          ok: false,
-          response: refuse(400, "invalid-request", "answers for cards of several turns"),
-        };
-      }
-      turn = owner;
-      const r = await resolver.answer({
-        id,
-        caller: authorityOf(userId, owner.conversationId),
-        response: a,
-      });
-      if (!r.ok) {
-        return {
-          ok: false,
-          response: refuse(CARD_STATUS[r.error.code] ?? 400, r.error.code, r.error.message),
-        };
-      }
-      signals.notify(`card:${owner.turnId}`);
+    const fail = (status: number, code: string, message: string) => ({
+      ok: false as const,
+      response: refuse(status, code, message),
+    });
+    if (answers.length === 0) return fail(400, "invalid-request", "no answer");
+    if (answers.length > 1) {
+      return fail(400, "invalid-request", "answers for several cards or turns in one request");
     }
-    if (turn === null) {
-      return { ok: false, response: refuse(400, "invalid-request", "no answer") };
+    const [a] = answers;
+    const id = a.correlationId;
+    const turnId = typeof id === "string" && id.endsWith(":approve-refund")
+      ? id.slice(0, -":approve-refund".length)
+      : "";
+    const owner = ID.test(turnId) ? await readTurn(db, turnId) : null;
+    if (owner === null || cardIdOf(owner.turnId) !== id) {
+      return fail(404, "not-found", "no such card");
     }
-    return { ok: true, turn };
+    if (owner.userId !== userId) return fail(403, "unauthorized", "the card is another user's");
+    if (owner.chatKey !== chatKey) {
+      return fail(403, "unauthorized", "the card is not of this chat");
+    }
+    const r = await resolver.answer({
+      id,
+      caller: authorityOf(userId, owner.conversationId),
+      response: a,
+    });
+    if (!r.ok) return fail(CARD_STATUS[r.error.code] ?? 400, r.error.code, r.error.message);
+    signals.notify(`card:${owner.turnId}`);
+    return { ok: true, turn: owner };
   }
 
   async function conversationFor(
@@ -455,12 +471,24 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     return `conv-${crypto.randomUUID()}`;
   }
 
+  /**
+   * The prompt, or a 400 `invalid-prompt`: not a string, blank, over
+   * {@link MAX_PROMPT} UTF-16 code units, holding U+0000 (a Postgres `text`
+   * cannot store it) or a lone surrogate (not well-formed UTF-16).
+   */
   function checkPrompt(prompt: unknown): string | Response {
     if (typeof prompt !== "string" || prompt.trim() === "" || prompt.length > MAX_PROMPT) {
       return refuse(
         400,
         "invalid-prompt",
         `prompt must be a non-empty string of at most ${MAX_PROMPT} characters`,
+      );
+    }
+    if (prompt.includes("\u0000") || !prompt.isWellFormed()) {
+      return refuse(
+        400,
+        "invalid-prompt",
+        "prompt must not hold U+0000 or a lone surrogate",
       );
     }
     return prompt;
@@ -476,6 +504,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     const conv = await conversationFor(userId, body.value.conversationId, null);
     if (conv instanceof Response) return conv;
     const turn = await startTurn(userId, prompt, null, conv);
+    if (turn instanceof Response) return turn;
     return Response.json({
       conversationId: turn.conversationId,
       turnId: turn.turnId,
@@ -483,15 +512,31 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     }, { status: 201 });
   }
 
+  /**
+   * `{ state, final, trimmed }`: the turn's folded state, whether it ended,
+   * and whether retention dropped its first events. A trimmed log is never
+   * folded as if it were the whole turn: `state` is then `null`, with the
+   * retained window (`lowestRetainedSeq`, `latestSeq`) instead.
+   */
   async function getTurn(turn: TurnRow): Promise<Response> {
+    const headers = { "cache-control": "no-store" };
+    const bounds = await log.bounds(turn.turnId);
     const frames = await log.readAfter(turn.turnId, 0);
-    const folded = foldChatState(frames);
-    const state = folded.state ?? null;
     const last = frames.at(-1)?.event;
     const final = turn.finished || (last !== undefined &&
       (last.type === "done" || last.type === "error" ||
         (last.type === "turn_status" && last.status === "cancelled")));
-    return Response.json({ state, final }, { headers: { "cache-control": "no-store" } });
+    if (bounds.lowestRetainedSeq > 1 || (frames.length > 0 && frames[0].seq !== 1)) {
+      return Response.json({
+        state: null,
+        final,
+        trimmed: true,
+        lowestRetainedSeq: Math.max(bounds.lowestRetainedSeq, frames[0]?.seq ?? 1),
+        latestSeq: Math.max(bounds.latestSeq, frames.at(-1)?.seq ?? 0),
+      }, { headers });
+    }
+    const state = foldChatState(frames).state ?? null;
+    return Response.json({ state, final, trimmed: false }, { headers });
   }
 
   async function postAnswer(
@@ -560,6 +605,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       const conv = await conversationFor(userId, undefined, chatKey);
       if (conv instanceof Response) return conv;
       const turn = await startTurn(userId, prompt, chatKey, conv);
+      if (turn instanceof Response) return turn;
       return uiMessageStreamResponse(request, source(turn, true), { heartbeatMs });
     }
     if (last?.role !== "assistant") {
@@ -587,11 +633,8 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
         }
         : { action: "decline", correlationId: a.gateId }
     );
-    const resolved = await answerCards(userId, responses);
+    const resolved = await answerCards(userId, chatKey, responses);
     if (!resolved.ok) return resolved.response;
-    if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
-      return refuse(403, "unauthorized", "the card is not of this chat");
-    }
     return uiMessageStreamResponse(request, source(resolved.turn, true), {
       heartbeatMs,
       continuation: { cardIds: responses.map((r) => r.correlationId) },
@@ -620,11 +663,8 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     if (!ID.test(threadId)) return refuse(400, "invalid-request", "threadId must be an id");
     const chatKey = `ag:${threadId}`;
     if (responses.length > 0) {
-      const resolved = await answerCards(userId, responses);
+      const resolved = await answerCards(userId, chatKey, responses);
       if (!resolved.ok) return resolved.response;
-      if (resolved.turn.userId !== userId || resolved.turn.chatKey !== chatKey) {
-        return refuse(403, "unauthorized", "the card is not of this thread");
-      }
       return agUiResponse(request, source(resolved.turn, true), {
         heartbeatMs,
         runId,
@@ -640,6 +680,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
     const conv = await conversationFor(userId, undefined, chatKey);
     if (conv instanceof Response) return conv;
     const turn = await startTurn(userId, prompt, chatKey, conv);
+    if (turn instanceof Response) return turn;
     return agUiResponse(request, source(turn, true), { heartbeatMs, runId });
   }
 
@@ -660,7 +701,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       if (demoUser(request) === null && options.authenticate === undefined) {
         headers.append(
           "set-cookie",
-          `uid=u-${crypto.randomUUID()}; Path=/; HttpOnly; SameSite=Strict`,
+          `uid=u-${crypto.randomUUID()}; Path=/; Max-Age=${UID_MAX_AGE_S}; HttpOnly; SameSite=Strict`,
         );
       }
     }
@@ -717,7 +758,7 @@ export async function createChatHost(options: ChatHostOptions): Promise<ChatHost
       return is("POST") ? postAgUi(request, userId) : wrong();
     } else if (parts[0] === "ledger" && parts.length === 1) {
       if (!is("GET")) return wrong();
-      const rows = await readLedger(db);
+      const rows = await readLedger(db, userId);
       return Response.json({
         effects: rows.map((r) => ({
           key: r.key,

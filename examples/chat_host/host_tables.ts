@@ -83,12 +83,24 @@ function turnRow(r: RawTurn): TurnRow {
 
 const TURN_COLUMNS = "turn_id, conversation_id, user_id, chat_key, prompt, created_at, finished";
 
-/** Insert a new turn. */
-export async function insertTurn(db: PgQueryable, t: Omit<TurnRow, "finished">): Promise<void> {
-  await db.query(
-    `INSERT INTO chat_host_turns (${TURN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, false)`,
-    [t.turnId, t.conversationId, t.userId, t.chatKey, t.prompt, t.createdAt],
+/**
+ * Insert a new turn, unless its user already has `maxOpen` turns that are
+ * not finished (one statement: the count and the insert together). `true`
+ * when inserted, `false` when the cap refused it.
+ */
+export async function insertTurn(
+  db: PgQueryable,
+  t: Omit<TurnRow, "finished">,
+  maxOpen: number,
+): Promise<boolean> {
+  const { rows } = await db.query<{ turn_id: string }>(
+    `INSERT INTO chat_host_turns (${TURN_COLUMNS})
+     SELECT $1, $2, $3, $4, $5, $6, false
+     WHERE (SELECT count(*) FROM chat_host_turns WHERE user_id = $3 AND NOT finished) < $7
+     RETURNING turn_id`,
+    [t.turnId, t.conversationId, t.userId, t.chatKey, t.prompt, t.createdAt, maxOpen],
   );
+  return rows.length === 1;
 }
 
 /** The turn `turnId`, or `null`. */
@@ -164,10 +176,13 @@ export async function ledgerFor(db: PgQueryable, key: string): Promise<LedgerRow
   return rows.map(ledgerRow);
 }
 
-/** The whole ledger, oldest first. */
-export async function readLedger(db: PgQueryable): Promise<LedgerRow[]> {
+/** The ledger rows of the turns of `userId`, oldest first. */
+export async function readLedger(db: PgQueryable, userId: string): Promise<LedgerRow[]> {
   const { rows } = await db.query<RawLedger>(
-    `SELECT ${LEDGER_COLUMNS} FROM chat_host_ledger ORDER BY id`,
+    `SELECT ${LEDGER_COLUMNS.split(", ").map((c) => `l.${c}`).join(", ")}
+     FROM chat_host_ledger l JOIN chat_host_turns t ON t.turn_id = l.turn_id
+     WHERE t.user_id = $1 ORDER BY l.id`,
+    [userId],
   );
   return rows.map(ledgerRow);
 }

@@ -11,12 +11,16 @@
  * (keep only the last N events of a finished turn's log; default: all),
  * `--delta-chars N` (length of each text delta, default 6),
  * `--after-effect-ms N` (pause between an effect's ledger write and its
- * completion in the store; default 0; crash tests widen that window).
+ * completion in the store; default 0; crash tests widen that window),
+ * `--max-open-turns N` (most unfinished turns per user, default 20; one
+ * more is refused 429 `too-many-turns`).
  *
  * Prints `chat host listening on http://127.0.0.1:<port>/` once it serves
  * (after resuming every unfinished turn in the store), and `effect started
  * <tool> <turnId>` / `effect finished <tool> <turnId>` around each side
- * effect. SIGINT / SIGTERM close it cleanly.
+ * effect. SIGINT / SIGTERM close it cleanly. A port already in use is one
+ * line on stderr (`chat host: cannot listen on …: the port is in use`) and
+ * exit code 1, before the store is opened.
  *
  * @module
  */
@@ -24,7 +28,7 @@ import { PGlite } from "@electric-sql/pglite";
 import postgres from "postgres";
 import { type PgDriver, postgresJsDriver } from "@papercusp/chat-protocol-postgres";
 import { openPGliteDir } from "@papercusp/chat-protocol-postgres/pglite-dir";
-import { createChatHost, type WebAsset } from "./host.ts";
+import { type ChatHost, createChatHost, type WebAsset } from "./host.ts";
 import { bundleApp } from "./bundle.ts";
 
 function flag(name: string, fallback: string): string {
@@ -51,6 +55,7 @@ const afterEffectMs = intFlag("after-effect-ms", 0);
 const deltaChars = Math.max(1, intFlag("delta-chars", 6));
 const retain = flag("retain", "");
 const retainEvents = retain === "" ? undefined : intFlag("retain", 0);
+const maxOpenTurns = Math.max(1, intFlag("max-open-turns", 20));
 const databaseUrl = Deno.env.get("DATABASE_URL");
 
 async function openDriver(): Promise<PgDriver> {
@@ -77,6 +82,29 @@ const asset = async (name: string): Promise<WebAsset | null> => {
   }
 };
 
+// Bind first: a busy port is a one-line error and exit 1 before the store
+// is opened (its lock taken) or any turn is resumed.
+const ac = new AbortController();
+let resolveHost!: (host: ChatHost) => void;
+const ready = new Promise<ChatHost>((r) => resolveHost = r);
+let server: Deno.HttpServer<Deno.NetAddr>;
+try {
+  server = Deno.serve({
+    hostname: "127.0.0.1",
+    port,
+    signal: ac.signal,
+    onListen: () => {}, // the listening line is printed once the host is ready
+  }, async (request) => (await ready).fetch(request));
+} catch (e) {
+  const why = e instanceof Deno.errors.AddrInUse
+    ? "the port is in use"
+    : e instanceof Error
+    ? e.message
+    : String(e);
+  console.error(`chat host: cannot listen on 127.0.0.1:${port}: ${why}`);
+  Deno.exit(1);
+}
+
 const driver = await openDriver();
 const host = await createChatHost({
   driver,
@@ -86,18 +114,13 @@ const host = await createChatHost({
   afterEffectMs,
   asset,
   retainEvents,
+  maxOpenTurns,
 });
 if (host.resumedTurns.length > 0) {
   console.log(`resuming ${host.resumedTurns.length} unfinished turn(s)`);
 }
-
-const ac = new AbortController();
-const server = Deno.serve({
-  hostname: "127.0.0.1",
-  port,
-  signal: ac.signal,
-  onListen: ({ port }) => console.log(`chat host listening on http://127.0.0.1:${port}/`),
-}, (request) => host.fetch(request));
+resolveHost(host);
+console.log(`chat host listening on http://127.0.0.1:${server.addr.port}/`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

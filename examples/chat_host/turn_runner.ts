@@ -378,6 +378,10 @@ class Run {
       type: "card",
       card: { ...snapshot, callId: callIdOf(turnId, "issue_refund") } as never,
     });
+    // Parked: an answer through this host wakes the runner at once; the
+    // store is read again on each wake-up, and otherwise after a timeout
+    // that doubles from 1 s up to 60 s (a parked turn costs almost nothing).
+    let timeoutMs = 1_000;
     for (;;) {
       const v = await resolver.read(id, this.#authority);
       if (!v.ok) throw new Error(`card ${id} unreadable: ${v.error.code}`);
@@ -387,12 +391,17 @@ class Run {
         await this.#emit({ type: "card_closed", correlationId: id, resolution });
         return status === "submitted";
       }
-      await this.#ctx.signals.wait(`card:${turnId}`, this.#signal, 1_000);
+      await this.#ctx.signals.wait(`card:${turnId}`, this.#signal, timeoutMs);
+      timeoutMs = Math.min(60_000, timeoutMs * 2);
       if (this.#signal.aborted) throw new Stopped("cancelled");
     }
   }
 
-  /** Close a cancelled turn: the open card closed, then `turn_status: cancelled`. */
+  /**
+   * Close a cancelled turn: the `tool_result` of every effect the ledger
+   * holds whose result the log lacks (a cancel after the effect ran still
+   * reports it), the open card closed, then `turn_status: cancelled`.
+   */
   async finishCancelled(): Promise<void> {
     const { turnId } = this.#turn;
     const frames = await this.#ctx.log.readAfter(turnId, 0);
@@ -404,6 +413,20 @@ class Run {
       (terminal.type === "done" || terminal.type === "error" ||
         (terminal.type === "turn_status" && terminal.status === "cancelled"));
     if (!ended) {
+      // every effect that completed is reported before the turn ends, so the
+      // user sees it happened (a cancel may land after the ledger write)
+      for (const t of state?.tools ?? []) {
+        if (t.status !== "running") continue;
+        const rows = await ledgerFor(this.#ctx.db, `${turnId}/${t.name}`);
+        if (rows.length === 0) continue;
+        await this.#append({
+          type: "tool_result",
+          callId: t.callId,
+          name: t.name,
+          ok: true,
+          output: JSON.parse(rows[0].output),
+        }, this.#logged + 1);
+      }
       for (const c of state?.openCards ?? []) {
         await this.#ctx.resolver.cancel(c.correlationId, this.#authority, {
           reason: "turn cancelled",

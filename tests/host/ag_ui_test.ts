@@ -73,7 +73,8 @@ Deno.test({
       }
       // the same resume again is a replayed answer: refused, nothing changes
       const turnId = cardId.slice(0, -":approve-refund".length);
-      const ledgerBefore = (await api(host.url, "/api/ledger")).body.effects.length;
+      const ledgerBefore =
+        (await api(host.url, "/api/ledger", { user: "erin" })).body.effects.length;
       const replay = await api(host.url, "/api/ag-ui", {
         user: "erin",
         json: {
@@ -89,8 +90,11 @@ Deno.test({
       });
       assert.equal(replay.status, 409);
       assert.equal(replay.body.error.code, "duplicate");
-      assert.equal((await api(host.url, "/api/ledger")).body.effects.length, ledgerBefore);
-      const ledger = (await api(host.url, "/api/ledger")).body.effects as Any[];
+      assert.equal(
+        (await api(host.url, "/api/ledger", { user: "erin" })).body.effects.length,
+        ledgerBefore,
+      );
+      const ledger = (await api(host.url, "/api/ledger", { user: "erin" })).body.effects as Any[];
       assert.deepEqual(
         ledger.filter((r) => r.turnId === turnId).map((r) => r.toolName),
         ["lookup_order", "issue_refund"],

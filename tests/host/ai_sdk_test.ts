@@ -118,7 +118,7 @@ Deno.test({
       for (const t of seenTexts) assert.equal(partialTag(t), null, JSON.stringify(t));
       // the ledger holds both effects once
       const turnId = cardId.slice(0, -":approve-refund".length);
-      const ledger = (await api(host.url, "/api/ledger")).body.effects as Any[];
+      const ledger = (await api(host.url, "/api/ledger", { user: "dora" })).body.effects as Any[];
       assert.deepEqual(
         ledger.filter((r) => r.turnId === turnId).map((r) => r.toolName),
         ["lookup_order", "issue_refund"],

@@ -109,9 +109,12 @@ async function crashAndResume(
   return { attempt, live, event: (await lastEventAt(page)) - listening };
 }
 
-async function ledgerOf(host: HostProcess, turnId: string) {
+/** The ledger rows of `turnId`, read as the page's user (the `uid` cookie): the ledger shows only the caller's turns. */
+async function ledgerOf(host: HostProcess, page: Page, turnId: string) {
+  const uid = (await page.cookies(host.url)).find((c) => c.name === "uid")?.value;
+  assert.ok(uid !== undefined, "the page has no uid cookie");
   const res = await fetch(new URL("/api/ledger", host.url), {
-    headers: { "x-user-id": "ledger-reader" },
+    headers: { "x-user-id": uid },
   });
   assert.equal(res.status, 200);
   const body = await res.json() as {
@@ -203,7 +206,7 @@ Deno.test({
       assert.ok(samples.conn.includes("reconnecting"), `conn states: ${samples.conn}`);
 
       // Each side effect exactly once; both ran through the crash.
-      const effects = await ledgerOf(host, turnId);
+      const effects = await ledgerOf(host, page, turnId);
       assert.deepEqual(effects.map((e) => e.toolName).sort(), ["issue_refund", "lookup_order"]);
       assert.equal(new Set(effects.map((e) => e.key)).size, effects.length);
 

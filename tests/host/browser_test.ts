@@ -159,6 +159,7 @@ async function serveSynthetic(
   page: Page,
   app: string,
   events: (lastEventId: string | undefined) => { status?: number; body: string },
+  other?: (request: import("puppeteer-core").HTTPRequest) => Promise<boolean>,
 ): Promise<void> {
   await page.setRequestInterception(true);
   page.on("request", async (request) => {
@@ -186,6 +187,7 @@ async function serveSynthetic(
         contentType: status === 200 ? "text/event-stream" : "application/json",
       });
     }
+    if (other !== undefined && await other(request)) return;
     return request.respond({ status: 404, body: "{}", contentType: "application/json" });
   });
 }
@@ -340,6 +342,142 @@ Deno.test({
       assert.equal(await streamedText(page), "One, \u241e two, three.");
       assert.equal(await page.$$eval("#timeline .report", (r) => r.length), 1);
       assert.equal(await page.$eval("#problems", (e) => e.textContent), "");
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a block cut off by a cancel shows as an 'Unreadable … block (unclosed)' element with its raw text, never as prose",
+  ignore: skip,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const app = await bundleApp();
+    const session = await launchBrowser();
+    try {
+      const { page } = session;
+      const body = framesOf([
+        { type: "delta", text: "Hi " },
+        { type: "delta", text: '<report>{"title":"Ref' },
+        { type: "delta", text: 'und <b>x</b>"' },
+        { type: "turn_status", status: "cancelled", reason: "cancelled by the user" },
+      ]);
+      await serveSynthetic(page, app, () => ({ body }));
+      await page.goto("http://chat.test/?conversation=c1&turn=t1");
+      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: 10_000 });
+      const seen = await page.evaluate(() => ({
+        text: [...document.querySelectorAll("#timeline .text")].map((e) => e.textContent),
+        invalid: [...document.querySelectorAll("#timeline .block.invalid")].map((e) => [
+          e.querySelector("summary")?.textContent,
+          e.querySelector("pre")?.textContent,
+        ]),
+      }));
+      assert.deepEqual(seen.text, ["Hi "]);
+      assert.deepEqual(seen.invalid, [[
+        "Unreadable report block (unclosed)",
+        '<report>{"title":"Refund <b>x</b>"',
+      ]]);
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a turn whose history is no longer retained (stale-cursor without a cursor) shows that state: badge not Running, Cancel disabled",
+  ignore: skip,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const app = await bundleApp();
+    const session = await launchBrowser();
+    try {
+      const { page } = session;
+      await serveSynthetic(page, app, () => ({
+        status: 410,
+        body: JSON.stringify({
+          error: { code: "stale-cursor", message: "the events were trimmed" },
+        }),
+      }));
+      await page.goto("http://chat.test/?conversation=c1&turn=t1");
+      await page.waitForSelector("#turn[data-status='unavailable']", { timeout: 10_000 });
+      const seen = await page.evaluate(() => ({
+        status: document.querySelector("#status")?.textContent,
+        cancel: (document.querySelector("#cancel") as unknown as { disabled: boolean }).disabled,
+        conn: document.querySelector("#conn")?.dataset.state,
+        problems: document.querySelector("#problems")?.textContent,
+      }));
+      assert.equal(seen.status, "History no longer retained");
+      assert.equal(seen.cancel, true);
+      assert.equal(seen.conn, "closed");
+      assert.match(seen.problems ?? "", /no longer retained/);
+    } finally {
+      await session.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "browser: a cancel refused after the turn completed meanwhile leaves the Cancel button disabled",
+  ignore: skip,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const app = await bundleApp();
+    const session = await launchBrowser();
+    try {
+      const { page } = session;
+      const frames = framesOf([
+        { type: "delta", text: "Hello " },
+        { type: "delta", text: "there." },
+        { type: "done", stopReason: "complete" },
+      ]).split("\n\n").filter((f) => f !== "").map((f) => f + "\n\n");
+      // 1st connection: the first event, then the stream ends; the page
+      // reconnects (503 until the cancel was clicked) and gets the rest
+      let connections = 0;
+      let clicked = false;
+      let cancelAsked!: () => void;
+      const cancelled = new Promise<void>((r) => cancelAsked = r);
+      let completed!: () => void;
+      const done = new Promise<void>((r) => completed = r);
+      await serveSynthetic(page, app, () => {
+        connections++;
+        if (connections === 1) return { body: frames[0] };
+        if (!clicked) return { status: 503, body: "{}" };
+        return { body: frames.slice(1).join("") };
+      }, async (request) => {
+        if (new URL(request.url()).pathname !== "/api/turns/t1/cancel") return false;
+        clicked = true;
+        cancelAsked();
+        await done;
+        await request.respond({
+          status: 409,
+          body: JSON.stringify({
+            error: { code: "turn-not-running", message: "the turn has ended" },
+          }),
+          contentType: "application/json",
+        });
+        return true;
+      });
+      await page.goto("http://chat.test/?conversation=c1&turn=t1");
+      await page.waitForSelector("#timeline[data-last-seq='1']", { timeout: 10_000 });
+      await page.click("#cancel");
+      await cancelled;
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
+      completed();
+      await page.waitForFunction(
+        () => (document.querySelector("#problems")?.textContent ?? "").includes("Cancel refused"),
+        { timeout: 10_000 },
+      );
+      const disabled = await page.evaluate(() =>
+        (document.querySelector("#cancel") as unknown as { disabled: boolean }).disabled
+      );
+      assert.equal(disabled, true, "Cancel is enabled next to Completed");
     } finally {
       await session.close();
     }

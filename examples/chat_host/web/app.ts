@@ -47,7 +47,14 @@ const MAX_BACKOFF_MS = 500;
 /** Longest JSON shown for a tool input or output, in UTF-16 code units. */
 const MAX_JSON_SHOWN = 400;
 
-const STATUS_LABELS: Record<TurnStatus, string> = {
+/**
+ * The page's turn states: the v1 turn statuses, and `unavailable` (the host
+ * no longer retains the turn's history: nothing can be shown or cancelled).
+ */
+type PageStatus = TurnStatus | "unavailable";
+
+const STATUS_LABELS: Record<PageStatus, string> = {
+  "unavailable": "History no longer retained",
   "running": "Running",
   "awaiting-input": "Waiting for your answer",
   "completed": "Completed",
@@ -149,6 +156,20 @@ function setConn(state: ConnState, detail = ""): void {
   ui.connLabel.textContent = detail === "" ? labels[state] : `${labels[state]} ${detail}`;
 }
 
+/** Whether the shown turn can still be cancelled (it is neither over nor unavailable). */
+function cancellable(): boolean {
+  const status = ui.turn.dataset.status;
+  return status !== undefined && Object.hasOwn(STATUS_LABELS, status) &&
+    status !== "unavailable" && !isTerminalTurnStatus(status as TurnStatus);
+}
+
+/** Show `status` in the badge; the cancel button is enabled only while the turn can be cancelled. */
+function setStatus(status: PageStatus): void {
+  ui.turn.dataset.status = status;
+  ui.status.textContent = STATUS_LABELS[status];
+  ui.cancel.disabled = !cancellable();
+}
+
 function showProblem(text: string): void {
   ui.problems.append(el("p", "problem", text));
   ui.problems.hidden = false;
@@ -229,6 +250,14 @@ class TurnView {
             // replaced): show the turn again from its first event, once.
             this.#restartView();
             continue;
+          }
+          if (why.code === "stale-cursor") {
+            // Even the turn's first events are gone (the host keeps only the
+            // last events of a finished turn): say so, never a wrong state.
+            showProblem("This turn's history is no longer retained by the host.");
+            setStatus("unavailable");
+            setConn("closed");
+            return;
           }
           if (res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429) {
             showProblem(`The stream was refused: ${why.text}`);
@@ -343,10 +372,8 @@ class TurnView {
   /** Status badge, cancel button, unfinished tools; ends the text at a terminal status. */
   #syncStatus(): void {
     const status = this.#folder?.status ?? "running";
-    ui.turn.dataset.status = status;
-    ui.status.textContent = STATUS_LABELS[status];
+    setStatus(status);
     const over = isTerminalTurnStatus(status);
-    ui.cancel.disabled = over;
     if (over) this.#endText();
     if (over || status === "interrupted" || status === "needs-reconciliation") {
       for (const tool of this.#tools.values()) {
@@ -355,10 +382,39 @@ class TurnView {
     }
   }
 
+  /**
+   * Ends the turn's text. A block still open there (the turn was cut off by
+   * a cancel or an error) is shown as an "Unreadable … block (unclosed)"
+   * element holding its raw text, never as prose: the scanner yields its
+   * opening tag as the `unclosed` segment and everything after it (no close
+   * tag follows) is that block's body.
+   */
   #endText(): void {
     if (this.#scannerEnded) return;
     this.#scannerEnded = true;
-    for (const seg of this.#scanner.end()) this.#segment(seg);
+    let raw: HTMLElement | null = null;
+    for (const seg of this.#scanner.end()) {
+      if (raw !== null) {
+        raw.append(seg.kind === "text" ? seg.text : seg.raw);
+      } else if (seg.kind === "invalid" && seg.reason === "unclosed") {
+        raw = this.#invalidBlock(seg.tag, seg.reason, seg.raw);
+      } else {
+        this.#segment(seg);
+      }
+    }
+  }
+
+  /** An "Unreadable <tag> block (<reason>)" element with its raw text; returns the raw text's element. */
+  #invalidBlock(tag: string, reason: string, raw: string): HTMLElement {
+    this.#textNode = null;
+    const box = el("details", "block invalid");
+    box.open = true;
+    box.dataset.reason = reason;
+    box.append(el("summary", undefined, `Unreadable ${tag} block (${reason})`));
+    const pre = el("pre", "block-raw", raw);
+    box.append(pre);
+    ui.timeline.append(box);
+    return pre;
   }
 
   /**
@@ -392,14 +448,9 @@ class TurnView {
         this.#textNode = null;
         ui.timeline.append(renderAsk(seg.block));
         return;
-      case "invalid": {
-        this.#textNode = null;
-        const box = el("details", "block invalid");
-        box.append(el("summary", undefined, `Unreadable ${seg.tag} block (${seg.reason})`));
-        box.append(el("pre", undefined, seg.raw));
-        ui.timeline.append(box);
+      case "invalid":
+        this.#invalidBlock(seg.tag, seg.reason, seg.raw);
         return;
-      }
     }
   }
 
@@ -752,9 +803,7 @@ function show(turnId: string, conversationId: string | null, prompt: string | nu
   ui.turn.hidden = false;
   ui.prompt.textContent = prompt ?? "";
   ui.prompt.hidden = prompt === null || prompt === "";
-  ui.turn.dataset.status = "running";
-  ui.status.textContent = STATUS_LABELS.running;
-  ui.cancel.disabled = false;
+  setStatus("running");
   const view = new TurnView(turnId, conversationId);
   current = view;
   void view.run();
@@ -811,11 +860,12 @@ ui.cancel.addEventListener("click", async () => {
     });
     if (!res.ok) {
       showProblem(`Cancel refused: ${(await refusalOf(res)).text}`);
-      ui.cancel.disabled = false;
+      // enabled again only while the turn still runs (it may have ended meanwhile)
+      ui.cancel.disabled = !cancellable();
     }
   } catch {
     showProblem("The host could not be reached to cancel.");
-    ui.cancel.disabled = false;
+    ui.cancel.disabled = !cancellable();
   }
 });
 
