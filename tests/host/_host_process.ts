@@ -97,6 +97,11 @@ export async function templateCopy(): Promise<string> {
   const to = await Deno.makeTempDir({ prefix: "chat_host_" });
   const cp = await new Deno.Command("cp", { args: ["-a", `${from}/.`, to] }).output();
   if (!cp.success) throw new Error(`cp failed: ${new TextDecoder().decode(cp.stderr)}`);
+  // the template's host was stopped (SIGKILL after 5 s if SIGTERM was slow under
+  // load): a lock file it left names a dead process, and a copy has no holder
+  for (const e of Deno.readDirSync(to)) {
+    if (e.name.startsWith("papercusp.lock")) Deno.removeSync(`${to}/${e.name}`);
+  }
   return to;
 }
 
