@@ -35,6 +35,3 @@ export {
   MAX_AG_UI_RESUME_ENTRIES,
   parseAgUiResume,
 } from "./src/message/ag_ui_resume.ts";
-export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
-export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
-export type { ChatOrderingDetail, EnvelopeAdmissionRefusal } from "./src/v1/types.ts";

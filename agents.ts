@@ -154,4 +154,3 @@ export {
   seatOf,
   type SeatPrefix,
 } from "./src/agents/roster.ts";
-export type { Refusal, Result } from "./src/result.ts";

@@ -46,8 +46,6 @@ export {
   v1ToUIMessageChunks,
   V1ToUIMessageChunksStream,
 } from "./src/message/v1_to_ui_message_chunks.ts";
-export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
-export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
 export {
   type ChunksToV1Options,
   type ChunksToV1Result,
@@ -64,4 +62,3 @@ export {
   foldUIMessageStream,
   UIMessageFold,
 } from "./src/message/fold.ts";
-export type { ChatOrderingDetail, EnvelopeAdmissionRefusal } from "./src/v1/types.ts";

@@ -10,7 +10,12 @@
  * - {@link StandardSchemaV1} and {@link standardValidate}: any Standard
  *   Schema validator (zod 4 works as is) checks an answer.
  *
- * The conformance kit for a host's store is in `./interactions/testing`.
+ * The conformance kit for a host's store is in `./interactions/testing`. The
+ * names this entry point uses from other areas are exported by their own
+ * entry points only: the card types (`CardSpec`, `CardResponse`,
+ * `ElicitationResult`, …) by `./cards`, `Result` / `Refusal` by the root, and
+ * the lock table a store may share (`LockTable`, `LockRequest`, …) by
+ * `./recovery`.
  *
  * @module
  */
@@ -83,7 +88,6 @@ export {
   sameSchema,
 } from "./src/interactions/fence.ts";
 export {
-  type ElicitationResult,
   type ElicitationValue,
   MAX_ELICITATION_KEYS,
   parseElicitationResult,
@@ -107,14 +111,3 @@ export {
   type ValidationIssue,
   type ValidationRefusal,
 } from "./src/interactions/standard_schema.ts";
-export type {
-  CardApproval,
-  CardOption,
-  CardPresentation,
-  CardPresentationKind,
-  CardResponse,
-  CardSpec,
-  OpenCardSnapshot,
-} from "./src/cards/types.ts";
-export type { Refusal, Result } from "./src/result.ts";
-export type { LockKey, LockMode, LockRequest, LockTable } from "./src/store/lock_table.ts";

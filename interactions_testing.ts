@@ -22,6 +22,10 @@
  * for (const c of cases) Deno.test({ name: c.name, ignore: c.skip !== undefined, fn: () => c.run() });
  * ```
  *
+ * A failed check throws `KitFailure`, and the run options are typed
+ * `KitRunOptions`: both are shared with the recovery kit and exported by
+ * `./recovery/testing` only.
+ *
  * @module
  */
 export {
@@ -39,5 +43,3 @@ export {
   type SteppingClock,
   steppingClock,
 } from "./src/interactions/testing.ts";
-export { KitFailure } from "./src/testing/kit_failure.ts";
-export type { KitRunOptions } from "./src/testing/kit_run_options.ts";

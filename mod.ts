@@ -23,9 +23,12 @@
  * No zod at runtime and no name that clashes with an export of the AI SDK
  * (`ai`). Everything else has its own entry point: `./v0` (named v0 events),
  * `./sse` (SSE codec), `./legacy` (Scout / Papercup frames), `./cards`,
- * `./blocks`, `./message`, `./ai-sdk`, `./ag-ui`, `./schemas` (every zod
- * schema), `./recovery`, `./interactions`, `./agents` and the conformance kits
- * `./recovery/testing`, `./interactions/testing`.
+ * `./blocks`, `./message`, `./ai-sdk`, `./ag-ui`, `./schemas` (the zod
+ * schemas), `./recovery`, `./interactions`, `./agents` and the conformance kits
+ * `./recovery/testing`, `./interactions/testing`. The refusal and drop types
+ * the v1 adapters (`./ai-sdk`, `./ag-ui`, `./http`) report
+ * ({@link V1AdapterRefusal}, {@link DroppedEvent}) are here, beside
+ * {@link EnvelopeAdmissionRefusal}.
  *
  * @example Fold an NDJSON turn
  * ```ts
@@ -44,6 +47,8 @@
  * @module
  */
 export { err, ok, type Refusal, type Result } from "./src/result.ts";
+export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
+export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
 export {
   type CardClosedEventV1,
   type CardEventV1,

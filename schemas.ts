@@ -1,9 +1,11 @@
 /**
- * `@papercusp/chat-protocol/schemas`: every zod schema of the package, by
- * name, for those who want zod (peer dependency, v4) at runtime: the v0
- * events, the v1 envelope and events, cards, blocks, the message document and
- * the agent-broker payloads. Each schema is typed `z.ZodType<T>` with `T` the
- * type exported by the matching entry point.
+ * `@papercusp/chat-protocol/schemas`: the zod schemas of the areas whose own
+ * entry point loads no zod, for those who want zod (peer dependency, v4) at
+ * runtime: the v0 events, the v1 envelope and events, cards and blocks, each
+ * named `<Type>Schema` and typed `z.ZodType<T>` with `T` the type exported
+ * by the matching entry point. The message document's schemas (`chatMessage`,
+ * `uiMessage`, …) are exported by `./message` and the agent-broker payloads'
+ * (`brokerHistory`, …) by `./agents`, under the seed's names, and only there.
  *
  * The fast, zod-free validators live beside their types
  * (`parseChatEnvelope` in `.`, `parseChatEvent` in `./v0`, the block and card
@@ -85,52 +87,3 @@ export {
   ReportItemSchema,
   ReportPlanSchema,
 } from "./src/blocks/schemas.ts";
-export {
-  AddressSchemeSchema,
-  ChatMessageSchema,
-  ChatThreadSchema,
-  InboundChatMessageSchema,
-  ParticipantKindSchema,
-  ParticipantSchema,
-  ProvenanceSchema,
-  ThreadKindSchema,
-} from "./src/message/envelope.ts";
-export {
-  ChatPartSchema,
-  DataPartSchema,
-  DynamicToolPartSchema,
-  FilePartSchema,
-  MessageRoleSchema,
-  ProviderMetadataSchema,
-  ReasoningPartSchema,
-  SourceDocumentPartSchema,
-  SourceUrlPartSchema,
-  StepStartPartSchema,
-  TextPartSchema,
-  ToolApprovalSchema,
-  ToolPartSchema,
-  UIMessageSchema,
-} from "./src/message/parts.ts";
-export { DeliveryStateSchema, DeliveryStatusSchema } from "./src/message/delivery_schemas.ts";
-export {
-  agentActivityCategory,
-  agentCostSource,
-  agentGraph,
-  agentGraphEdge,
-  agentGraphEdgeKind,
-  agentGraphNode,
-  agentGraphNodeActivity,
-  agentIdSource,
-  agentOrigin,
-  agentRosterEntry,
-  agentRosterSnapshot,
-  agentState,
-  agentStateSource,
-  brokerEvent,
-  brokerHistory,
-  brokerSession,
-  brokerSessions,
-  foldDiagnostics,
-  historyWindow,
-  spawnRowStatus,
-} from "./src/agents/types.ts";

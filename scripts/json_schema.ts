@@ -145,30 +145,30 @@ const NAMED: [string, unknown][] = [
   ["AskOption", blocks.AskOptionSchema],
   ["AskBlock", blocks.AskBlockSchema],
   // message
-  ["ProviderMetadata", parts.ProviderMetadataSchema],
-  ["TextPart", parts.TextPartSchema],
-  ["ReasoningPart", parts.ReasoningPartSchema],
-  ["SourceUrlPart", parts.SourceUrlPartSchema],
-  ["SourceDocumentPart", parts.SourceDocumentPartSchema],
-  ["FilePart", parts.FilePartSchema],
-  ["StepStartPart", parts.StepStartPartSchema],
-  ["ToolApproval", parts.ToolApprovalSchema],
-  ["ToolPart", parts.ToolPartSchema],
-  ["DynamicToolPart", parts.DynamicToolPartSchema],
-  ["DataPart", parts.DataPartSchema],
-  ["ChatPart", parts.ChatPartSchema],
-  ["MessageRole", parts.MessageRoleSchema],
-  ["UIMessage", parts.UIMessageSchema],
-  ["ThreadKind", envelope.ThreadKindSchema],
-  ["ParticipantKind", envelope.ParticipantKindSchema],
-  ["AddressScheme", envelope.AddressSchemeSchema],
-  ["Participant", envelope.ParticipantSchema],
-  ["ChatThread", envelope.ChatThreadSchema],
-  ["Provenance", envelope.ProvenanceSchema],
-  ["ChatMessage", envelope.ChatMessageSchema],
-  ["InboundChatMessage", envelope.InboundChatMessageSchema],
-  ["DeliveryStatus", delivery.DeliveryStatusSchema],
-  ["DeliveryState", delivery.DeliveryStateSchema],
+  ["ProviderMetadata", parts.providerMetadata],
+  ["TextPart", parts.textPart],
+  ["ReasoningPart", parts.reasoningPart],
+  ["SourceUrlPart", parts.sourceUrlPart],
+  ["SourceDocumentPart", parts.sourceDocumentPart],
+  ["FilePart", parts.filePart],
+  ["StepStartPart", parts.stepStartPart],
+  ["ToolApproval", parts.toolApproval],
+  ["ToolPart", parts.toolPart],
+  ["DynamicToolPart", parts.dynamicToolPart],
+  ["DataPart", parts.dataPart],
+  ["ChatPart", parts.chatPart],
+  ["MessageRole", parts.messageRole],
+  ["UIMessage", parts.uiMessage],
+  ["ThreadKind", envelope.threadKind],
+  ["ParticipantKind", envelope.participantKind],
+  ["AddressScheme", envelope.addressScheme],
+  ["Participant", envelope.participant],
+  ["ChatThread", envelope.chatThread],
+  ["Provenance", envelope.provenance],
+  ["ChatMessage", envelope.chatMessage],
+  ["InboundChatMessage", envelope.inboundChatMessage],
+  ["DeliveryStatus", delivery.deliveryStatus],
+  ["DeliveryState", delivery.deliveryState],
 ];
 
 /** The top-level documents, one file each (plus `bundle.schema.json`). */
@@ -377,7 +377,7 @@ function toolStateRules(): Json[] {
   ];
 }
 
-/** The dispatch of `ChatPartSchema` (`schemaForPart` in src/message/parts.ts). */
+/** The dispatch of `chatPart` (`schemaForPart` in src/message/parts.ts). */
 function chatPartDispatch(): Json {
   const byType: [string, string][] = [
     ["text", "TextPart"],
@@ -513,21 +513,21 @@ function overrides(): Map<unknown, Patch> {
       anyOf: [{ properties: { plans: { type: "array", minItems: 1 } } }, has("goalReport")],
     }));
   // message: JSON values, tool state rules, data parts, part dispatch, messages.
-  const jsonValue = unwrap(internals(internals(parts.ProviderMetadataSchema).valueType).valueType);
+  const jsonValue = unwrap(internals(internals(parts.providerMetadata).valueType).valueType);
   m.set(jsonValue, (j) => replace(j, {}));
   m.set(
-    field(parts.ToolPartSchema, "type"),
+    field(parts.toolPart, "type"),
     (j) => replace(j, { type: "string", pattern: `^tool-[\\s\\S]+${END}` }),
   );
-  m.set(parts.ToolPartSchema, (j) => allOf(j, ...toolStateRules()));
-  m.set(parts.DynamicToolPartSchema, (j) => allOf(j, ...toolStateRules()));
-  m.set(field(parts.DataPartSchema, "data"), (j) => replace(j, {}));
-  m.set(parts.DataPartSchema, (j) => {
+  m.set(parts.toolPart, (j) => allOf(j, ...toolStateRules()));
+  m.set(parts.dynamicToolPart, (j) => allOf(j, ...toolStateRules()));
+  m.set(field(parts.dataPart, "data"), (j) => replace(j, {}));
+  m.set(parts.dataPart, (j) => {
     const required = (j.required as string[] | undefined) ?? [];
     if (!required.includes("data")) j.required = [...required, "data"];
   });
-  m.set(parts.ChatPartSchema, (j) => replace(j, chatPartDispatch()));
-  m.set(parts.UIMessageSchema, (j) =>
+  m.set(parts.chatPart, (j) => replace(j, chatPartDispatch()));
+  m.set(parts.uiMessage, (j) =>
     allOf(j, {
       if: not(whenProp("role", { const: "assistant" })),
       then: { properties: { parts: { type: "array", minItems: 1 } } },

@@ -23,9 +23,9 @@ import {
   OpenCardSnapshotSchema,
 } from "../../src/cards/schemas.ts";
 import { AskBlockSchema, ReportBlockSchema } from "../../src/blocks/schemas.ts";
-import { UIMessageSchema } from "../../src/message/parts.ts";
+import { uiMessage } from "../../src/message/parts.ts";
 import {
-  ChatThreadSchema,
+  chatThread,
   parseChatMessage,
   parseInboundChatMessage,
 } from "../../src/message/envelope.ts";
@@ -126,10 +126,10 @@ export const DOCUMENT_VERDICTS: Readonly<Record<string, (value: unknown) => bool
   "cards/card-response": (v) => CardResponseSchema.safeParse(v).success,
   "blocks/report-block": (v) => ReportBlockSchema.safeParse(v).success,
   "blocks/ask-block": (v) => AskBlockSchema.safeParse(v).success,
-  "message/ui-message": (v) => UIMessageSchema.safeParse(v).success,
+  "message/ui-message": (v) => uiMessage.safeParse(v).success,
   "message/chat-message": (v) => parseChatMessage(v).ok,
   "message/inbound-chat-message": (v) => parseInboundChatMessage(v).ok,
-  "message/chat-thread": (v) => ChatThreadSchema.safeParse(v).success,
+  "message/chat-thread": (v) => chatThread.safeParse(v).success,
 };
 
 function runSchema(input: JsonObject, hooks: Hooks): JsonObject {

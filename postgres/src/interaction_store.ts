@@ -43,7 +43,6 @@ import {
   type InteractionStore,
   isSystemCaller,
   nextRecordProblem,
-  type Result,
   sameAuthority,
   type StoreRead,
   type SystemAuthority,
@@ -54,6 +53,7 @@ import {
   type WorkflowTransition,
 } from "@papercusp/chat-protocol/interactions";
 import type { AlreadyExistsRefusal, FenceRefusal } from "@papercusp/chat-protocol/interactions";
+import type { Result } from "@papercusp/chat-protocol";
 import type { PgDriver, PgParam, PgQueryable, PgTransactionOptions } from "./driver.ts";
 import { type TableNames, tableNames, type TableOptions } from "./names.ts";
 import { safeInt } from "./_rows.ts";

@@ -12,8 +12,6 @@ import { isRecord } from "../_internal/guards.ts";
 import { err, ok, type Result } from "../result.ts";
 import type { ValidationIssue } from "./standard_schema.ts";
 
-export type { ElicitationResult };
-
 /** A primitive form value of an MCP elicitation (string arrays for multi-select). */
 export type ElicitationValue = string | number | boolean | string[];
 

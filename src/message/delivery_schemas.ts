@@ -1,7 +1,7 @@
 /**
  * The zod schemas of the delivery shapes ({@link DeliveryStatus},
- * {@link DeliveryState}), under the seed's names and the `*Schema` names of
- * `./schemas`.
+ * {@link DeliveryState}), under the seed's names (the only names they have;
+ * `./message` exports them).
  *
  * @module
  */
@@ -25,9 +25,3 @@ export const deliveryState: z.ZodType<DeliveryState> = z.object({
   at: z.iso.datetime({ offset: true }),
   reason: z.string().optional(),
 });
-
-// The same schemas under the `*Schema` names every schema has in `./schemas`.
-/** The same schema as {@link deliveryStatus}, under the `*Schema` name every schema has in `./schemas`. */
-export const DeliveryStatusSchema: z.ZodType<DeliveryStatus> = deliveryStatus;
-/** The same schema as {@link deliveryState}, under the `*Schema` name every schema has in `./schemas`. */
-export const DeliveryStateSchema: z.ZodType<DeliveryState> = deliveryState;

@@ -446,21 +446,3 @@ export function endorseAgentMessage(
   copy!.provenance = endorsed(attestedBy);
   return ok(copy as unknown as ChatMessage);
 }
-
-// The same schemas under the `*Schema` names every schema has in `./schemas`.
-/** The same schema as {@link threadKind}, under the `*Schema` name every schema has in `./schemas`. */
-export const ThreadKindSchema: z.ZodType<ThreadKind> = threadKind;
-/** The same schema as {@link participantKind}, under the `*Schema` name every schema has in `./schemas`. */
-export const ParticipantKindSchema: z.ZodType<ParticipantKind> = participantKind;
-/** The same schema as {@link addressScheme}, under the `*Schema` name every schema has in `./schemas`. */
-export const AddressSchemeSchema: z.ZodType<AddressScheme> = addressScheme;
-/** The same schema as {@link participant}, under the `*Schema` name every schema has in `./schemas`. */
-export const ParticipantSchema: z.ZodType<Participant> = participant;
-/** The same schema as {@link chatThread}, under the `*Schema` name every schema has in `./schemas`. */
-export const ChatThreadSchema: z.ZodType<ChatThread> = chatThread;
-/** The same schema as {@link provenance}, under the `*Schema` name every schema has in `./schemas`. */
-export const ProvenanceSchema: z.ZodType<Provenance> = provenance;
-/** The same schema as {@link chatMessage}, under the `*Schema` name every schema has in `./schemas`. */
-export const ChatMessageSchema: z.ZodType<ChatMessage> = chatMessage;
-/** The same schema as {@link inboundChatMessage}, under the `*Schema` name every schema has in `./schemas`. */
-export const InboundChatMessageSchema: z.ZodType<InboundChatMessage> = inboundChatMessage;

@@ -585,33 +585,3 @@ export const uiMessage: z.ZodType<UIMessage> = z.object({
 
 /** The seed's name for the message {@link toUIMessage} returns: a {@link UIMessage}. */
 export type UIMessageLike = UIMessage;
-
-// The same schemas under the `*Schema` names every schema has in `./schemas`.
-/** The same schema as {@link providerMetadata}, under the `*Schema` name every schema has in `./schemas`. */
-export const ProviderMetadataSchema: z.ZodType<ProviderMetadata> = providerMetadata;
-/** The same schema as {@link textPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const TextPartSchema: z.ZodType<TextPart> = textPart;
-/** The same schema as {@link reasoningPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const ReasoningPartSchema: z.ZodType<ReasoningPart> = reasoningPart;
-/** The same schema as {@link sourceUrlPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const SourceUrlPartSchema: z.ZodType<SourceUrlPart> = sourceUrlPart;
-/** The same schema as {@link sourceDocumentPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const SourceDocumentPartSchema: z.ZodType<SourceDocumentPart> = sourceDocumentPart;
-/** The same schema as {@link filePart}, under the `*Schema` name every schema has in `./schemas`. */
-export const FilePartSchema: z.ZodType<FilePart> = filePart;
-/** The same schema as {@link stepStartPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const StepStartPartSchema: z.ZodType<StepStartPart> = stepStartPart;
-/** The same schema as {@link toolApproval}, under the `*Schema` name every schema has in `./schemas`. */
-export const ToolApprovalSchema: z.ZodType<ToolApproval> = toolApproval;
-/** The same schema as {@link toolPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const ToolPartSchema: z.ZodType<ToolPart> = toolPart;
-/** The same schema as {@link dynamicToolPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const DynamicToolPartSchema: z.ZodType<DynamicToolPart> = dynamicToolPart;
-/** The same schema as {@link dataPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const DataPartSchema: z.ZodType<DataPart> = dataPart;
-/** The same schema as {@link chatPart}, under the `*Schema` name every schema has in `./schemas`. */
-export const ChatPartSchema: z.ZodType<ChatPart> = chatPart;
-/** The same schema as {@link messageRole}, under the `*Schema` name every schema has in `./schemas`. */
-export const MessageRoleSchema: z.ZodType<MessageRole> = messageRole;
-/** The same schema as {@link uiMessage}, under the `*Schema` name every schema has in `./schemas`. */
-export const UIMessageSchema: z.ZodType<UIMessage> = uiMessage;

@@ -20,9 +20,9 @@ import {
   OpenCardSnapshotSchema,
 } from "../../src/cards/schemas.ts";
 import { AskBlockSchema, ReportBlockSchema } from "../../src/blocks/schemas.ts";
-import { UIMessageSchema } from "../../src/message/parts.ts";
+import { uiMessage } from "../../src/message/parts.ts";
 import {
-  ChatThreadSchema,
+  chatThread,
   parseChatMessage,
   parseInboundChatMessage,
 } from "../../src/message/envelope.ts";
@@ -204,7 +204,7 @@ const CASES: Case[] = [
     root: "UIMessage",
     runs: 4_000,
     docs: docs.mutated(docs.uiMessageDoc),
-    library: (d) => UIMessageSchema.safeParse(d).success,
+    library: (d) => uiMessage.safeParse(d).success,
   },
   {
     name: "ChatMessage",
@@ -228,7 +228,7 @@ const CASES: Case[] = [
     root: "ChatThread",
     runs: 2_000,
     docs: docs.mutated(docs.threadDoc),
-    library: (d) => ChatThreadSchema.safeParse(d).success,
+    library: (d) => chatThread.safeParse(d).success,
   },
 ];
 

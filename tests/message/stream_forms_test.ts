@@ -12,9 +12,8 @@ import {
   V1ToUIMessageChunksStream,
 } from "../../ai_sdk.ts";
 import { V1ToAgUi, v1ToAgUiEvents, V1ToAgUiStream } from "../../ag_ui.ts";
-import type { Result } from "../../mod.ts";
+import type { DroppedEvent, Result } from "../../mod.ts";
 import { AgUiEventSseStream, UIMessageChunkSseStream } from "../../http.ts";
-import type { DroppedEvent } from "../../ai_sdk.ts";
 import { agUiSse, agUiVerifyBody } from "./_peers.ts";
 import { validTurn } from "./_valid_turns.ts";
 import { envelope } from "./_envelopes.ts";

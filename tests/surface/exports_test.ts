@@ -10,6 +10,7 @@
  *   (no `export *`, no `src/<area>/mod.ts` barrel, no other entry file), so a
  *   bundler never evaluates a module the caller did not ask for.
  * - The root holds no zod schema and no name that `ai` (the AI SDK) exports.
+ * - One name per thing, one entry point per name (CONTRIBUTING, "Layout").
  *
  * @module
  */
@@ -26,6 +27,7 @@ import {
   ROOT,
   runDeno,
 } from "./_surface.ts";
+import { surfaceReport } from "../../scripts/surface_report.ts";
 
 Deno.test("export surface per entry point matches fixtures/surface/exports.json", async () => {
   const surface = await readSurface();
@@ -135,4 +137,12 @@ Deno.test("the root's names and the AI SDK's (`ai`) are disjoint, types included
   const aiNames = new Set([...aiTypes, ...aiValues]);
   assert.deepEqual([...rootNames].filter((n) => aiNames.has(n)).sort(), []);
   assert.deepEqual(Object.keys(root).filter((n) => aiNames.has(n)).sort(), []);
+});
+
+Deno.test("one entry point per name and one name per thing (scripts/surface_report.ts)", async () => {
+  const report = await surfaceReport();
+  // Sanity: the report read the real surface.
+  assert.ok(report.total.names > 500 && report.total.values > 200, JSON.stringify(report.total));
+  assert.deepEqual(report.multiEntry, [], "names exported from more than one entry point");
+  assert.deepEqual(report.twoNames, [], "things exported under two or more names");
 });
