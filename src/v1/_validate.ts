@@ -241,16 +241,42 @@ export function readError(
 }
 
 /**
+ * The `correlationId` each card object had when {@link readCard} last
+ * validated it. The card is kept by reference, so the fold must not read
+ * the field again (a getter may answer differently, or throw, the second
+ * time): it takes the validated id from here ({@link validatedCardId}).
+ */
+const CARD_IDS = new WeakMap<object, string>();
+
+/**
+ * The `correlationId` {@link readCard} validated on `card` (parsed just
+ * before), read once more inside a guard only if it never was; `""` when
+ * it cannot be read as a string. Never throws.
+ */
+export function validatedCardId(card: object): string {
+  const id = CARD_IDS.get(card);
+  if (id !== undefined) return id;
+  try {
+    const v = (card as { correlationId?: unknown }).correlationId;
+    return typeof v === "string" ? v : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
  * The structural card check of the v1 wire: `correlationId` a wire id,
  * `prompt` string, `createdAt` finite number (epoch ms); the card object is
- * kept by reference with every key.
+ * kept by reference with every key, its validated `correlationId` recorded
+ * for the fold ({@link validatedCardId}).
  */
 export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): OpenCardSnapshot {
   if (!isRecord(v)) {
     issue(issues, path, "must be an object");
     return v as unknown as OpenCardSnapshot;
   }
-  readWireId(v.correlationId, `${path}.correlationId`, issues);
+  const id = readWireId(v.correlationId, `${path}.correlationId`, issues);
+  if (isWireId(id)) CARD_IDS.set(v, id);
   if (typeof v.prompt !== "string") issue(issues, `${path}.prompt`, STRING);
   const createdAt = v.createdAt;
   if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {
