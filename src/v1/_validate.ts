@@ -144,9 +144,12 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
     issue(issues, path, "must be an array");
     return [];
   }
-  const out: GroundedBlock[] = new Array(v.length);
+  // `length` read once: a proxy answering differently on a second read
+  // must not leave unread holes in the output (they would read as `null`)
+  const n = v.length;
+  const out: GroundedBlock[] = [];
   const ids = new Set<unknown>();
-  for (let i = 0; i < v.length; i++) {
+  for (let i = 0; i < n; i++) {
     const b = v[i], bp = `${path}.${i}`;
     if (!isRecord(b)) {
       issue(issues, bp, "must be an object");
@@ -162,8 +165,9 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       issue(issues, `${bp}.sources`, "must be an array");
       continue;
     }
-    const sources: SourceRef[] = new Array(s.length);
-    for (let j = 0; j < s.length; j++) {
+    const m = s.length;
+    const sources: SourceRef[] = [];
+    for (let j = 0; j < m; j++) {
       const r = s[j], rp = `${bp}.sources.${j}`;
       if (!isRecord(r)) {
         issue(issues, rp, "must be an object");
@@ -171,9 +175,9 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       }
       const ref = readId(r.ref, `${rp}.ref`, issues);
       const label = readOptString(r.label, `${rp}.label`, issues);
-      sources[j] = label === undefined ? { ref } : { ref, label };
+      sources.push(label === undefined ? { ref } : { ref, label });
     }
-    out[i] = { id, text: text as string, sources };
+    out.push({ id, text: text as string, sources });
   }
   return out;
 }
