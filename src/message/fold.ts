@@ -33,9 +33,15 @@
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
  * `steering-message`) are reported as `unsupported-chunk` and skipped; a
  * `data-*` part keeps only `type`, `id` and `data`. A data chunk whose name
- * is not an identifier (`data-gate-ref`) is folded as the AI SDK folds it,
- * but such a part fails the `dataPart` schema (see `DATA_PART_KEY_PATTERN`):
- * validate the folded message before storing it as a `ChatMessage`. Message
+ * is not an identifier (`data-gate-ref`, `data-1x`, `data-a.b`: see
+ * `DATA_PART_KEY_PATTERN`) is refused as `invalid-chunk` and skipped (the
+ * AI SDK keeps it, but such a part fails the `dataPart` schema). A
+ * `tool-output-available` / `tool-output-error` for a call whose approval
+ * was answered `approved: false` is refused as `invalid-chunk` (a tool ran
+ * after it was denied: report it to whoever runs the tools) and the part
+ * keeps its denied approval; a `tool-output-denied` for a call whose
+ * approval was not answered `approved: false` is refused the same way. Every message the fold returns passes
+ * `UIMessageSchema`. Message
  * metadata merges deeply like the AI SDK's when both sides are plain
  * objects; otherwise the newer value replaces the older (the AI SDK spreads
  * e.g. a string into an object of characters). Partial tool inputs read as
@@ -64,6 +70,7 @@ import { TextParts } from "./_text_parts.ts";
 import { ToolParts } from "./_tool_parts.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 import type { ChatPart, UIMessage } from "./parts.ts";
+import { DATA_PART_KEY_PATTERN } from "./part_types.ts";
 import { V1ToUIMessageChunks } from "./v1_to_ui_message_chunks.ts";
 import { EnvelopeStream } from "./_v1_intake.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
@@ -189,6 +196,7 @@ export class UIMessageFold {
       parts: this.#parts,
       spend: (n) => this.#spend(n),
       orphan: (m) => this.#issue("orphan-chunk", m),
+      refuse: (m) => this.#issue("invalid-chunk", m),
     };
     this.#text = new TextParts(ctx);
     this.#tools = new ToolParts(ctx);
@@ -324,6 +332,15 @@ export class UIMessageFold {
         this.#aborted = true;
         return;
       default:
+        // a part named otherwise would fail this document's own schema
+        if (!DATA_PART_KEY_PATTERN.test(c.type)) {
+          return this.#issue(
+            "invalid-chunk",
+            `data chunk ${
+              JSON.stringify(c.type.slice(0, 64))
+            }: the name after data- is not an identifier (DATA_PART_KEY_PATTERN); skipped`,
+          );
+        }
         return this.#data.apply(c as DataChunk);
     }
   }
