@@ -56,7 +56,8 @@
  *
  * @module
  */
-import { isIterable, isRecord, own } from "../_internal/guards.ts";
+import { isIterable, isRecord, isText, own } from "../_internal/guards.ts";
+import { MAX_STREAM_ITEMS } from "../v1/limits.ts";
 import { describeThrown } from "../_internal/describe.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { type DataChunk, DataParts } from "./_data_parts.ts";
@@ -268,7 +269,7 @@ export class UIMessageFold {
     if (this.#metadata.merge(c.messageMetadata)) return;
     this.#issue(
       c.type === "message-metadata" ? "invalid-chunk" : "invalid-field",
-      `${c.type} chunk's messageMetadata could not be read; ignored`,
+      `${c.type} chunk's messageMetadata could not be read (or nests over 32 records deep, or holds over 10,000 values); ignored`,
     );
   }
 
@@ -413,13 +414,17 @@ function isV1Envelope(v: unknown): boolean {
  */
 export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {}): FoldResult {
   const fold = new UIMessageFold(options);
-  if (!isIterable(input)) {
-    // Untyped callers (JSON from storage) may pass anything: refuse, never throw.
+  const text = isText(input);
+  if (text || !isIterable(input)) {
+    // Untyped callers (JSON from storage) may pass anything: refuse, never throw
+    // (a string is refused whole, never read character by character)
     const r = fold.result();
     r.issues.push({
       index: -1,
       code: "invalid-chunk",
-      message: "input is not an iterable of chunks",
+      message: text
+        ? "a string is not a stream of chunks: decode it first (each SSE event's data is one JSON chunk)"
+        : "input is not an iterable of chunks",
     });
     r.issues.sort((a, b) => a.index - b.index);
     return r;
@@ -431,8 +436,13 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
   // a throwing iterator (a generator over a broken source, a revoked proxy)
   // ends the input: what was read so far is folded and the throw is an issue
   let readFailure: string | undefined;
+  let limitHit = false;
   try {
     for (const item of input) {
+      if (read === MAX_STREAM_ITEMS) {
+        limitHit = true;
+        break;
+      }
       const index = read++;
       if (first) {
         first = false;
@@ -463,6 +473,13 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
   }
   if (readFailure !== undefined) {
     r.issues.push({ index: read, code: "invalid-chunk", message: readFailure });
+  }
+  if (limitHit) {
+    r.issues.push({
+      index: read,
+      code: "limit",
+      message: `more than ${MAX_STREAM_ITEMS} chunks (MAX_STREAM_ITEMS): the rest is not read`,
+    });
   }
   return r;
 }
