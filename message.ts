@@ -151,3 +151,4 @@ export {
   toHitlAnswer,
   toHitlAnswers,
 } from "./src/message/hitl_answer.ts";
+export { MAX_MESSAGE_PARTS } from "./src/message/message_limits.ts";

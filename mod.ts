@@ -139,6 +139,7 @@ export {
   MAX_EXTENSION_STATE_NAMES,
   MAX_EXTENSION_VALUES,
   MAX_REFUSALS,
+  MAX_STREAM_ITEMS,
 } from "./src/v1/limits.ts";
 export {
   CHAT_CAPABILITIES,

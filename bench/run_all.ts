@@ -18,6 +18,7 @@ const SCRIPTS = [
   "blocks_bench.ts",
   "bundle_bench.ts",
   "message_bench.ts",
+  "message_parse_bench.ts",
   "recovery_bench.ts",
   "agents_bench.ts",
   "legacy_bench.ts",

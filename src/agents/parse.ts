@@ -65,26 +65,28 @@ function rows<T>(
   const issues: RowIssue[] = [];
   let malformed = 0;
   input.forEach((row, index) => {
-    let parsed: ReturnType<typeof schema.safeParse>;
+    // zod reads the row, and formats its issues from it: a row it cannot read
+    // (a throwing getter, a revoked proxy, in the parse or in the issue's
+    // message) is malformed, never thrown
+    let value: { ok: true; data: T } | { ok: false; message: string };
     try {
-      parsed = schema.safeParse(row);
+      const parsed = schema.safeParse(row);
+      if (parsed.success) value = { ok: true, data: parsed.data };
+      else {
+        const first = issues.length < MAX_REPORTED_ISSUES ? parsed.error.issues[0] : undefined;
+        const path = first ? first.path.map(String).join(".") : "";
+        const message = first ? first.message : "invalid";
+        value = { ok: false, message: `${path ? `${path}: ` : ""}${String(message)}` };
+      }
     } catch {
-      // a row zod cannot read (a throwing getter, a revoked proxy) is malformed, not thrown
-      parsed = { success: false, error: { issues: [{ path: [], message: "unreadable row" }] } };
+      value = { ok: false, message: "unreadable row" };
     }
-    if (parsed.success) {
-      values.push(parsed.data);
+    if (value.ok) {
+      values.push(value.data);
       return;
     }
     malformed++;
-    if (issues.length < MAX_REPORTED_ISSUES) {
-      const first = parsed.error.issues[0];
-      const path = first ? first.path.map(String).join(".") : "";
-      issues.push({
-        index,
-        message: first ? `${path ? `${path}: ` : ""}${first.message}` : "invalid",
-      });
-    }
+    if (issues.length < MAX_REPORTED_ISSUES) issues.push({ index, message: value.message });
   });
   return { values, malformed, issues };
 }

@@ -16,8 +16,15 @@ import type { StreamProblem } from "./stream_problem.ts";
 import { jsonDataFrame } from "./_sse_text.ts";
 import { isTerminalEnvelope } from "./_terminal.ts";
 import { describeThrown } from "../_internal/describe.ts";
-import { openTurn, readStreamOptions, refusedOr, streamingResponse } from "./_stream_response.ts";
-import { streamRefusal, streamRefusalResponse } from "./stream_refusal.ts";
+import {
+  closeTurn,
+  type OpenedTurn,
+  openTurn,
+  readStreamOptions,
+  refusedOr,
+  streamingResponse,
+} from "./_stream_response.ts";
+import { type StreamRefusal, streamRefusal, streamRefusalResponse } from "./stream_refusal.ts";
 import { continuationSeq } from "./continuation.ts";
 
 /** A v1 adapter as the loop drives it. */
@@ -119,6 +126,7 @@ export async function adapterResponse<K extends string, T>(
   options: unknown,
   kind: AdapterResponseKind<K, T>,
 ): Promise<Response> {
+  let opened: OpenedTurn | StreamRefusal | undefined;
   try {
     const read = readStreamOptions(options, ["continuation", "endAtInput", ...kind.keys]);
     if (read === null) {
@@ -127,22 +135,22 @@ export async function adapterResponse<K extends string, T>(
       );
     }
     const { common, extra } = read;
-    const opened = await openTurn(source, common, () => Promise.resolve({ ok: true, value: 0 }));
+    opened = await openTurn(source, common, () => Promise.resolve({ ok: true, value: 0 }));
     if (refusedOr(opened)) return streamRefusalResponse(opened);
-    const resumeAfterSeq = continuationSeq(extra.continuation, opened.pump.initial);
+    const turn = opened;
+    const resumeAfterSeq = continuationSeq(extra.continuation, turn.pump.initial);
     if (typeof resumeAfterSeq !== "number") {
-      opened.pump.close();
-      opened.abort.abort();
+      closeTurn(turn);
       return streamRefusalResponse(resumeAfterSeq);
     }
     const adapter = kind.adapter(extra, resumeAfterSeq);
     return streamingResponse(
       request,
       common,
-      opened,
+      turn,
       kind.headers,
       (w) =>
-        adapterStream(opened.pump, adapter, w, {
+        adapterStream(turn.pump, adapter, w, {
           resumeAfterSeq,
           endAtInput: extra.endAtInput !== false,
           report: common.report,
@@ -150,6 +158,8 @@ export async function adapterResponse<K extends string, T>(
         }),
     );
   } catch (e) {
+    // the turn was opened (its live feed subscribed) but no body will release it
+    if (opened !== undefined && !refusedOr(opened)) closeTurn(opened);
     return streamRefusalResponse(
       streamRefusal("invalid-request", `the stream could not be set up: ${describeThrown(e, 200)}`),
     );

@@ -3,7 +3,9 @@
  * producer writes text frames with backpressure; a heartbeat comment is
  * written every `heartbeatMs` while the consumer keeps up; the request's
  * signal, or the consumer cancelling (a client that disconnected), aborts
- * the producer, stops the heartbeat timer and closes the stream.
+ * the producer, stops the heartbeat timer and closes the stream. `onEnd`
+ * runs once whenever the body ends, also when a signal had already aborted
+ * and the producer never ran (what the producer holds is released then).
  *
  * @module
  */
@@ -20,12 +22,14 @@ export interface SseBodyWriter {
 /**
  * A `ReadableStream<Uint8Array>` fed by `produce`. The stream closes when
  * `produce` settles (a rejection is swallowed: the producer reports its own
- * problems) or when one of `signals` aborts.
+ * problems) or when one of `signals` aborts; `onEnd` then runs once (a
+ * throw is swallowed), whether or not `produce` was started.
  */
 export function sseBody(
   produce: (w: SseBodyWriter) => Promise<void>,
   heartbeatMs: number,
   signals: readonly (AbortSignal | undefined)[],
+  onEnd?: () => void,
 ): ReadableStream<Uint8Array> {
   const watched = signals.filter((s): s is AbortSignal => s !== undefined);
   const encoder = new TextEncoder();
@@ -48,6 +52,11 @@ export function sseBody(
     for (const s of watched) s.removeEventListener("abort", onAbort);
     ac.abort();
     release();
+    try {
+      onEnd?.();
+    } catch {
+      // releasing the producer's resources must not keep the body open
+    }
     try {
       controller.close();
     } catch {

@@ -105,6 +105,12 @@ export async function openTurn(
   return { source: checked, pump, abort };
 }
 
+/** Release an opened turn: the live feed is stopped (`return()` / `cancel()`), its signal aborts. */
+export function closeTurn(opened: OpenedTurn): void {
+  opened.pump.close();
+  opened.abort.abort();
+}
+
 /** The headers of a stream response: `defaults`, then the host's `extra` over them. */
 function headersOf(defaults: Record<string, string>, extra: HeadersInit | undefined): Headers {
   const h = new Headers(defaults);
@@ -129,20 +135,22 @@ export function streamingResponse(
   headers: Record<string, string>,
   produce: (w: SseBodyWriter) => Promise<void>,
 ): Response {
+  const release = () => closeTurn(opened);
   const body = sseBody(
     async (w) => {
-      const stop = () => opened.abort.abort();
-      w.signal.addEventListener("abort", stop, { once: true });
+      w.signal.addEventListener("abort", release, { once: true });
       try {
         await produce(w);
       } finally {
-        w.signal.removeEventListener("abort", stop);
-        opened.pump.close();
-        opened.abort.abort();
+        w.signal.removeEventListener("abort", release);
+        release();
       }
     },
     common.heartbeatMs,
     [requestSignal(request), common.signal],
+    // also when a signal aborted before the body started and `produce` never
+    // ran: the live feed was subscribed while the turn opened
+    release,
   );
   return new Response(body, { status: 200, headers: headersOf(headers, common.headers) });
 }

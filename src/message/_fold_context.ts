@@ -14,4 +14,6 @@ export interface FoldContext {
   spend(chars: number): boolean;
   /** Report a chunk for a part, call or approval that does not exist. */
   orphan(message: string): void;
+  /** Report a chunk that is refused and skipped (`invalid-chunk`). */
+  refuse(message: string): void;
 }

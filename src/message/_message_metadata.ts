@@ -11,9 +11,16 @@
  * writes into them in place (linear in the size of the update), and the fold
  * never mutates (nor reads again) an object it did not make.
  *
+ * Reading is bounded, as the v1 extension data is: records nested at most
+ * `MAX_EXTENSION_DEPTH` (32) deep and at most `MAX_EXTENSION_VALUES`
+ * (10,000) values read per update; a larger update (an endless chain of
+ * proxies, a record with a million keys) is not read and counts as one that
+ * could not be read.
+ *
  * @module
  */
 import { isRecord } from "../_internal/guards.ts";
+import { MAX_EXTENSION_DEPTH, MAX_EXTENSION_VALUES } from "../v1/limits.ts";
 
 /** A record metadata merging descends into (not an array, `Date` or `RegExp`). */
 function isMergeable(v: unknown): v is Record<string, unknown> {
@@ -32,6 +39,8 @@ const SKIPPED: ReadonlySet<string> = new Set(["__proto__", "constructor", "proto
  * (a cycle) has one frame.
  */
 interface Frame {
+  /** 1 for the update itself, one more per nested record. */
+  readonly depth: number;
   readonly keys: readonly string[];
   readonly values: readonly unknown[];
   readonly children: readonly (Frame | undefined)[];
@@ -45,18 +54,23 @@ function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolea
   const frames = new Map<object, Frame>();
   let cyclic = false;
   const pending: [Record<string, unknown>, Frame][] = [];
-  const frameOf = (v: Record<string, unknown>): Frame => {
+  let budget = MAX_EXTENSION_VALUES;
+  const frameOf = (v: Record<string, unknown>, depth: number): Frame => {
     let f = frames.get(v);
     if (f !== undefined) {
       cyclic = true; // met twice: a cycle (or a shared record, merged once)
       return f;
     }
-    f = { keys: Object.keys(v), values: [], children: [] };
+    if (depth > MAX_EXTENSION_DEPTH) throw new RangeError("metadata nested too deep");
+    const keys = Object.keys(v);
+    budget -= keys.length;
+    if (budget < 0) throw new RangeError("metadata has too many values");
+    f = { depth, keys, values: [], children: [] };
     frames.set(v, f);
     pending.push([v, f]);
     return f;
   };
-  const top = frameOf(root);
+  const top = frameOf(root, 1);
   while (pending.length > 0) {
     const [v, f] = pending.pop()!;
     const values = f.values as unknown[];
@@ -64,7 +78,7 @@ function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolea
     for (const k of f.keys) {
       const x = v[k];
       values.push(x);
-      children.push(isMergeable(x) ? frameOf(x) : undefined);
+      children.push(isMergeable(x) ? frameOf(x, f.depth + 1) : undefined);
     }
   }
   return { top, cyclic };

@@ -10,6 +10,7 @@ import { readFields } from "../_internal/fields.ts";
 import { describeThrown } from "../_internal/describe.ts";
 import type { ChatPart } from "./parts.ts";
 import { isToolLike } from "./_tool_parts.ts";
+import { DEFAULT_MAX_PARTS } from "./_fold_options.ts";
 
 /** What the fold adopts from the persisted message. */
 export interface PersistedMessage {
@@ -76,6 +77,10 @@ export function readPersistedMessage(value: unknown): PersistedMessage {
     if (!Array.isArray(m.parts)) return ignored("options.message has no parts array; ignored");
     const source = m.parts as unknown[];
     const n = source.length;
+    // bounded before any part is read (a sparse array may claim 2^32 − 1)
+    if (!(n <= DEFAULT_MAX_PARTS)) {
+      return ignored(`options.message has more than ${DEFAULT_MAX_PARTS} parts; ignored`);
+    }
     for (let i = 0; i < n; i++) {
       const p = source[i];
       const copy = p !== null && typeof p === "object" && !Array.isArray(p)

@@ -23,6 +23,7 @@ import { readPartialJson } from "./_partial_json.ts";
 import type { UIMessageChunk } from "./chunks.ts";
 import type { ChatPart, DynamicToolPart, ToolPart, ToolPartFields } from "./parts.ts";
 import type { FoldContext } from "./_fold_context.ts";
+import { INPUT_REQUIRED, toolStateProblems } from "./_tool_state_rules.ts";
 
 /** A tool part of either kind. */
 export type AnyTool = ToolPart | DynamicToolPart;
@@ -68,6 +69,16 @@ interface ToolUpdate {
 function set(obj: Mutable, key: string, value: unknown): void {
   if (value === undefined) delete obj[key];
   else obj[key] = value;
+}
+
+/**
+ * Keep the keys the document requires in the part's state even when their
+ * value is not known (an input that never streamed, an output chunk without
+ * one): present with `undefined`, as the AI SDK's fold leaves them.
+ */
+function keepRequiredKeys(m: Mutable): void {
+  if (INPUT_REQUIRED.has(m.state) && !Object.hasOwn(m, "input")) m.input = undefined;
+  if (m.state === "output-available" && !Object.hasOwn(m, "output")) m.output = undefined;
 }
 
 /** The last element of `list`, if any. */
@@ -239,9 +250,11 @@ export class ToolParts {
     if (c.reason != null) approval.requestReason = c.reason;
     if (c.isAutomatic === true) approval.isAutomatic = true;
     if (c.signature != null) approval.signature = c.signature;
-    part.state = "approval-requested";
-    part.approval = approval as unknown as ToolPartFields["approval"];
-    this.#registerApproval(c.approvalId, part);
+    const applied = this.#checked(part, c.type, () => {
+      part.state = "approval-requested";
+      part.approval = approval as unknown as ToolPartFields["approval"];
+    });
+    if (applied) this.#registerApproval(c.approvalId, part);
   }
 
   /** `tool-approval-response`: the latest part carrying that approval id. */
@@ -254,8 +267,10 @@ export class ToolParts {
     approval.id = c.approvalId;
     approval.approved = c.approved;
     if (c.reason != null) approval.reason = c.reason;
-    part.state = "approval-responded";
-    part.approval = approval as unknown as ToolPartFields["approval"];
+    this.#checked(part, c.type, () => {
+      part.state = "approval-responded";
+      part.approval = approval as unknown as ToolPartFields["approval"];
+    });
     if (c.providerExecuted != null) part.providerExecuted = c.providerExecuted;
     if (c.providerMetadata != null) {
       part.callProviderMetadata = c.providerMetadata as ToolPartFields["callProviderMetadata"];
@@ -268,7 +283,10 @@ export class ToolParts {
     if (part === undefined) {
       return this.#ctx.orphan(`tool-output-denied for unknown tool call ${c.toolCallId}`);
     }
-    part.state = "output-denied";
+    // the document's output-denied needs the answer that denied it (else refused)
+    this.#checked(part, c.type, () => {
+      part.state = "output-denied";
+    });
   }
 
   /** `tool-output-available` / `tool-output-error`. */
@@ -276,6 +294,11 @@ export class ToolParts {
     const part = this.#find(c.toolCallId);
     if (part === undefined) {
       return this.#ctx.orphan(`${c.type} for unknown tool call ${c.toolCallId}`);
+    }
+    if (part.approval?.approved === false) {
+      return this.#ctx.refuse(
+        `${c.type} for tool call ${c.toolCallId}, whose approval was denied (approved: false): the tool ran after it was denied; skipped`,
+      );
     }
     this.#materialise(part);
     const dynamic = isDynamic(part);
@@ -324,6 +347,7 @@ export class ToolParts {
     const m = part as unknown as Mutable;
     set(m, "input", pc.inputEncoding === "text" ? pc.text : readPartialJson(pc.text));
     set(m, "rawInput", pc.text);
+    keepRequiredKeys(m); // an input that parses to nothing still has its key where required
   }
 
   #register(p: AnyTool): void {
@@ -351,6 +375,43 @@ export class ToolParts {
    * when a new one was refused by the part limit).
    */
   #update(o: ToolUpdate, dynamic: boolean, existing?: AnyTool): AnyTool | undefined {
+    const part = existing ?? (dynamic ? this.#stepDynamic : this.#stepStatic).get(o.toolCallId);
+    if (part === undefined) {
+      const created = this.#updateFields(o, dynamic, undefined);
+      if (created !== undefined) keepRequiredKeys(created as unknown as Mutable);
+      return created;
+    }
+    const what = o.state === "output-available"
+      ? "tool-output-available"
+      : o.state === "output-error"
+      ? "a tool error"
+      : "a tool input";
+    return this.#checked(part, what, () => this.#updateFields(o, dynamic, part)) ? part : undefined;
+  }
+
+  /**
+   * Apply `change` to `part`; when that leaves the part breaking a state
+   * rule of the document (`toolStateProblems`), undo it and refuse the
+   * chunk (`what`) as `invalid-chunk`. Whether it was applied.
+   */
+  #checked(part: AnyTool, what: string, change: () => void): boolean {
+    const m = part as unknown as Mutable;
+    const before = { ...m };
+    change();
+    keepRequiredKeys(m);
+    const problems = toolStateProblems(m);
+    if (problems.length === 0) return true;
+    for (const k of Object.keys(m)) delete m[k];
+    Object.assign(m, before);
+    this.#ctx.refuse(
+      `${what} for tool call ${part.toolCallId} would leave its part invalid (${
+        problems[0][1]
+      }); skipped`,
+    );
+    return false;
+  }
+
+  #updateFields(o: ToolUpdate, dynamic: boolean, existing?: AnyTool): AnyTool | undefined {
     const part = existing ??
       (dynamic ? this.#stepDynamic : this.#stepStatic).get(o.toolCallId);
     const resultState = o.state === "output-available" || o.state === "output-error";

@@ -18,6 +18,7 @@ import { type EnvelopeRefusal, parseChatEnvelope } from "../v1/parse.ts";
 import { ChatStateFolder } from "../v1/fold.ts";
 import { isTerminalTurnStatus } from "../v1/lifecycle.ts";
 import { Sequencer } from "../v1/_ordering.ts";
+import { MAX_STREAM_ITEMS } from "../v1/limits.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
 
 /** The shared describer, re-exported for the message files that import it from here. */
@@ -202,13 +203,30 @@ export function convertEnvelopes<T>(
     for (const x of items) out.push(x);
   });
   let index = 0;
+  let truncated = false;
   try {
-    for (const env of envelopes) stream.offer(env, index++);
+    for (const env of envelopes) {
+      if (index === MAX_STREAM_ITEMS) {
+        truncated = true; // listed last, whatever the cap on refusals left out
+        break;
+      }
+      stream.offer(env, index++);
+    }
   } catch (e) {
     stream.report(index, {
       code: "invalid-envelope",
       message: `reading the envelopes threw: ${describeThrown(e, 200)}; the rest is not converted`,
     });
   }
-  return { out, refused: stream.end(index) };
+  const refused = stream.end(index);
+  if (truncated) {
+    refused.push({
+      index,
+      error: {
+        code: "invalid-envelope",
+        message: `more than ${MAX_STREAM_ITEMS} envelopes (MAX_STREAM_ITEMS): the rest is not read`,
+      },
+    });
+  }
+  return { out, refused };
 }

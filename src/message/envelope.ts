@@ -27,6 +27,7 @@ import { MessageArgumentError } from "./errors.ts";
 import { type ChatPart, chatPart, type MessageRole, messageRole } from "./parts.ts";
 import type { DeliveryState } from "./delivery.ts";
 import { deliveryState } from "./delivery_schemas.ts";
+import { MAX_MESSAGE_PARTS } from "./message_limits.ts";
 
 /** What kind of thread a message lives in. */
 export type ThreadKind = "coach" | "agent-run" | "bus" | "device" | "harness";
@@ -195,6 +196,106 @@ export type InboundChatMessage = Omit<ChatMessage, "provenance" | "delivery">;
  */
 export const inboundChatMessage: z.ZodType<InboundChatMessage> = z.strictObject(bodyShape);
 
+/**
+ * The envelopes as {@link parseChatMessage} / {@link parseInboundChatMessage}
+ * check them: `parts` taken as it is read (once), then snapshotted and
+ * checked part by part (see `checkParts`), so a `parts` whose `length`
+ * answers differently on a second read cannot fabricate parts.
+ */
+const chatMessageShell = z.object({
+  ...bodyShape,
+  parts: z.unknown(),
+  provenance: provenance.optional(),
+  delivery: z.array(deliveryState).optional(),
+});
+const inboundShell = z.strictObject({ ...bodyShape, parts: z.unknown() });
+
+/** At most this many issues are listed in a {@link MessageRefusal}. */
+const MAX_MESSAGE_ISSUES = 20;
+
+/**
+ * `parts` (as the shell read it) checked: each element read once from a
+ * snapshot of at most {@link MAX_MESSAGE_PARTS}, each checked with
+ * {@link chatPart} until {@link MAX_MESSAGE_ISSUES} issues are found (the
+ * work a refusal costs is bounded too). `too-many` when there are more
+ * parts than the bound.
+ */
+function checkParts(
+  parts: unknown,
+  issues: MessageIssue[],
+): ChatPart[] | "too-many" {
+  let n: unknown;
+  try {
+    if (!Array.isArray(parts)) {
+      issues.push({ path: ["parts"], message: `expected an array, got ${describeValue(parts)}` });
+      return [];
+    }
+    n = parts.length;
+  } catch {
+    issues.push({ path: ["parts"], message: "reading the parts threw" });
+    return [];
+  }
+  if (typeof n !== "number" || !Number.isSafeInteger(n) || n < 0) {
+    issues.push({ path: ["parts"], message: "its length cannot be read" });
+    return [];
+  }
+  if (n > MAX_MESSAGE_PARTS) return "too-many";
+  const out: ChatPart[] = new Array(n);
+  for (let i = 0; i < n && issues.length < MAX_MESSAGE_ISSUES; i++) {
+    let r: ReturnType<typeof chatPart.safeParse>;
+    try {
+      r = chatPart.safeParse((parts as unknown[])[i]);
+    } catch {
+      issues.push({ path: ["parts", i], message: "reading the part threw" });
+      continue;
+    }
+    if (r.success) out[i] = r.data;
+    else {
+      for (const issue of toIssues(r.error)) {
+        if (issues.length >= MAX_MESSAGE_ISSUES) break;
+        issues.push({ path: ["parts", i, ...issue.path], message: issue.message });
+      }
+    }
+  }
+  return out;
+}
+
+/** `value` through `shell`, then its parts through {@link checkParts}. */
+function parseMessage<T extends { parts: ChatPart[] }>(
+  shell: z.ZodType<unknown>,
+  value: unknown,
+  what: string,
+): Result<T, MessageRefusal> {
+  const r = shell.safeParse(value);
+  const issues: MessageIssue[] = r.success ? [] : toIssues(r.error);
+  // zod read `parts` once: check what it read (an invalid shell still reports the parts)
+  const data = r.success ? r.data as Record<string, unknown> : undefined;
+  const parts = checkParts(
+    data !== undefined ? data.parts : readPartsOnce(value),
+    issues,
+  );
+  if (parts === "too-many") {
+    return err({
+      code: "too-many-parts",
+      message: `${what} has more than ${MAX_MESSAGE_PARTS} parts`,
+      issues: [{ path: ["parts"], message: `over ${MAX_MESSAGE_PARTS} parts` }],
+    });
+  }
+  if (data === undefined || issues.length > 0) {
+    return err({ code: "invalid-message", message: `not a valid ${what}`, issues });
+  }
+  return ok({ ...data, parts } as unknown as T);
+}
+
+/** `value.parts` read once, for a message the shell refused (`undefined` when unreadable). */
+function readPartsOnce(value: unknown): unknown {
+  try {
+    return isRecord(value) ? value.parts : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** One problem found while parsing, with its path. */
 export interface MessageIssue {
   /** Path of the offending value. */
@@ -205,8 +306,13 @@ export interface MessageIssue {
 
 /** Refusal of {@link parseChatMessage} / {@link parseInboundChatMessage}. */
 export interface MessageRefusal {
-  /** Stable machine-readable reason. */
-  readonly code: "invalid-message" | "claims-provenance" | "claims-delivery";
+  /**
+   * Stable machine-readable reason: `invalid-message`; `too-many-parts`
+   * (more than {@link MAX_MESSAGE_PARTS} parts: refused before any part is
+   * read); for {@link parseInboundChatMessage}, `claims-provenance` or
+   * `claims-delivery`.
+   */
+  readonly code: "invalid-message" | "too-many-parts" | "claims-provenance" | "claims-delivery";
   /** One human-readable sentence; not stable, do not match on it. */
   readonly message: string;
   /** At most 20 issues. */
@@ -226,7 +332,8 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  * and `delivery` exactly as written, so it must never see what a transport
  * or client hands in: a payload that claims an endorsement would come back
  * endorsed. Use {@link parseInboundChatMessage} for anything from outside
- * the broker. Refuses (`invalid-message`) anything that is not a valid
+ * the broker. Refuses `too-many-parts` over {@link MAX_MESSAGE_PARTS}
+ * parts, and (`invalid-message`) anything that is not a valid
  * message; never throws.
  *
  * @example
@@ -239,13 +346,7 @@ function toIssues(e: z.ZodError): MessageIssue[] {
  */
 export function parseChatMessage(value: unknown): Result<ChatMessage, MessageRefusal> {
   try {
-    const r = chatMessage.safeParse(value);
-    if (r.success) return ok(r.data);
-    return err({
-      code: "invalid-message",
-      message: "not a valid chat message",
-      issues: toIssues(r.error),
-    });
+    return parseMessage<ChatMessage>(chatMessageShell, value, "chat message");
   } catch {
     return unreadable();
   }
@@ -304,13 +405,7 @@ function parseInbound(value: unknown): Result<InboundChatMessage, MessageRefusal
       });
     }
   }
-  const r = inboundChatMessage.safeParse(value);
-  if (r.success) return ok(r.data);
-  return err({
-    code: "invalid-message",
-    message: "not a valid inbound chat message",
-    issues: toIssues(r.error),
-  });
+  return parseMessage<InboundChatMessage>(inboundShell, value, "inbound chat message");
 }
 
 /** Refusal of {@link endorseAgentMessage}. */

@@ -33,9 +33,15 @@
  * Chunk kinds without a part in this document (`custom`, `reasoning-file`,
  * `steering-message`) are reported as `unsupported-chunk` and skipped; a
  * `data-*` part keeps only `type`, `id` and `data`. A data chunk whose name
- * is not an identifier (`data-gate-ref`) is folded as the AI SDK folds it,
- * but such a part fails the `dataPart` schema (see `DATA_PART_KEY_PATTERN`):
- * validate the folded message before storing it as a `ChatMessage`. Message
+ * is not an identifier (`data-gate-ref`, `data-1x`, `data-a.b`: see
+ * `DATA_PART_KEY_PATTERN`) is refused as `invalid-chunk` and skipped (the
+ * AI SDK keeps it, but such a part fails the `dataPart` schema). A
+ * `tool-output-available` / `tool-output-error` for a call whose approval
+ * was answered `approved: false` is refused as `invalid-chunk` (a tool ran
+ * after it was denied: report it to whoever runs the tools) and the part
+ * keeps its denied approval; a `tool-output-denied` for a call whose
+ * approval was not answered `approved: false` is refused the same way. Every message the fold returns passes
+ * `UIMessageSchema`. Message
  * metadata merges deeply like the AI SDK's when both sides are plain
  * objects; otherwise the newer value replaces the older (the AI SDK spreads
  * e.g. a string into an object of characters). Partial tool inputs read as
@@ -50,7 +56,8 @@
  *
  * @module
  */
-import { isIterable, isRecord, own } from "../_internal/guards.ts";
+import { isIterable, isRecord, isText, own } from "../_internal/guards.ts";
+import { MAX_STREAM_ITEMS } from "../v1/limits.ts";
 import { describeThrown } from "../_internal/describe.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { type DataChunk, DataParts } from "./_data_parts.ts";
@@ -64,6 +71,7 @@ import { TextParts } from "./_text_parts.ts";
 import { ToolParts } from "./_tool_parts.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
 import type { ChatPart, UIMessage } from "./parts.ts";
+import { DATA_PART_KEY_PATTERN } from "./part_types.ts";
 import { V1ToUIMessageChunks } from "./v1_to_ui_message_chunks.ts";
 import { EnvelopeStream } from "./_v1_intake.ts";
 import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
@@ -189,6 +197,7 @@ export class UIMessageFold {
       parts: this.#parts,
       spend: (n) => this.#spend(n),
       orphan: (m) => this.#issue("orphan-chunk", m),
+      refuse: (m) => this.#issue("invalid-chunk", m),
     };
     this.#text = new TextParts(ctx);
     this.#tools = new ToolParts(ctx);
@@ -260,7 +269,7 @@ export class UIMessageFold {
     if (this.#metadata.merge(c.messageMetadata)) return;
     this.#issue(
       c.type === "message-metadata" ? "invalid-chunk" : "invalid-field",
-      `${c.type} chunk's messageMetadata could not be read; ignored`,
+      `${c.type} chunk's messageMetadata could not be read (or nests over 32 records deep, or holds over 10,000 values); ignored`,
     );
   }
 
@@ -324,6 +333,15 @@ export class UIMessageFold {
         this.#aborted = true;
         return;
       default:
+        // a part named otherwise would fail this document's own schema
+        if (!DATA_PART_KEY_PATTERN.test(c.type)) {
+          return this.#issue(
+            "invalid-chunk",
+            `data chunk ${
+              JSON.stringify(c.type.slice(0, 64))
+            }: the name after data- is not an identifier (DATA_PART_KEY_PATTERN); skipped`,
+          );
+        }
         return this.#data.apply(c as DataChunk);
     }
   }
@@ -396,13 +414,17 @@ function isV1Envelope(v: unknown): boolean {
  */
 export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {}): FoldResult {
   const fold = new UIMessageFold(options);
-  if (!isIterable(input)) {
-    // Untyped callers (JSON from storage) may pass anything: refuse, never throw.
+  const text = isText(input);
+  if (text || !isIterable(input)) {
+    // Untyped callers (JSON from storage) may pass anything: refuse, never throw
+    // (a string is refused whole, never read character by character)
     const r = fold.result();
     r.issues.push({
       index: -1,
       code: "invalid-chunk",
-      message: "input is not an iterable of chunks",
+      message: text
+        ? "a string is not a stream of chunks: decode it first (each SSE event's data is one JSON chunk)"
+        : "input is not an iterable of chunks",
     });
     r.issues.sort((a, b) => a.index - b.index);
     return r;
@@ -414,8 +436,13 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
   // a throwing iterator (a generator over a broken source, a revoked proxy)
   // ends the input: what was read so far is folded and the throw is an issue
   let readFailure: string | undefined;
+  let limitHit = false;
   try {
     for (const item of input) {
+      if (read === MAX_STREAM_ITEMS) {
+        limitHit = true;
+        break;
+      }
       const index = read++;
       if (first) {
         first = false;
@@ -446,6 +473,13 @@ export function foldUIMessage(input: Iterable<unknown>, options: FoldOptions = {
   }
   if (readFailure !== undefined) {
     r.issues.push({ index: read, code: "invalid-chunk", message: readFailure });
+  }
+  if (limitHit) {
+    r.issues.push({
+      index: read,
+      code: "limit",
+      message: `more than ${MAX_STREAM_ITEMS} chunks (MAX_STREAM_ITEMS): the rest is not read`,
+    });
   }
   return r;
 }

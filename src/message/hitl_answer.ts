@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { MAX_MESSAGE_PARTS } from "./message_limits.ts";
 import type { ChatMessage } from "./envelope.ts";
 import { isToolPartType } from "./part_types.ts";
 import { err, ok, type Result } from "../result.ts";
@@ -31,9 +32,10 @@ export interface HitlAnswerOptions {
  * The most tool parts {@link readHitlAnswer} / {@link readHitlAnswers} look
  * at in one message: a message with more `parts` is refused
  * (`too-many-parts`) before any part is read, so a request body claiming a
- * huge `parts` array cannot make the reader loop over it.
+ * huge `parts` array cannot make the reader loop over it. The same bound
+ * as every reader of untrusted messages: {@link MAX_MESSAGE_PARTS}.
  */
-export const MAX_HITL_ANSWER_PARTS = 10_000;
+export const MAX_HITL_ANSWER_PARTS: number = MAX_MESSAGE_PARTS;
 
 /** Refusal of {@link readHitlAnswer} / {@link readHitlAnswers}. */
 export interface HitlAnswerRefusal {

@@ -17,6 +17,7 @@
  */
 import { z } from "zod";
 import { DATA_PART_KEY_PATTERN, TOOL_PART_STATES, TOOL_TYPE_PATTERN } from "./part_types.ts";
+import { toolStateProblems } from "./_tool_state_rules.ts";
 
 /** `streaming` while deltas still arrive, `done` after the end chunk. */
 export type PartStreamState = "streaming" | "done";
@@ -397,63 +398,10 @@ type Issues = { issues: z.core.$ZodRawIssue[]; value: ToolPartFields };
 
 /** The `ai@7` per-state rules for tool parts (see {@link ToolApproval}). */
 function toolStateRules(ctx: Issues): void {
-  const p = ctx.value;
-  const issue = (path: string, message: string) =>
-    ctx.issues.push({ code: "custom", message, input: p, path: [path] });
-  const a = p.approval;
-  const has = (k: keyof ToolPartFields) => Object.hasOwn(p, k) && p[k] !== undefined;
-  switch (p.state) {
-    case "input-streaming":
-    case "input-available":
-      if (a !== undefined) issue("approval", `approval must be absent in ${p.state}`);
-      break;
-    case "approval-requested":
-      if (a === undefined) issue("approval", "approval-requested requires approval");
-      else if (a.approved !== undefined || a.reason !== undefined) {
-        issue("approval", "approval-requested must not carry approved / reason");
-      }
-      break;
-    case "approval-responded":
-      if (a === undefined) issue("approval", "approval-responded requires approval");
-      else if (a.approved === undefined) issue("approval", "approval-responded requires approved");
-      break;
-    case "output-available":
-    case "output-error":
-      if (a !== undefined && a.approved !== true) {
-        issue("approval", `${p.state} allows only a granted approval (approved: true)`);
-      }
-      break;
-    case "output-denied":
-      if (a === undefined) issue("approval", "output-denied requires approval");
-      else if (a.approved !== false) issue("approval", "output-denied requires approved: false");
-      break;
-  }
-  if (p.state === "output-error") {
-    if (p.errorText === undefined) issue("errorText", "output-error requires errorText");
-  } else if (has("errorText")) issue("errorText", `errorText is only allowed in output-error`);
-  if (p.state !== "output-available" && has("output")) {
-    issue("output", "output is only allowed in output-available");
-  }
-  // as ai@7's schema: these keys must be present (their value may be anything)
-  if (INPUT_REQUIRED.has(p.state) && !Object.hasOwn(p, "input")) {
-    issue("input", `${p.state} requires input`);
-  }
-  if (p.state === "output-available" && !Object.hasOwn(p, "output")) {
-    issue("output", "output-available requires output");
-  }
-  if (p.state === "input-streaming" && has("rawInput") && typeof p.rawInput !== "string") {
-    issue("rawInput", "rawInput must be a string in input-streaming");
+  for (const [path, message] of toolStateProblems(ctx.value)) {
+    ctx.issues.push({ code: "custom", message, input: ctx.value, path: [path] });
   }
 }
-
-/** States in which `ai@7` requires the `input` key. */
-const INPUT_REQUIRED: ReadonlySet<string> = new Set([
-  "input-available",
-  "approval-requested",
-  "approval-responded",
-  "output-available",
-  "output-denied",
-]);
 
 /**
  * {@link ToolPart} with the `ai@7` state rules: approval as documented on

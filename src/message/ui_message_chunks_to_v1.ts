@@ -9,7 +9,8 @@
  */
 import type { ChatEventEnvelope, ChatEventV1, ToolResultEventV1 } from "../v1/types.ts";
 import { describeThrown, quoteClipped } from "../_internal/describe.ts";
-import { isIterable } from "../_internal/guards.ts";
+import { isIterable, isText } from "../_internal/guards.ts";
+import { MAX_STREAM_ITEMS } from "../v1/limits.ts";
 import { isWireId } from "../_internal/id.ts";
 import { jsonValueCopy } from "../_internal/json_value.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
@@ -472,10 +473,19 @@ export function uiMessageChunksToV1(
   const envelopes: ChatEventEnvelope[] = [];
   let read = 0;
   let failure: string | undefined;
-  if (!isIterable(chunks)) failure = "input is not an iterable of chunks";
+  let limitHit = false;
+  if (isText(chunks)) {
+    // refused whole, never read character by character
+    failure =
+      "a string is not a stream of chunks: decode it first (each SSE event's data is one JSON chunk)";
+  } else if (!isIterable(chunks)) failure = "input is not an iterable of chunks";
   else {
     try {
       for (const c of chunks) {
+        if (read === MAX_STREAM_ITEMS) {
+          limitHit = true;
+          break;
+        }
         for (const e of a.push(c)) envelopes.push(e);
         read++;
       }
@@ -485,5 +495,12 @@ export function uiMessageChunksToV1(
   }
   const issues = a.issues.slice();
   if (failure !== undefined) issues.push({ index: read, code: "invalid-chunk", message: failure });
+  if (limitHit) {
+    issues.push({
+      index: read,
+      code: "limit",
+      message: `more than ${MAX_STREAM_ITEMS} chunks (MAX_STREAM_ITEMS): the rest is not read`,
+    });
+  }
   return { envelopes, issues };
 }

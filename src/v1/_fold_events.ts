@@ -10,6 +10,7 @@ import { quoteClipped } from "../_internal/describe.ts";
 import type { ChatFoldRefusalCode } from "./fold.ts";
 import type { TurnFold } from "./_turn_fold.ts";
 import { MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
+import { validatedCardId } from "./_validate.ts";
 import type {
   ChatEventV1,
   ChatEventV1Type,
@@ -166,9 +167,10 @@ export const HANDLERS: Handlers = {
     },
   }),
   card: handler({
-    cardsAfter: (f, e) => f.openIndex.size + (f.openIndex.has(e.card.correlationId) ? 0 : 1),
+    // the id the parser validated, never the card's field read again
+    cardsAfter: (f, e) => f.openIndex.size + (f.openIndex.has(validatedCardId(e.card)) ? 0 : 1),
     refuse: (f, e) => {
-      const id = e.card.correlationId;
+      const id = validatedCardId(e.card);
       const open = f.openIndex.has(id);
       if (!open && !f.closedIds.has(id)) return null;
       return {
@@ -180,7 +182,7 @@ export const HANDLERS: Handlers = {
       };
     },
     apply: (f, e) => {
-      f.openCard(e.card);
+      f.openCard(validatedCardId(e.card), e.card);
     },
   }),
   card_closed: handler({

@@ -193,10 +193,11 @@ export function readSavedState(state: unknown): Result<TurnFold, InvalidStateRef
   for (let i = 0; i < (openCards as unknown[]).length; i++) {
     const c = check.readCard((openCards as unknown[])[i], `openCards.${i}`, issues);
     if (issues.length > 0) return first();
-    if (f.openIndex.has(c.correlationId)) {
+    const id = check.validatedCardId(c); // the id just validated, not the field read again
+    if (f.openIndex.has(id)) {
       return refuse({ path: `openCards.${i}.correlationId`, message: "is repeated" });
     }
-    f.openCard(c);
+    f.openCard(id, c);
   }
   for (let i = 0; i < (closedCards as unknown[]).length; i++) {
     const c = record((closedCards as unknown[])[i], `closedCards.${i}`, issues);

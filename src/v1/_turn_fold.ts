@@ -140,9 +140,9 @@ export class TurnFold extends TurnOrder {
     this.#extensionRecord = undefined;
   }
 
-  /** Open `card` (its `correlationId` not open and never closed). */
-  openCard(card: OpenCardSnapshot): void {
-    this.openIndex.set(card.correlationId, this.openCards.size);
+  /** Open `card`, whose validated `correlationId` is `id` (not open and never closed). */
+  openCard(id: string, card: OpenCardSnapshot): void {
+    this.openIndex.set(id, this.openCards.size);
     this.openCards.push(card);
   }
 

@@ -144,9 +144,12 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
     issue(issues, path, "must be an array");
     return [];
   }
-  const out: GroundedBlock[] = new Array(v.length);
+  // `length` read once: a proxy answering differently on a second read
+  // must not leave unread holes in the output (they would read as `null`)
+  const n = v.length;
+  const out: GroundedBlock[] = [];
   const ids = new Set<unknown>();
-  for (let i = 0; i < v.length; i++) {
+  for (let i = 0; i < n; i++) {
     const b = v[i], bp = `${path}.${i}`;
     if (!isRecord(b)) {
       issue(issues, bp, "must be an object");
@@ -162,8 +165,9 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       issue(issues, `${bp}.sources`, "must be an array");
       continue;
     }
-    const sources: SourceRef[] = new Array(s.length);
-    for (let j = 0; j < s.length; j++) {
+    const m = s.length;
+    const sources: SourceRef[] = [];
+    for (let j = 0; j < m; j++) {
       const r = s[j], rp = `${bp}.sources.${j}`;
       if (!isRecord(r)) {
         issue(issues, rp, "must be an object");
@@ -171,9 +175,9 @@ export function readBlocks(v: unknown, path: string, issues: EnvelopeIssue[]): G
       }
       const ref = readId(r.ref, `${rp}.ref`, issues);
       const label = readOptString(r.label, `${rp}.label`, issues);
-      sources[j] = label === undefined ? { ref } : { ref, label };
+      sources.push(label === undefined ? { ref } : { ref, label });
     }
-    out[i] = { id, text: text as string, sources };
+    out.push({ id, text: text as string, sources });
   }
   return out;
 }
@@ -241,16 +245,42 @@ export function readError(
 }
 
 /**
+ * The `correlationId` each card object had when {@link readCard} last
+ * validated it. The card is kept by reference, so the fold must not read
+ * the field again (a getter may answer differently, or throw, the second
+ * time): it takes the validated id from here ({@link validatedCardId}).
+ */
+const CARD_IDS = new WeakMap<object, string>();
+
+/**
+ * The `correlationId` {@link readCard} validated on `card` (parsed just
+ * before), read once more inside a guard only if it never was; `""` when
+ * it cannot be read as a string. Never throws.
+ */
+export function validatedCardId(card: object): string {
+  const id = CARD_IDS.get(card);
+  if (id !== undefined) return id;
+  try {
+    const v = (card as { correlationId?: unknown }).correlationId;
+    return typeof v === "string" ? v : "";
+  } catch {
+    return "";
+  }
+}
+
+/**
  * The structural card check of the v1 wire: `correlationId` a wire id,
  * `prompt` string, `createdAt` finite number (epoch ms); the card object is
- * kept by reference with every key.
+ * kept by reference with every key, its validated `correlationId` recorded
+ * for the fold ({@link validatedCardId}).
  */
 export function readCard(v: unknown, path: string, issues: EnvelopeIssue[]): OpenCardSnapshot {
   if (!isRecord(v)) {
     issue(issues, path, "must be an object");
     return v as unknown as OpenCardSnapshot;
   }
-  readWireId(v.correlationId, `${path}.correlationId`, issues);
+  const id = readWireId(v.correlationId, `${path}.correlationId`, issues);
+  if (isWireId(id)) CARD_IDS.set(v, id);
   if (typeof v.prompt !== "string") issue(issues, `${path}.prompt`, STRING);
   const createdAt = v.createdAt;
   if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) {

@@ -17,6 +17,7 @@
  */
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isIterable, isRecord, isText } from "../_internal/guards.ts";
+import { MAX_STREAM_ITEMS } from "./limits.ts";
 import { describeThrown, describeValue } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { isWireId } from "../_internal/id.ts";
@@ -414,6 +415,8 @@ export interface FoldChatStateReport {
 }
 
 const NOT_ITERABLE = "the envelopes are not an iterable (e.g. an array)";
+const TOO_MANY_ENVELOPES =
+  `more than ${MAX_STREAM_ITEMS} envelopes (MAX_STREAM_ITEMS): the rest is not read`;
 const TEXT = "a string is not a stream of envelopes: parse it first (e.g. " +
   "parseChatEnvelopeJson on each NDJSON line, or an SSE decoder)";
 
@@ -474,8 +477,13 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
       : { extensions: o.extensions as ChatExtensionRegistry },
   });
   let index = 0;
+  let truncated = false;
   try {
     for (const value of envelopes as Iterable<unknown>) {
+      if (index === MAX_STREAM_ITEMS) {
+        truncated = true; // listed last, whatever the cap on refusals left out
+        break;
+      }
       seq.offer(value, index++);
       if (strict && seq.verdicts.length > 0 && seq.held === 0) break;
     }
@@ -491,6 +499,9 @@ function run(envelopes: unknown, options: unknown, strict: boolean): Run {
     fold = new TurnFold(seq.conversationId, seq.turnId); // ids known, nothing applied
   }
   const verdicts = seq.listed() as IndexedVerdict<ChatFoldRefusal>[];
+  if (truncated) {
+    verdicts.push({ index, error: { code: "invalid-envelope", message: TOO_MANY_ENVELOPES } });
+  }
   return { state: fold === null ? null : fold.snapshot(), verdicts, applied: seq.applied };
 }
 

@@ -15,6 +15,18 @@
  */
 export const MAX_REFUSALS = 1_000;
 
+/**
+ * Most items one whole-stream call reads from its input (`foldChatState`,
+ * `foldChatStateStrict`, `v1ToUIMessageChunks`, `v1ToAgUiEvents`,
+ * `foldUIMessage`, `uiMessageChunksToV1`): 1,000,000. Past it the call
+ * stops reading and reports it (a refusal or issue at index 1,000,000:
+ * `invalid-envelope` for envelopes, `limit` for chunks); what was read is
+ * kept. With {@link MAX_REFUSALS} it bounds what a cheap input (a sparse
+ * array of length 2^32 − 1, a proxy claiming any length, an endless
+ * generator) can cost.
+ */
+export const MAX_STREAM_ITEMS = 1_000_000;
+
 /** Longest extension event name, in characters (ASCII: one byte each). */
 export const MAX_EXTENSION_NAME_LENGTH = 128;
 

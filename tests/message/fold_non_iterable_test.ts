@@ -9,9 +9,9 @@ Deno.test("foldUIMessage refuses a non-iterable input with an issue instead of t
     ]);
     assert.deepEqual(r.message.parts, []);
   }
-  // A string is iterable (its characters): each character is an invalid chunk, never a throw.
+  // A string is iterable (its characters), but it is refused whole: one issue, never one per character.
   const s = foldUIMessage("ab" as never);
-  assert.equal(s.issues.length, 2);
+  assert.deepEqual(s.issues.map((i) => [i.index, i.code]), [[-1, "invalid-chunk"]]);
 });
 
 Deno.test("foldUIMessage: a broken iterator is an issue, never a throw; what was read is folded", () => {

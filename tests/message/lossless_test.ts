@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { foldChatState } from "../../mod.ts";
+import { UIMessageSchema } from "../../schemas.ts";
 import { foldUIMessage, V1ToUIMessageChunks, v1ToUIMessageChunks } from "../../ai_sdk.ts";
 import { type AgUiEvent, V1ToAgUi, v1ToAgUiEvents } from "../../ag_ui.ts";
 import { normalizeSegments, splitTurnText, type TurnTextSegment } from "../../blocks.ts";
@@ -427,10 +428,13 @@ Deno.test("property: any valid v1 turn converts; ai accepts every chunk, AG-UI v
       // our fold agrees with the AI SDK's (a final empty metadata update makes
       // readUIMessageStream emit the message after structural chunks too)
       const flushed = [...ai.chunks, { type: "message-metadata", messageMetadata: {} }];
-      assert.deepEqual(
-        JSON.parse(JSON.stringify(foldUIMessage(flushed).message)),
-        (await aiFold(flushed)).message,
-      );
+      // where the AI SDK's message fails the document's schema (a tool
+      // output while its approval is pending), ours refuses the chunk and
+      // passes it instead
+      const ours = JSON.parse(JSON.stringify(foldUIMessage(flushed).message));
+      const theirs = (await aiFold(flushed)).message;
+      if (UIMessageSchema.safeParse(theirs).success) assert.deepEqual(ours, theirs);
+      else assert.ok(UIMessageSchema.safeParse(ours).success, JSON.stringify(ours));
       assert.deepEqual(agUiRefusedEvents(ag.events), []);
       const v = await agUiVerify(ag.events);
       assert.equal(v.error, undefined, v.error);

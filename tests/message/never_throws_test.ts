@@ -262,7 +262,7 @@ Deno.test("v1 → chunks: a card whose correlationId getter throws on its second
   assert.equal(ok.chunks[2].type, "data-card");
 });
 
-Deno.test("message metadata: a cyclic or 20k-deep update merges without hanging or overflowing", () => {
+Deno.test("message metadata: a cyclic update merges; a 20k-deep one is refused (over 32 levels), never hangs or overflows", () => {
   const cyclic: Record<string, unknown> = { a: 1 };
   cyclic.self = cyclic;
   let deep: Record<string, unknown> = { leaf: true };
@@ -274,7 +274,10 @@ Deno.test("message metadata: a cyclic or 20k-deep update merges without hanging 
     { type: "message-metadata", messageMetadata: deep },
     { type: "message-metadata", messageMetadata: deep },
   ]);
-  assert.deepEqual(r.issues, []);
+  assert.deepEqual(r.issues.map((i) => [i.index, i.code]), [[3, "invalid-chunk"], [
+    4,
+    "invalid-chunk",
+  ]]);
   const m = r.message.metadata as Record<string, Record<string, unknown>>;
   assert.equal(m.self, m.self.self, "the cycle is kept (in a copy)");
   assert.notEqual(m.self, cyclic, "never the input's object");
