@@ -69,6 +69,38 @@ export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<bo
 }
 
 /**
+ * Sequential round trips through the store that a "still blocked?" window
+ * must see complete before it may conclude anything (see {@link pendingThrough}).
+ */
+export const WINDOW_TRIPS = 8;
+
+/**
+ * Whether `p` is still pending after the kit gave it every chance to settle:
+ * at least `ms` of real time AND `trips` sequential calls of `roundTrip`
+ * (each a call through the store, issued after `p`'s call), so a loaded
+ * machine stretches the window instead of cutting it short: a store whose
+ * writer is not really blocked has settled (or committed, which `roundTrip`
+ * may observe and fail on) long before. `false` as soon as `p` settled.
+ */
+export async function pendingThrough(
+  p: Promise<unknown>,
+  ms: number,
+  roundTrip: () => Promise<unknown>,
+  trips: number = WINDOW_TRIPS,
+): Promise<boolean> {
+  const w = watch(p);
+  const start = Date.now();
+  for (let i = 0; i < trips; i++) {
+    if (w.settled()) return false;
+    await roundTrip();
+  }
+  const left = ms - (Date.now() - start);
+  if (left > 0 && await settlesWithin(p, left)) return false;
+  await Promise.resolve();
+  return !w.settled();
+}
+
+/**
  * `p`'s value, or a rejection with `fail(what)` when it does not settle
  * within `ms` milliseconds (a deadlocked or hung seam).
  */
