@@ -80,7 +80,9 @@ export const WINDOW_TRIPS = 8;
  * (each a call through the store, issued after `p`'s call), so a loaded
  * machine stretches the window instead of cutting it short: a store whose
  * writer is not really blocked has settled (or committed, which `roundTrip`
- * may observe and fail on) long before. `false` as soon as `p` settled.
+ * may observe and fail on) long before. A round trip that gets no answer
+ * within `ms` ends the trips (the store serializes its readers behind the
+ * held writer). `false` as soon as `p` settled.
  */
 export async function pendingThrough(
   p: Promise<unknown>,
@@ -92,7 +94,12 @@ export async function pendingThrough(
   const start = Date.now();
   for (let i = 0; i < trips; i++) {
     if (w.settled()) return false;
-    await roundTrip();
+    const trip = roundTrip();
+    trip.catch(() => {}); // an answer arriving after the window is not judged
+    // A store that answers no read while the writer is held (one connection,
+    // transactions one at a time) can commit nothing meanwhile either.
+    if (!(await settlesWithin(trip, ms))) break;
+    await trip;
   }
   const left = ms - (Date.now() - start);
   if (left > 0 && await settlesWithin(p, left)) return false;
