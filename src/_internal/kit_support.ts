@@ -139,6 +139,23 @@ export async function eventually(condition: () => boolean, ms: number): Promise<
   return true;
 }
 
+/**
+ * Ask `condition` (e.g. a read through the store) until it answers `true`;
+ * `false` after `ms`. Between asks it yields one macrotask, so timers the
+ * condition waits for (a lease keeper's renewal) can run.
+ */
+export async function eventuallyAsync(
+  condition: () => Promise<boolean>,
+  ms: number,
+): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() >= end) return false;
+    await new Promise<void>((r) => setTimeout(r, 0));
+  }
+  return true;
+}
+
 /** An assertion function: fails with `message` unless `cond` holds. */
 export type Asserter = (cond: unknown, message: string) => asserts cond;
 

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deferred, eventually, sleep } from "../_internal/kit_support.ts";
+import { deferred, eventually, eventuallyAsync } from "../_internal/kit_support.ts";
 import { CancelRelay } from "./cancel_relay.ts";
 import {
   expect,
@@ -104,12 +104,8 @@ export function workerCases(add: AddCase): void {
         const until = await leaseOf();
         return typeof until === "number" && until > env.clock.t;
       };
-      const end = Date.now() + env.settings.timeoutMs;
-      let renewed = await isRenewed();
-      while (!renewed && Date.now() < end) {
-        await sleep(2);
-        renewed = await isRenewed();
-      }
+      // Observed, not timed: poll the store (each poll a read) until the renewal committed.
+      const renewed = await eventuallyAsync(isRenewed, env.settings.timeoutMs);
       const seen = await env.call(
         runOf(env.recovery(other), t, "e1", () => ++dispatches),
         "runEffect",
@@ -144,14 +140,25 @@ export function workerCases(add: AddCase): void {
       const recs = ws.map((w) => env.recovery(w));
       await beginWith(env, recs[0], t);
       let dispatches = 0;
+      // The dispatch stays open until every other worker answered (a barrier the kit
+      // controls, not a sleep): they all race a dispatch in flight. A second dispatch
+      // opens the barrier too, so a broken store fails by count instead of hanging.
+      let answered = 0;
+      const othersAnswered = deferred();
+      const note = () => {
+        if (answered >= recs.length - 1 || dispatches > 1) othersAnswered.resolve();
+      };
       const runs = await env.call(
-        Promise.all(recs.map((r) =>
-          runOf(r, t, "e1", async () => {
+        Promise.all(recs.map((r) => {
+          const run = runOf(r, t, "e1", async () => {
             dispatches++;
-            await sleep(1);
+            note();
+            await othersAnswered.promise;
             return "done";
-          })
-        )),
+          });
+          run.then(() => void (answered++, note()), () => void (answered++, note()));
+          return run;
+        })),
         "concurrent runEffect",
       );
       expect(dispatches === 1, `expected 1 dispatch, got ${dispatches}`);
