@@ -80,14 +80,16 @@ export const WINDOW_TRIPS = 8;
  * (each a call through the store, issued after `p`'s call), so a loaded
  * machine stretches the window instead of cutting it short: a store whose
  * writer is not really blocked has settled (or committed, which `roundTrip`
- * may observe and fail on) long before. A round trip that gets no answer
- * within `ms` ends the trips (the store serializes its readers behind the
- * held writer). `false` as soon as `p` settled.
+ * may observe and fail on) long before. A round trip still unanswered after
+ * `patienceMs` ends the trips: the store serializes its readers behind the
+ * held writer (one connection, transactions one at a time), so nothing can
+ * commit meanwhile either. `false` as soon as `p` settled.
  */
 export async function pendingThrough(
   p: Promise<unknown>,
   ms: number,
   roundTrip: () => Promise<unknown>,
+  patienceMs: number,
   trips: number = WINDOW_TRIPS,
 ): Promise<boolean> {
   const w = watch(p);
@@ -96,9 +98,9 @@ export async function pendingThrough(
     if (w.settled()) return false;
     const trip = roundTrip();
     trip.catch(() => {}); // an answer arriving after the window is not judged
-    // A store that answers no read while the writer is held (one connection,
-    // transactions one at a time) can commit nothing meanwhile either.
-    if (!(await settlesWithin(trip, ms))) break;
+    // Wait for the trip (or for `p`): a slow machine only makes this longer.
+    if (!(await settlesWithin(Promise.race([trip, p]), patienceMs))) break;
+    if (w.settled()) return false;
     await trip;
   }
   const left = ms - (Date.now() - start);
@@ -295,6 +297,14 @@ export class KitCaseBase {
         `instance (it read ${verdict < 0 ? "nothing" : `revision ${verdict}`}): acknowledge ` +
         "only after COMMIT, and keep no per-instance cache",
     );
+  }
+
+  /**
+   * {@link pendingThrough} with this case's patience (a quarter of
+   * `timeoutMs`) for a round trip the store does not answer.
+   */
+  pending(p: Promise<unknown>, ms: number, roundTrip: () => Promise<unknown>): Promise<boolean> {
+    return pendingThrough(p, ms, roundTrip, this.settings.timeoutMs / 4);
   }
 
   /** Remember `instance` to close it at the end of the case. */

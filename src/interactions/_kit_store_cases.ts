@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deferred, eventually, pendingThrough, watch } from "../_internal/kit_support.ts";
+import { deferred, eventually, watch } from "../_internal/kit_support.ts";
 import {
   check,
   KIT_AUTHORITY,
@@ -510,7 +510,7 @@ export function storeCases(add: AddCase): void {
         return writeSubmit(cur, ctx.now, "second");
       }));
       const probe = await env.probe();
-      await pendingThrough(second.promise, env.settings.holdMs, async () => {
+      await env.pending(second.promise, env.settings.holdMs, async () => {
         const r = await env.call(probe.read(id, KIT_AUTHORITY), "read (probe)");
         check(!(r?.ok === true && r.record.revision > 1), HELD_ROW);
       });
@@ -536,7 +536,7 @@ export function storeCases(add: AddCase): void {
       const held = await heldTransact(env, s, id);
       const revoke = watch(Promise.resolve(env.h.revoke(KIT_AUTHORITY)));
       const probe = await env.probe();
-      const blocked = await pendingThrough(revoke.promise, env.settings.holdMs, async () => {
+      const blocked = await env.pending(revoke.promise, env.settings.holdMs, async () => {
         const r = await env.call(probe.read(id, KIT_AUTHORITY), "read (probe)");
         check(r?.ok === true, REVOKED_WHILE_HELD);
       });
@@ -561,7 +561,7 @@ export function storeCases(add: AddCase): void {
       const why = "a revocation of the system grant a system caller's transaction read was " +
         "acknowledged while that transaction held its fence: read the system grant with FOR " +
         "SHARE inside the transaction too, so its revocation waits for the write it authorised";
-      const blocked = await pendingThrough(revoke.promise, env.settings.holdMs, async () => {
+      const blocked = await env.pending(revoke.promise, env.settings.holdMs, async () => {
         const r = await env.call(probe.read(id, KIT_SYSTEM), "read (probe)");
         check(r?.ok === true, why);
       });

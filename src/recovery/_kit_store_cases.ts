@@ -6,13 +6,7 @@
  *
  * @module
  */
-import {
-  deferred,
-  eventually,
-  pendingThrough,
-  settlesWithin,
-  watch,
-} from "../_internal/kit_support.ts";
+import { deferred, eventually, settlesWithin, watch } from "../_internal/kit_support.ts";
 import { expect, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
 import type { AddCase } from "./_kit_env.ts";
 import type { AdmitOutcome, EffectRecord, EffectState, TurnDraft, TurnRecord } from "./types.ts";
@@ -248,7 +242,7 @@ async function queuedBehind(
   const trip = async () => {
     expect(!(await committed()), kind === "cancel" ? CANCEL_WHILE_HELD : REVOKE_WHILE_HELD);
   };
-  const blocked = await pendingThrough(blocker.promise, env.settings.holdMs / 4, trip);
+  const blocked = await env.pending(blocker.promise, env.settings.holdMs / 4, trip);
   expect(blocked, kind === "cancel" ? CANCEL_WHILE_HELD : REVOKE_WHILE_HELD);
   let launchedLate = 0;
   let launchedAfterCommit = false;
@@ -257,10 +251,10 @@ async function queuedBehind(
     // A store with one connection cannot answer the probe inside this fence: judge by the ack then.
     const look = committed();
     look.catch(() => {});
-    const answered = await settlesWithin(look, env.settings.holdMs);
+    const answered = await settlesWithin(look, env.settings.timeoutMs / 4);
     launchedAfterCommit = blocker.settled() || (answered && await look);
   }));
-  const lateBlocked = await pendingThrough(queued.promise, env.settings.holdMs / 4, trip);
+  const lateBlocked = await env.pending(queued.promise, env.settings.holdMs / 4, trip);
   await held.release();
   await env.call(blocker.promise, kind === "cancel" ? "casTurn (cancel)" : "revoke()");
   const q = await env.call(queued.promise, "admitDispatch");
@@ -318,9 +312,9 @@ async function guardedCancelRace(
     { principal: P, actor: "user", action: "cancel" },
   ));
   const trip = () => turnStillRunning(env, turnId, CANCEL_WHILE_HELD);
-  expect(await pendingThrough(cancel.promise, env.settings.holdMs / 4, trip), CANCEL_WHILE_HELD);
+  expect(await env.pending(cancel.promise, env.settings.holdMs / 4, trip), CANCEL_WHILE_HELD);
   const revoke = watch(Promise.resolve(env.host.revoke!(P, turnId)));
-  const revokeBlocked = await pendingThrough(revoke.promise, env.settings.holdMs / 4, trip);
+  const revokeBlocked = await env.pending(revoke.promise, env.settings.holdMs / 4, trip);
   const revokedWhileHeld = revoke.settled();
   const cancelPending = !cancel.settled();
   await held.release();
@@ -453,7 +447,7 @@ export function storeCases(add: AddCase): void {
       const c = await claim(env, w, t);
       const held = await heldAdmission(env, w, t, "e1", c.revision);
       expect(
-        await pendingThrough(held.fence.promise, env.settings.holdMs / 4, async () => {
+        await env.pending(held.fence.promise, env.settings.holdMs / 4, async () => {
           await env.call((await env.probe()).store.readEffect(t, "e1"), "readEffect (probe)");
         }),
         "admitDispatch resolved before launch settled",
@@ -550,7 +544,7 @@ export function storeCases(add: AddCase): void {
       const cancel = watch(
         canceller.store.casTurn(t, turn.revision, { ...turnDraft(t), status: "cancelled" }),
       );
-      const blocked = await pendingThrough(
+      const blocked = await env.pending(
         cancel.promise,
         env.settings.holdMs,
         () => turnStillRunning(env, t, CANCEL_WHILE_HELD),
@@ -587,7 +581,7 @@ export function storeCases(add: AddCase): void {
       const c = await claim(env, w, t);
       const held = await heldAdmission(env, w, t, "e1", c.revision);
       const revoke = watch(Promise.resolve(env.host.revoke!(P, t)));
-      const blocked = await pendingThrough(revoke.promise, env.settings.holdMs, async () => {
+      const blocked = await env.pending(revoke.promise, env.settings.holdMs, async () => {
         expect(await stillGranted(env, t), REVOKE_WHILE_HELD);
       });
       await held.release();
@@ -620,7 +614,7 @@ export function storeCases(add: AddCase): void {
       const rest = watch(
         Promise.all(ws.slice(1).map((w) => admit(w, t, "e1", c.revision, () => void others++))),
       );
-      await pendingThrough(rest.promise, env.settings.holdMs, async () => {
+      await env.pending(rest.promise, env.settings.holdMs, async () => {
         await env.call((await env.probe()).store.readEffect(t, "e1"), "readEffect (probe)");
       });
       const launchedWhileHeld = others;

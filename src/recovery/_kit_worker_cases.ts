@@ -82,7 +82,16 @@ export function workerCases(add: AddCase): void {
     async (env, t) => {
       const [w, other] = await env.workers(2);
       // Renewal every 5 ms of real time; the lease is judged on the kit's clock.
-      const owner = env.recovery(w, { renewEveryMs: 5 });
+      // The kit sees the owner's renewals and their answers: a refused one ends the wait.
+      let refusedRenewal = false;
+      const watchedStore = overriding(w.store, {
+        casEffect: async (tt, e, x, n) => {
+          const r = await w.store.casEffect(tt, e, x, n);
+          if (n.state === "admitted" && r?.ok === false) refusedRenewal = true;
+          return r;
+        },
+      });
+      const owner = env.recovery({ ...w, store: watchedStore }, { renewEveryMs: 5 });
       await beginWith(env, owner, t);
       const probe = (await env.probe()).store;
       const leaseOf = async () =>
@@ -105,7 +114,11 @@ export function workerCases(add: AddCase): void {
         return typeof until === "number" && until > env.clock.t;
       };
       // Observed, not timed: poll the store (each poll a read) until the renewal committed.
-      const renewed = await eventuallyAsync(isRenewed, env.settings.timeoutMs);
+      await eventuallyAsync(
+        async () => refusedRenewal || await isRenewed(),
+        env.settings.timeoutMs,
+      );
+      const renewed = !refusedRenewal && await isRenewed();
       const seen = await env.call(
         runOf(env.recovery(other), t, "e1", () => ++dispatches),
         "runEffect",

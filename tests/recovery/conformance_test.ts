@@ -125,7 +125,6 @@ Deno.test(`conformance kit: the end-to-end lease renewal case also names 'no-ren
       recoveryConformanceCases(hostFor("no-renewal", seed), {
         prefix: "",
         holdMs: 50,
-        timeoutMs: 200,
         seed,
       }).find((x) => x.name.includes("workers: lease renewal")),
     isFailure,
