@@ -7,7 +7,7 @@
  * @module
  */
 import { deferred, eventually, settlesWithin, watch } from "../_internal/kit_support.ts";
-import { expect, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
+import { expect, fieldNotAsSent, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
 import type { AddCase } from "./_kit_env.ts";
 import type { AdmitOutcome, EffectRecord, EffectState, TurnDraft, TurnRecord } from "./types.ts";
 
@@ -158,15 +158,6 @@ async function heldAdmission(
       return await env.call(fence.promise, "admitDispatch");
     },
   };
-}
-
-/** The first field of `sent` that `got` does not hold as sent, or `null` (JSON comparison). */
-export function fieldNotAsSent(sent: object, got: unknown): string | null {
-  const g = (typeof got === "object" && got !== null ? got : {}) as Record<string, unknown>;
-  for (const [k, v] of Object.entries(sent)) {
-    if (JSON.stringify(g[k]) !== JSON.stringify(v)) return k;
-  }
-  return null;
 }
 
 /** Another principal the kit grants when an admission must not hold `P`'s grant. */
