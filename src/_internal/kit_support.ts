@@ -69,6 +69,47 @@ export async function settlesWithin(p: Promise<unknown>, ms: number): Promise<bo
 }
 
 /**
+ * Sequential round trips through the store that a "still blocked?" window
+ * must see complete before it may conclude anything (see {@link pendingThrough}).
+ */
+export const WINDOW_TRIPS = 8;
+
+/**
+ * Whether `p` is still pending after the kit gave it every chance to settle:
+ * at least `ms` of real time AND `trips` sequential calls of `roundTrip`
+ * (each a call through the store, issued after `p`'s call), so a loaded
+ * machine stretches the window instead of cutting it short: a store whose
+ * writer is not really blocked has settled (or committed, which `roundTrip`
+ * may observe and fail on) long before. A round trip still unanswered after
+ * `patienceMs` ends the trips: the store serializes its readers behind the
+ * held writer (one connection, transactions one at a time), so nothing can
+ * commit meanwhile either. `false` as soon as `p` settled.
+ */
+export async function pendingThrough(
+  p: Promise<unknown>,
+  ms: number,
+  roundTrip: () => Promise<unknown>,
+  patienceMs: number,
+  trips: number = WINDOW_TRIPS,
+): Promise<boolean> {
+  const w = watch(p);
+  const start = Date.now();
+  for (let i = 0; i < trips; i++) {
+    if (w.settled()) return false;
+    const trip = roundTrip();
+    trip.catch(() => {}); // an answer arriving after the window is not judged
+    // Wait for the trip (or for `p`): a slow machine only makes this longer.
+    if (!(await settlesWithin(Promise.race([trip, p]), patienceMs))) break;
+    if (w.settled()) return false;
+    await trip;
+  }
+  const left = ms - (Date.now() - start);
+  if (left > 0 && await settlesWithin(p, left)) return false;
+  await Promise.resolve();
+  return !w.settled();
+}
+
+/**
  * `p`'s value, or a rejection with `fail(what)` when it does not settle
  * within `ms` milliseconds (a deadlocked or hung seam).
  */
@@ -96,6 +137,23 @@ export async function eventually(condition: () => boolean, ms: number): Promise<
     if (Date.now() >= end) return false;
     // Microtasks first (an in-memory store is done in a few), then timers.
     await (i < 50 ? Promise.resolve() : sleep(1));
+  }
+  return true;
+}
+
+/**
+ * Ask `condition` (e.g. a read through the store) until it answers `true`;
+ * `false` after `ms`. Between asks it yields one macrotask, so timers the
+ * condition waits for (a lease keeper's renewal) can run.
+ */
+export async function eventuallyAsync(
+  condition: () => Promise<boolean>,
+  ms: number,
+): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() >= end) return false;
+    await new Promise<void>((r) => setTimeout(r, 0));
   }
   return true;
 }
@@ -239,6 +297,14 @@ export class KitCaseBase {
         `instance (it read ${verdict < 0 ? "nothing" : `revision ${verdict}`}): acknowledge ` +
         "only after COMMIT, and keep no per-instance cache",
     );
+  }
+
+  /**
+   * {@link pendingThrough} with this case's patience (a quarter of
+   * `timeoutMs`) for a round trip the store does not answer.
+   */
+  pending(p: Promise<unknown>, ms: number, roundTrip: () => Promise<unknown>): Promise<boolean> {
+    return pendingThrough(p, ms, roundTrip, this.settings.timeoutMs / 4);
   }
 
   /** Remember `instance` to close it at the end of the case. */

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deferred, eventually, settlesWithin, watch } from "../_internal/kit_support.ts";
+import { deferred, eventually, watch } from "../_internal/kit_support.ts";
 import {
   check,
   KIT_AUTHORITY,
@@ -87,11 +87,16 @@ async function created(
   return r.value;
 }
 
-/** A transaction on `id` held inside its callback until `release()`. */
-async function heldTransact(env: KitCase, store: InteractionStore, id: string) {
+/** A transaction on `id` (as `request`'s caller and action) held inside its callback until `release()`. */
+async function heldTransact(
+  env: KitCase,
+  store: InteractionStore,
+  id: string,
+  request: TransactRequest = req(id),
+) {
   const gate = deferred();
   let calls = 0;
-  const tx = watch(store.transact(req(id), async (cur, ctx) => {
+  const tx = watch(store.transact(request, async (cur, ctx) => {
     calls++;
     await gate.promise;
     return writeSubmit(cur, ctx.now, "held");
@@ -111,6 +116,17 @@ async function heldTransact(env: KitCase, store: InteractionStore, id: string) {
     },
   };
 }
+
+const HELD_ROW =
+  "another instance's transaction on the same row ran its callback (or committed) while the " +
+  "first held the row: lock the row in the database (SELECT … FOR UPDATE) for the whole " +
+  "transaction, not per adapter instance, and never check then write unconditionally";
+
+const REVOKED_WHILE_HELD =
+  "a revocation of the authority a transaction read was acknowledged while that transaction " +
+  "held its fence: read the grant inside the transaction with FOR SHARE, so a revocation " +
+  "waits for the answer it authorised (checking before the transaction, or unlocked, lets " +
+  "it commit between check and write)";
 
 /** Register the store-level cases. */
 export function storeCases(add: AddCase): void {
@@ -493,16 +509,15 @@ export function storeCases(add: AddCase): void {
         secondCalled = true;
         return writeSubmit(cur, ctx.now, "second");
       }));
-      await settlesWithin(second.promise, env.settings.holdMs);
+      const probe = await env.probe();
+      await env.pending(second.promise, env.settings.holdMs, async () => {
+        const r = await env.call(probe.read(id, KIT_AUTHORITY), "read (probe)");
+        check(!(r?.ok === true && r.record.revision > 1), HELD_ROW);
+      });
       const calledWhileHeld = secondCalled;
       const first = await held.release();
       const out = await env.call(second.promise, "transact");
-      check(
-        !calledWhileHeld,
-        "another instance's transaction on the same row ran its callback while the first held " +
-          "the row: lock the row in the database (SELECT … FOR UPDATE) for the whole transaction, " +
-          "not per adapter instance, and never check then write unconditionally",
-      );
+      check(!calledWhileHeld, HELD_ROW);
       check(
         first?.ok === true && out?.ok === false,
         "the held transaction commits and the second is refused",
@@ -520,16 +535,79 @@ export function storeCases(add: AddCase): void {
       await created(env, s, id);
       const held = await heldTransact(env, s, id);
       const revoke = watch(Promise.resolve(env.h.revoke(KIT_AUTHORITY)));
-      const acked = await settlesWithin(revoke.promise, env.settings.holdMs);
+      const probe = await env.probe();
+      const blocked = await env.pending(revoke.promise, env.settings.holdMs, async () => {
+        const r = await env.call(probe.read(id, KIT_AUTHORITY), "read (probe)");
+        check(r?.ok === true, REVOKED_WHILE_HELD);
+      });
       await held.release();
       await env.call(revoke.promise, "revoke()");
-      check(
-        !acked,
-        "a revocation of the authority a transaction read was acknowledged while that transaction " +
-          "held its fence: read the grant inside the transaction with FOR SHARE, so a revocation " +
-          "waits for the answer it authorised (checking before the transaction, or unlocked, lets " +
-          "it commit between check and write)",
-      );
+      check(blocked, REVOKED_WHILE_HELD);
+    },
+  );
+
+  add(
+    "store: a held system-caller transaction blocks revocation of the system grant it read (FOR SHARE on the system grant too)",
+    "system-revocation",
+    async (env, p) => {
+      const revokeSystem = env.need(env.h.revokeSystem, "revokeSystem()", "system-revocation");
+      const s = await env.store();
+      const id = `${p}held-revoke-system`;
+      await created(env, s, id);
+      await env.call(env.h.grantSystem(KIT_SYSTEM), "grantSystem()");
+      const held = await heldTransact(env, s, id, req(id, 1, SCHEMA_1, KIT_SYSTEM, "cancel"));
+      const revoke = watch(Promise.resolve(revokeSystem.call(env.h, KIT_SYSTEM)));
+      const probe = await env.probe();
+      const why = "a revocation of the system grant a system caller's transaction read was " +
+        "acknowledged while that transaction held its fence: read the system grant with FOR " +
+        "SHARE inside the transaction too, so its revocation waits for the write it authorised";
+      const blocked = await env.pending(revoke.promise, env.settings.holdMs, async () => {
+        const r = await env.call(probe.read(id, KIT_SYSTEM), "read (probe)");
+        check(r?.ok === true, why);
+      });
+      await held.release();
+      await env.call(revoke.promise, "revokeSystem()");
+      check(blocked, why);
+    },
+  );
+
+  add(
+    "store: a callback's next record that breaks the rules (revision, id, authority, createdAt) is refused and writes nothing",
+    null,
+    async (env, p) => {
+      const [s, probe] = [await env.store(), await env.probe()];
+      const id = `${p}bad-next`;
+      const opened = await created(env, s, id);
+      const bad: [string, (cur: InteractionRecordV1) => Partial<InteractionRecordV1>][] = [
+        ["a skipped revision", (cur) => ({ revision: cur.revision + 2 })],
+        ["an unchanged revision", (cur) => ({ revision: cur.revision })],
+        ["another id", () => ({ id: `${id}-other` })],
+        ["another authority", () => ({ authority: { ...OTHER } })],
+        ["another createdAt", (cur) => ({ createdAt: cur.createdAt + 1 })],
+        ["another format version", () => ({ v: 2 as unknown as 1 })],
+      ];
+      for (const [what, change] of bad) {
+        let out: unknown;
+        try {
+          out = await env.call(
+            s.transact(req(id), (cur, ctx) => {
+              const d = writeSubmit(cur, ctx.now, "bad");
+              return { ...d, next: { ...d.next, ...change(cur) } };
+            }),
+            "transact",
+          );
+        } catch {
+          out = undefined; // refused by throwing: allowed
+        }
+        const r = await env.call(probe.read(id, KIT_AUTHORITY), "read (probe)");
+        check(
+          (out as { ok?: unknown } | undefined)?.ok !== true && r?.ok === true &&
+            r.record.revision === opened.revision && r.record.status === "pending",
+          `a callback's next record with ${what} was written: validate next before writing it ` +
+            "(nextRecordProblem: revision exactly current + 1, same id, authority, createdAt, v 1)",
+        );
+      }
+      check((await env.transitions(id)).length === 0, "no transition for a refused next record");
     },
   );
 

@@ -28,10 +28,13 @@
  * opts out only by declaring it lacks the capability (`lacks`), and a host
  * that neither provides the hook nor declares it fails those cases.
  *
- * Timing: `holdMs` (default 250 ms) is how long a transaction is held open
- * while the kit checks that other writers wait; it must exceed a few round
- * trips of the host's database. `timeoutMs` (default 10 s) bounds every
- * awaited call.
+ * Timing: while a transaction is held open, the kit watches the racing
+ * writer (another instance's transaction, a revocation) for at least
+ * `holdMs` (default 250 ms) AND through several sequential probe reads
+ * issued after it, each checking what the store committed (a write or a
+ * revocation committed while the transaction is held fails at once): a
+ * loaded machine makes a case slower, never wrong. `timeoutMs` (default
+ * 10 s) bounds every awaited call.
  *
  * Passing it proves the store's *logic* under concurrency. It does not prove
  * durability across a process restart: a host's Postgres (or other) adapter

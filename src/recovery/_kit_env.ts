@@ -39,6 +39,26 @@ export const SYSTEM = "conformance-system";
 /** Lease length the kit's workers use, in kit-clock ms. */
 export const KIT_LEASE_MS = 60_000;
 
+/** `value` as JSON with object keys sorted (a comparison that ignores key order). */
+function canonical(value: unknown): string | undefined {
+  return JSON.stringify(
+    value,
+    (_k, v) =>
+      isRecord(v) && !Array.isArray(v)
+        ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]))
+        : v,
+  );
+}
+
+/** The first field of `sent` that `got` does not hold as sent, or `null` (JSON, key order ignored). */
+export function fieldNotAsSent(sent: object, got: unknown): string | null {
+  const g = isRecord(got) ? got : {};
+  for (const [k, v] of Object.entries(sent)) {
+    if (canonical(g[k]) !== canonical(v)) return k;
+  }
+  return null;
+}
+
 /** One simulated worker: its adapter instance, instrumented, and its raw handle. */
 export interface KitWorker {
   /** The instance, wrapped: acknowledged writes are read back by the probe. */
@@ -168,7 +188,21 @@ export class KitCase extends KitCaseBase {
       },
       casEffect: async (t, e, expected, next) => {
         const r: CasOutcome<EffectRecord> = await store.casEffect(t, e, expected, next);
-        if (r?.ok === true) await readBack("casEffect", r.record, (p) => p.readEffect(t, e));
+        if (r?.ok === true) {
+          // What was SENT, not only the store's own answer: an UPDATE that leaves a
+          // column out while answering RETURNING * agrees with itself.
+          const wrong = fieldNotAsSent(next, r.record);
+          if (wrong !== null) {
+            this.durability.push(
+              `an acknowledged casEffect stored '${wrong}' as ${
+                canonical((r.record as unknown as Record<string, unknown>)[wrong])
+              }, not as sent (${
+                canonical((next as unknown as Record<string, unknown>)[wrong])
+              }): the UPDATE must set every column of the record, claim_token included`,
+            );
+          }
+          await readBack("casEffect", r.record, (p) => p.readEffect(t, e));
+        }
         return r;
       },
     };

@@ -6,7 +6,7 @@
  *
  * @module
  */
-import { deferred, eventually, sleep } from "../_internal/kit_support.ts";
+import { deferred, eventually, eventuallyAsync } from "../_internal/kit_support.ts";
 import { CancelRelay } from "./cancel_relay.ts";
 import {
   expect,
@@ -82,7 +82,16 @@ export function workerCases(add: AddCase): void {
     async (env, t) => {
       const [w, other] = await env.workers(2);
       // Renewal every 5 ms of real time; the lease is judged on the kit's clock.
-      const owner = env.recovery(w, { renewEveryMs: 5 });
+      // The kit sees the owner's renewals and their answers: a refused one ends the wait.
+      let refusedRenewal = false;
+      const watchedStore = overriding(w.store, {
+        casEffect: async (tt, e, x, n) => {
+          const r = await w.store.casEffect(tt, e, x, n);
+          if (n.state === "admitted" && r?.ok === false) refusedRenewal = true;
+          return r;
+        },
+      });
+      const owner = env.recovery({ ...w, store: watchedStore }, { renewEveryMs: 5 });
       await beginWith(env, owner, t);
       const probe = (await env.probe()).store;
       const leaseOf = async () =>
@@ -104,12 +113,12 @@ export function workerCases(add: AddCase): void {
         const until = await leaseOf();
         return typeof until === "number" && until > env.clock.t;
       };
-      const end = Date.now() + env.settings.timeoutMs;
-      let renewed = await isRenewed();
-      while (!renewed && Date.now() < end) {
-        await sleep(2);
-        renewed = await isRenewed();
-      }
+      // Observed, not timed: poll the store (each poll a read) until the renewal committed.
+      await eventuallyAsync(
+        async () => refusedRenewal || await isRenewed(),
+        env.settings.timeoutMs,
+      );
+      const renewed = !refusedRenewal && await isRenewed();
       const seen = await env.call(
         runOf(env.recovery(other), t, "e1", () => ++dispatches),
         "runEffect",
@@ -144,14 +153,25 @@ export function workerCases(add: AddCase): void {
       const recs = ws.map((w) => env.recovery(w));
       await beginWith(env, recs[0], t);
       let dispatches = 0;
+      // The dispatch stays open until every other worker answered (a barrier the kit
+      // controls, not a sleep): they all race a dispatch in flight. A second dispatch
+      // opens the barrier too, so a broken store fails by count instead of hanging.
+      let answered = 0;
+      const othersAnswered = deferred();
+      const note = () => {
+        if (answered >= recs.length - 1 || dispatches > 1) othersAnswered.resolve();
+      };
       const runs = await env.call(
-        Promise.all(recs.map((r) =>
-          runOf(r, t, "e1", async () => {
+        Promise.all(recs.map((r) => {
+          const run = runOf(r, t, "e1", async () => {
             dispatches++;
-            await sleep(1);
+            note();
+            await othersAnswered.promise;
             return "done";
-          })
-        )),
+          });
+          run.then(() => void (answered++, note()), () => void (answered++, note()));
+          return run;
+        })),
         "concurrent runEffect",
       );
       expect(dispatches === 1, `expected 1 dispatch, got ${dispatches}`);

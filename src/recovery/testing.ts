@@ -27,11 +27,18 @@
  * nor declares it missing fails that case loudly. Lost acknowledgements run
  * by default.
  *
- * Timing: nothing assumes microsecond latency. `holdMs` (default 250 ms) is
- * how long the kit holds a fence open while checking that other writers
- * wait; it must exceed a few round trips of the host's database. `timeoutMs`
- * (default 10 s) bounds every awaited seam call, so a deadlock is a named
- * failure, not a hung kit.
+ * Timing: nothing assumes microsecond latency, and no verdict rests on a
+ * sleep. While a fence is held, the kit watches the racing writer for at
+ * least `holdMs` (default 250 ms) AND through several sequential reads of
+ * the probe instance issued after it, and each read checks what the store
+ * committed (a cancel or revocation committed while the fence is held fails
+ * at once), so a loaded machine makes a case slower, not wrong. Races whose
+ * precondition the kit cannot force (an admission queued BEHIND a cancel or
+ * a revocation) are judged from what the store committed and retried on a
+ * fresh turn when the store happened to serve the later writer first; a case
+ * that never establishes its precondition fails saying "inconclusive", it
+ * does not pass. `timeoutMs` (default 10 s) bounds every awaited seam call,
+ * so a deadlock is a named failure, not a hung kit.
  *
  * Passing it is evidence about the adapter under the conditions of the run.
  * Durability across a real process restart needs the host's own tests
@@ -50,6 +57,13 @@
  *   tests do).
  * - Durability across a real process restart, and clock skew between
  *   machines (the kit's workers share one clock).
+ * - **A guarded cancel that checks the grant before the turn lock, on a
+ *   store whose revocation also takes the turn lock** (as
+ *   `PostgresRecoveryStore.revoke` does). The kit makes the revocation
+ *   commit while the cancel waits for the turn lock; such a store queues the
+ *   revocation behind the cancel instead (a correct order), so the bug can
+ *   only show in a window the kit cannot hold open, and the case passes on
+ *   the order the store committed.
  *
  * Deno:
  * ```ts ignore

@@ -166,8 +166,14 @@ export interface AdmitRequest {
    * when `TurnRecovery` asked): the fence writes it into the `admitted` mark
    * (step 5), so the admitted owner starts with a full lease however long
    * the claim waited. Absent (older callers): keep the claim's `leaseUntil`.
-   * A fence that ignores it stays safe (the owner then renews by CAS before
-   * dispatching) but costs that extra round trip.
+   * A fence MUST write it when present (the conformance kit fails one that
+   * does not). Ignoring it does not by itself dispatch twice (the owner
+   * renews by CAS at its revision before dispatching, and that CAS conflicts
+   * with any not-run written meanwhile), but the committed mark then carries
+   * the claim's lease, which may already have ended while the claim waited
+   * for the fence: until the renewal lands, other workers report the live
+   * admission as lost and the host is asked to verify a dispatch that is
+   * about to start.
    */
   readonly leaseUntil?: number;
   /**

@@ -43,7 +43,9 @@ export type Flaw =
   | "two-step-transition"
   | "conflict-without-current"
   | "system-grant-any-tenant"
-  | "system-grant-cached";
+  | "system-grant-cached"
+  | "system-grant-unlocked"
+  | "no-next-validation";
 
 export const FLAWS: readonly Flaw[] = [
   "unfenced-read-then-write",
@@ -58,6 +60,8 @@ export const FLAWS: readonly Flaw[] = [
   "conflict-without-current",
   "system-grant-any-tenant",
   "system-grant-cached",
+  "system-grant-unlocked",
+  "no-next-validation",
 ];
 
 /** Checks, then (a round trip later, holding nothing) calls back and writes unconditionally. */
@@ -223,6 +227,50 @@ class SystemGrantCached extends MemoryInteractionStore {
   }
 }
 
+/** Reads the system grant without FOR SHARE (the user's grant is still locked). */
+class SystemGrantUnlocked extends MemoryInteractionStore {
+  protected override transactLocks(request: TransactRequest): LockRequest[] {
+    return isSystemCaller(request.caller)
+      ? [{ key: ["row", request.id], mode: "exclusive" }]
+      : super.transactLocks(request);
+  }
+}
+
+/** Writes whatever `next` the callback returned (nextRecordProblem never consulted). */
+class NoNextValidation extends MemoryInteractionStore {
+  readonly #sent = new Map<string, InteractionRecordV1>();
+  override transact<T>(
+    request: TransactRequest,
+    fn: TransactCallback<T>,
+  ): Promise<Result<TransactCommit<T>, FenceRefusal>> {
+    return super.transact(request, async (cur, ctx) => {
+      const d = await fn(cur, ctx);
+      if (d.kind !== "write") return d;
+      this.#sent.set(request.id, d.next);
+      // What the reference check sees is made to pass; the original is what gets written.
+      return {
+        ...d,
+        next: {
+          ...d.next,
+          v: 1,
+          id: cur.id,
+          revision: cur.revision + 1,
+          authority: cur.authority,
+          createdAt: cur.createdAt,
+        },
+      };
+    });
+  }
+  protected override commitDecision<T>(
+    id: string,
+    decision: TransactDecision<T> & { readonly kind: "write" },
+  ) {
+    const sent = this.#sent.get(id) ?? decision.next;
+    this.#sent.delete(id);
+    return super.commitDecision(id, { ...decision, next: sent });
+  }
+}
+
 /** A harness over the reference store (optionally with a round trip per step). */
 export function memoryHarness(pause?: () => Promise<void>): InteractionStoreHarness {
   return memoryInteractionHarness({ pause });
@@ -261,6 +309,10 @@ export function flawedHarness(flaw: Flaw, pause?: () => Promise<void>): Interact
           return new SystemGrantAnyTenant(o);
         case "system-grant-cached":
           return new SystemGrantCached(o);
+        case "system-grant-unlocked":
+          return new SystemGrantUnlocked(o);
+        case "no-next-validation":
+          return new NoNextValidation(o);
       }
     },
   });

@@ -377,6 +377,58 @@ export class NoRenewalStore extends BrokenBase {
   }
 }
 
+/** The effect UPDATE's column list leaves out claim_token while answering RETURNING *: a takeover keeps the old owner's token. */
+export class ClaimTokenNotWrittenStore extends BrokenBase {
+  override casEffect(
+    t: string,
+    e: string,
+    expected: number,
+    next: EffectDraft,
+  ): Promise<CasOutcome<EffectRecord>> {
+    const cur = this.peekEffect(t, e);
+    return super.casEffect(t, e, expected, cur ? { ...next, claimToken: cur.claimToken } : next);
+  }
+}
+
+/** A lease renewal keyed on state = 'admitted' instead of the revision (UPDATE … WHERE state = 'admitted'). */
+export class RenewalKeyedOnStateStore extends BrokenBase {
+  override casEffect(
+    t: string,
+    e: string,
+    expected: number,
+    next: EffectDraft,
+  ): Promise<CasOutcome<EffectRecord>> {
+    const cur = this.peekEffect(t, e);
+    const renewal = cur?.state === "admitted" && next.state === "admitted";
+    return super.casEffect(t, e, renewal ? cur.revision : expected, next);
+  }
+}
+
+/** A guarded cancel that checks the grant (unlocked) before taking the turn lock, then trusts it. */
+export class GuardBeforeTurnLockStore extends BrokenBase {
+  override async casTurn(
+    turnId: string,
+    expectedRevision: number,
+    next: TurnDraft,
+    guard?: TurnGuard,
+  ): Promise<TurnCasOutcome> {
+    if (guard === undefined) return super.casTurn(turnId, expectedRevision, next);
+    if (!this.isAuthorized(guard.principal, turnId, guard.actor)) {
+      return { ok: false, code: "unauthorized" };
+    }
+    await this.step("guard-before-turn-lock:ack");
+    return super.casTurn(turnId, expectedRevision, next); // "already checked"
+  }
+}
+
+/** The fence ignores AdmitRequest.leaseUntil: the mark keeps the claim's (maybe ended) lease. */
+export class IgnoresAdmitLeaseStore extends BrokenBase {
+  override admitDispatch(r: AdmitRequest): Promise<AdmitOutcome> {
+    const { leaseUntil: _ignored, ...rest } = r;
+    return super.admitDispatch(rest);
+  }
+}
+
 export type Variant =
   | "reference"
   | "non-atomic-cas"
@@ -396,7 +448,11 @@ export type Variant =
   | "blind-not-run"
   | "only-cancelled-refused"
   | "grant-cache"
-  | "no-renewal";
+  | "no-renewal"
+  | "claim-token-not-written"
+  | "renewal-keyed-on-state"
+  | "guard-before-turn-lock"
+  | "ignores-admit-lease";
 
 export type BrokenVariant = Exclude<Variant, "reference">;
 
@@ -434,6 +490,10 @@ export const BROKEN_VARIANTS: readonly BrokenVariant[] = [
   "only-cancelled-refused",
   "grant-cache",
   "no-renewal",
+  "claim-token-not-written",
+  "renewal-keyed-on-state",
+  "guard-before-turn-lock",
+  "ignores-admit-lease",
 ];
 
 export function makeStore(variant: Variant, options: MemoryStoreOptions): MemoryRecoveryStore {
@@ -476,5 +536,13 @@ export function makeStore(variant: Variant, options: MemoryStoreOptions): Memory
       return new GrantCacheStore(options);
     case "no-renewal":
       return new NoRenewalStore(options);
+    case "claim-token-not-written":
+      return new ClaimTokenNotWrittenStore(options);
+    case "renewal-keyed-on-state":
+      return new RenewalKeyedOnStateStore(options);
+    case "guard-before-turn-lock":
+      return new GuardBeforeTurnLockStore(options);
+    case "ignores-admit-lease":
+      return new IgnoresAdmitLeaseStore(options);
   }
 }

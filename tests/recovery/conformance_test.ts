@@ -76,6 +76,19 @@ const EXPECTED: Record<BrokenVariant, [string, RegExp]> = {
   ],
   "grant-cache": ["no cached grant", /never from a per-connection cache/],
   "no-renewal": ["owner's renewal", /lease renewal .* was refused/],
+  "claim-token-not-written": [
+    "stores every field it was sent",
+    /did not store 'claimToken' as sent/,
+  ],
+  "renewal-keyed-on-state": ["dead owner's late renewal", /late lease renewal at its old revision/],
+  "ignores-admit-lease": [
+    "admission writes the fresh leaseUntil",
+    /must write the request's leaseUntil/,
+  ],
+  "guard-before-turn-lock": [
+    "guarded cancel rechecks the grant after taking the turn lock",
+    /guarded cancel committed although the user's grant was revoked/,
+  ],
 };
 
 // The per-instance lock is caught when the other instances launch while the
@@ -112,7 +125,6 @@ Deno.test(`conformance kit: the end-to-end lease renewal case also names 'no-ren
       recoveryConformanceCases(hostFor("no-renewal", seed), {
         prefix: "",
         holdMs: 50,
-        timeoutMs: 200,
         seed,
       }).find((x) => x.name.includes("workers: lease renewal")),
     isFailure,
