@@ -122,3 +122,12 @@ Deno.test("postgres/README.md: every ts block runs (PGlite, and the server for S
     "`PostgresReplayLog`: the replay window": ["1"],
   });
 });
+
+Deno.test("npm READMEs (docs/npm/*.md): every ts block runs and prints what it says", async () => {
+  const env = { DATABASE_URL: await databaseUrl() };
+  const printed: string[] = [];
+  for (const file of ["docs/npm/chat-protocol.md", "docs/npm/chat-protocol-postgres.md"]) {
+    for (const block of tsBlocks(file)) printed.push((await runBlock(block, env)).trim());
+  }
+  assert.deepEqual(printed, ["completed Hi", "completed"]);
+});
