@@ -51,7 +51,7 @@ export interface Rule {
   readonly id: string;
   /** The rule in one line. */
   readonly statement: string;
-  /** Where the README states it (`README.md#anchor` or `conformance/README.md#anchor`). */
+  /** Where the docs state it (`docs/<page>.md#anchor` or `conformance/README.md#anchor`). */
   readonly anchor: string;
 }
 
@@ -136,8 +136,10 @@ export function checkCorpus(cases: readonly ConformanceCase[], rules: readonly R
     if (typeof r.statement !== "string" || r.statement === "") {
       problems.push(`${r.id}: no statement`);
     }
-    if (!/^(conformance\/)?README\.md#[a-z0-9-]+$/.test(r.anchor)) {
-      problems.push(`${r.id}: anchor ${r.anchor} is not README.md#… or conformance/README.md#…`);
+    if (!/^(?:(?:conformance\/)?README|docs\/[a-z_]+)\.md#[a-z0-9-]+$/.test(r.anchor)) {
+      problems.push(
+        `${r.id}: anchor ${r.anchor} is not docs/<page>.md#… or conformance/README.md#…`,
+      );
     }
   }
   if (new Set(rules.map((r) => r.id)).size !== rules.length) problems.push("duplicate rule ids");

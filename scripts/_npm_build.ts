@@ -3,7 +3,8 @@
  * `build_npm_postgres.ts` for `@papercusp/chat-protocol-postgres`): compile
  * `.ts` sources to ESM + `.d.ts` with the TypeScript compiler, check that
  * library output imports no `node:` builtin, run `publint --strict` and
- * `attw --pack --profile esm-only`, and smoke-test the entry points under
+ * `attw --pack --profile node16`, check the npm README's links, type-check
+ * consumer projects over several TypeScript versions, and smoke-test the entry points under
  * Node with `import` and `require()`.
  *
  * @module
@@ -46,9 +47,12 @@ export async function* walk(dir: string): AsyncGenerator<string> {
 
 /**
  * Compiles `roots` (absolute paths) and everything they import into
- * `<out>/esm` (ESM + `.d.ts`, relative `.ts` imports rewritten to `.js`).
- * `paths` maps bare specifiers to declaration files (a sibling package's
- * build). Returns the emitted files, relative to `out`.
+ * `<out>/esm` (ESM + `.d.ts`, relative `.ts` imports rewritten to `.js`),
+ * or with `format: "cjs"` into `<out>/cjs` (CommonJS + `.d.ts`, and a
+ * `package.json` `{"type":"commonjs"}` that makes Node and TypeScript read
+ * that folder as CommonJS). `paths` maps bare specifiers to declaration
+ * files (a sibling package's build). Returns the emitted files, relative to
+ * `out`.
  */
 export async function compile(input: {
   readonly root: string;
@@ -56,21 +60,25 @@ export async function compile(input: {
   readonly roots: readonly string[];
   readonly out: string;
   readonly paths?: Record<string, string[]>;
+  readonly format?: "esm" | "cjs";
 }): Promise<string[]> {
+  const cjs = input.format === "cjs";
+  const dir = cjs ? "cjs" : "esm";
   const options: ts.CompilerOptions = {
     target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.ESNext,
-    moduleResolution: ts.ModuleResolutionKind.Bundler,
+    module: cjs ? ts.ModuleKind.CommonJS : ts.ModuleKind.ESNext,
+    moduleResolution: cjs ? ts.ModuleResolutionKind.Node10 : ts.ModuleResolutionKind.Bundler,
     lib: ["lib.es2022.d.ts", "lib.dom.d.ts", "lib.dom.iterable.d.ts", "lib.dom.asynciterable.d.ts"],
     declaration: true,
     sourceMap: false,
     strict: true,
     isolatedModules: true,
-    verbatimModuleSyntax: true,
+    verbatimModuleSyntax: !cjs, // it forbids CommonJS output
+    esModuleInterop: true, // CommonJS: `import process from "node:process"` reads the module
     allowImportingTsExtensions: true,
     rewriteRelativeImportExtensions: true,
     skipLibCheck: true,
-    outDir: join(input.out, "esm"),
+    outDir: join(input.out, dir),
     rootDir: input.rootDir,
     types: ["node"],
     typeRoots: [join(input.root, "node_modules/@types")],
@@ -86,8 +94,11 @@ export async function compile(input: {
     console.error(text);
     if (emit.emitSkipped) throw new Error("TypeScript emit failed");
   }
+  if (cjs) {
+    await Deno.writeTextFile(join(input.out, dir, "package.json"), '{ "type": "commonjs" }\n');
+  }
   const emitted: string[] = [];
-  for await (const f of walk(join(input.out, "esm"))) emitted.push(relative(input.out, f));
+  for await (const f of walk(join(input.out, dir))) emitted.push(relative(input.out, f));
   return emitted;
 }
 
@@ -105,7 +116,7 @@ export async function assertEdgeSafe(
     const text = await Deno.readTextFile(join(out, f));
     if (
       !mayUseNode(f) &&
-      /^\s*(?:import|export|\})[^\n]*\bfrom\s*["']node:|^\s*import\s*["']node:|\bimport\(\s*["']node:/m
+      /^\s*(?:import|export|\})[^\n]*\bfrom\s*["']node:|^\s*import\s*["']node:|\b(?:import|require)\(\s*["']node:/m
         .test(text)
     ) {
       throw new Error(`${f} imports a node: builtin; library code must stay edge-safe`);
@@ -114,19 +125,39 @@ export async function assertEdgeSafe(
   }
 }
 
-/** `package.json` `exports` for deno.json-style entry points (`"./x": "x.ts"`). */
+/** One `exports` target: the `.d.ts` beside the `.js` it types. */
+export interface ExportTarget {
+  readonly types: string;
+  readonly default: string;
+}
+
+/**
+ * `package.json` `exports` for deno.json-style entry points (`"./x": "x.ts"`):
+ * `import` gets the ESM build (`esm/`), `require` the CommonJS one (`cjs/`),
+ * each with its own declarations, so TypeScript reads CommonJS types for a
+ * CommonJS consumer (`module` `node16` / `nodenext`, any TypeScript ≥ 5.5)
+ * and ESM types for an ESM one.
+ */
 export function exportsFor(
   entries: Record<string, string>,
-): Record<string, { types: string; default: string }> {
-  const map: Record<string, { types: string; default: string }> = {};
+): Record<string, { import: ExportTarget; require: ExportTarget }> {
+  const map: Record<string, { import: ExportTarget; require: ExportTarget }> = {};
   for (const [key, file] of Object.entries(entries)) {
-    const base = "./esm/" + file.replace(/\.ts$/, "");
-    map[key] = { types: `${base}.d.ts`, default: `${base}.js` };
+    const stem = file.replace(/\.ts$/, "");
+    const target = (dir: string) => ({
+      types: `./${dir}/${stem}.d.ts`,
+      default: `./${dir}/${stem}.js`,
+    });
+    map[key] = { import: target("esm"), require: target("cjs") };
   }
   return map;
 }
 
-/** `publint --strict` and `attw --pack --profile esm-only` on the package in `out` (pinned, via npx). */
+/**
+ * `publint --strict` and `attw --pack --profile node16` (ESM and CommonJS
+ * consumers under `node16` / `nodenext`, and bundlers) on the package in
+ * `out` (pinned, via npx).
+ */
 export async function checkPackage(log: (msg: string) => void, out: string): Promise<void> {
   await run(log, "npx", ["--yes", "publint@0.3.25", "--strict", "."], out);
   await run(log, "npx", [
@@ -135,7 +166,7 @@ export async function checkPackage(log: (msg: string) => void, out: string): Pro
     "--pack",
     ".",
     "--profile",
-    "esm-only",
+    "node16",
   ], out);
 }
 
@@ -200,5 +231,131 @@ ${input.extra ?? ""}
   } finally {
     await Deno.remove(join(out, "smoke.mjs")).catch(() => {});
     await Deno.remove(join(out, "node_modules"), { recursive: true }).catch(() => {});
+  }
+}
+
+/** One consumer project of {@link tscMatrix}: its `package.json` type and compiler options. */
+interface Consumer {
+  readonly name: string;
+  readonly type: "module" | "commonjs";
+  readonly module: string;
+  readonly moduleResolution: string;
+}
+
+/** The consumers the README names: ESM and CommonJS under `nodenext` and `node16`, and bundlers. */
+const CONSUMERS: readonly Consumer[] = [
+  { name: "esm-nodenext", type: "module", module: "nodenext", moduleResolution: "nodenext" },
+  { name: "esm-node16", type: "module", module: "node16", moduleResolution: "node16" },
+  { name: "cjs-nodenext", type: "commonjs", module: "nodenext", moduleResolution: "nodenext" },
+  { name: "cjs-node16", type: "commonjs", module: "node16", moduleResolution: "node16" },
+  { name: "bundler", type: "module", module: "esnext", moduleResolution: "bundler" },
+];
+
+/**
+ * Type-checks consumer projects of the built package in `out` with every
+ * compiler of `compilers` (the `typescript` module of each version): for
+ * each consumer of {@link CONSUMERS}, a project whose `index.ts` imports
+ * every entry point (`import * as`, plus `usage`, a snippet that uses the
+ * types); the first consumer checks with `skipLibCheck: false`, so the
+ * package's declarations are checked too. `modules` (package name → directory) are linked into the
+ * projects' `node_modules`. Logs one line per version and throws listing
+ * every failing pair.
+ */
+export async function tscMatrix(input: {
+  readonly log: (msg: string) => void;
+  readonly out: string;
+  readonly name: string;
+  readonly entries: readonly string[];
+  readonly modules: Record<string, string>;
+  readonly usage: string;
+  // deno-lint-ignore no-explicit-any
+  readonly compilers: readonly any[];
+}): Promise<void> {
+  const base = await Deno.makeTempDir({ prefix: "tsc_matrix_" });
+  try {
+    const links = { [input.name]: input.out, ...input.modules };
+    for (const [pkg, target] of Object.entries(links)) {
+      const link = join(base, "node_modules", pkg);
+      await Deno.mkdir(join(link, ".."), { recursive: true });
+      await Deno.symlink(target, link);
+    }
+    const specs = input.entries.map((e) => e === "." ? input.name : `${input.name}/${e.slice(2)}`);
+    const index = specs.map((s, i) => `import * as m${i} from "${s}";`).join("\n") +
+      `\nexport const all = [${specs.map((_, i) => `m${i}`).join(", ")}];\n${input.usage}\n`;
+    for (const c of CONSUMERS) {
+      await Deno.mkdir(join(base, c.name));
+      await Deno.writeTextFile(
+        join(base, c.name, "package.json"),
+        JSON.stringify({ type: c.type }),
+      );
+      await Deno.writeTextFile(join(base, c.name, "index.ts"), index);
+    }
+    const failures: string[] = [];
+    for (const ts of input.compilers) {
+      const started = performance.now();
+      const results: string[] = [];
+      for (const c of CONSUMERS) {
+        const parsed = ts.convertCompilerOptionsFromJson({
+          module: c.module,
+          moduleResolution: c.moduleResolution,
+          target: "es2022",
+          lib: ["es2022", "dom", "dom.iterable"],
+          strict: true,
+          noEmit: true,
+          // The package's declarations are checked once per version (ESM, nodenext), the other
+          // consumers check resolution and use (TS1479, TS2307, …) and skip the rest.
+          skipLibCheck: c !== CONSUMERS[0],
+          types: [],
+        }, join(base, c.name));
+        const program = ts.createProgram([join(base, c.name, "index.ts")], parsed.options);
+        const diagnostics = [...parsed.errors, ...ts.getPreEmitDiagnostics(program)];
+        results.push(
+          `${c.name} ${diagnostics.length === 0 ? "ok" : `${diagnostics.length} errors`}`,
+        );
+        if (diagnostics.length > 0) {
+          const text = ts.formatDiagnostics(diagnostics.slice(0, 5), {
+            getCanonicalFileName: (f: string) => f,
+            getCurrentDirectory: () => base,
+            getNewLine: () => "\n",
+          });
+          failures.push(`TypeScript ${ts.version}, ${c.name}:\n${text}`);
+        }
+      }
+      const ms = Math.round(performance.now() - started);
+      input.log(`tsc ${ts.version}: ${results.join(", ")} (${ms} ms)`);
+    }
+    if (failures.length > 0) throw new Error(`consumer type check failed:\n${failures.join("\n")}`);
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
+
+/**
+ * Throws unless the package's `README.md` (in `out`) is written for npm
+ * users: every relative link names a file that is in the package (the
+ * tarball holds only `out`), and no line tells the reader to run
+ * `deno task` (there is no deno.json in the package).
+ */
+export async function checkReadme(log: (msg: string) => void, out: string): Promise<void> {
+  const text = await Deno.readTextFile(join(out, "README.md"));
+  const problems: string[] = [];
+  for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+    if (/^(?:https:\/\/|#)/.test(target)) continue;
+    const path = target.split("#")[0];
+    if (/^(?:\.\.\/|\/)/.test(path) || !(await exists(join(out, path)))) {
+      problems.push(`link to ${target}: not a file in the package`);
+    }
+  }
+  if (/deno task/.test(text)) problems.push("tells the reader to run `deno task`");
+  if (problems.length > 0) throw new Error(`npm README: ${problems.join("; ")}`);
+  log("README.md: every link resolves inside the package");
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -4,12 +4,18 @@
  * 1. compiles every entry point deno.json `exports` names and everything they
  *    import (plus the `inspect` CLI for the `bin` entry) to ESM + `.d.ts`
  *    with the TypeScript compiler (`rewriteRelativeImportExtensions`);
+ *    A CommonJS copy of the entry points goes to `cjs/` (`require`
+ *    condition, with its own `.d.ts`);
  * 2. writes `package.json` (an `exports` entry per deno.json entry point,
- *    `"sideEffects": false`, zod as a peer dependency, `bin`), README and
- *    LICENSE;
+ *    `import` and `require` conditions, `"sideEffects": false`, zod as a
+ *    peer dependency, `bin`), the npm README (`docs/npm/chat-protocol.md`)
+ *    and LICENSE;
  * 3. checks the package with `publint --strict` and
- *    `attw --pack --profile esm-only`;
- * 4. smoke-tests every entry point under Node with `import` and `require()`
+ *    `attw --pack --profile node16`, and that every link of its README
+ *    resolves inside the package;
+ * 4. type-checks consumer projects (ESM and CommonJS under `node16` and
+ *    `nodenext`, and `bundler`) with TypeScript 5.5, 5.6, 5.7, 5.8 and 5.9;
+ * 5. smoke-tests every entry point under Node with `import` and `require()`
  *    (same export names both ways), checks that `"sideEffects": false` is
  *    true (importing an entry adds no global and changes no built-in
  *    prototype, measured after zod itself is loaded), and runs the CLI `bin`
@@ -24,12 +30,15 @@ import { fileURLToPath } from "node:url";
 import {
   assertEdgeSafe,
   checkPackage,
+  checkReadme,
   compile,
   exportsFor,
   logger,
   run as runIn,
   smokeTest,
+  tscMatrix,
 } from "./_npm_build.ts";
+import { TYPESCRIPTS } from "./_tsc_versions.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const out = join(root, "npm");
@@ -57,9 +66,22 @@ const emitted = await compile({
   roots: [...Object.values(ENTRY_POINTS), CLI_ENTRY].map((f) => join(root, f)),
   out,
 });
-log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules`);
+// The CommonJS copy: the entry points only (the CLI `bin` is ESM).
+const emittedCjs = await compile({
+  root,
+  rootDir: root,
+  roots: Object.values(ENTRY_POINTS).map((f) => join(root, f)),
+  out,
+  format: "cjs",
+});
+const count = (files: string[]) => files.filter((f) => f.endsWith(".js")).length;
+log(`compiled ${count(emitted)} ESM modules and ${count(emittedCjs)} CommonJS modules`);
 // Library output must not import node: builtins (only the CLI may).
-await assertEdgeSafe(out, emitted, (f) => f.startsWith(join("esm", "src", "cli")));
+await assertEdgeSafe(
+  out,
+  [...emitted, ...emittedCjs],
+  (f) => f.startsWith(join("esm", "src", "cli")),
+);
 
 // bin: add the shebang
 const binPath = join(out, "esm", CLI_ENTRY.replace(/\.ts$/, ".js"));
@@ -77,17 +99,19 @@ const pkg = {
   license: "Apache-2.0",
   type: "module",
   sideEffects: false,
-  main: "./esm/mod.js",
-  types: "./esm/mod.d.ts",
+  main: "./cjs/mod.js",
+  types: "./cjs/mod.d.ts",
   exports: { ...exportsMap, "./schema/*": "./schema/*", "./package.json": "./package.json" },
   bin: { "chat-protocol-inspect": "./esm/src/cli/bin.js" },
-  files: ["esm", "schema", "README.md", "LICENSE"],
+  files: ["esm", "cjs", "schema", "README.md", "LICENSE"],
   engines: { node: ">=20.19" },
   peerDependencies: { zod: zodRange },
   keywords: ["sse", "chat", "agent", "protocol", "streaming", "ai-sdk", "uimessage", "zod"],
 };
 await Deno.writeTextFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
-await Deno.copyFile(join(root, "README.md"), join(out, "README.md"));
+// The npm README is written for npm users (npm install, import specifiers, links into the
+// package); the repository README speaks to a checkout (deno task …).
+await Deno.copyFile(join(root, "docs", "npm", "chat-protocol.md"), join(out, "README.md"));
 await Deno.copyFile(join(root, "LICENSE"), join(out, "LICENSE"));
 // The JSON Schema files (schema/*.schema.json), as `@papercusp/chat-protocol/schema/…`.
 for (const path of await listFiles(join(root, "schema"))) {
@@ -98,10 +122,24 @@ log(`wrote npm/package.json (${pkg.name}@${pkg.version})`);
 
 if (skipChecks) Deno.exit(0);
 
-// 3. publint + attw (fetched from the npm registry by npx, pinned)
+// 3. publint + attw (fetched from the npm registry by npx, pinned); the README's links
 await checkPackage(log, out);
+await checkReadme(log, out);
 
-// 4. Node smoke test: every entry point with import and require(); the bin.
+// 4. TypeScript consumers: ESM and CommonJS (node16, nodenext) and bundler projects, with every
+// TypeScript from the promised floor (5.5) to the build's own.
+await tscMatrix({
+  log,
+  out,
+  name: pkg.name,
+  entries: Object.keys(ENTRY_POINTS),
+  modules: { zod: join(root, "node_modules", "zod") },
+  compilers: TYPESCRIPTS,
+  usage: `const folder = new m0.ChatStateFolder("c1", "t1");
+export const status: m0.ChatStateV1["status"] = folder.state().status;`,
+});
+
+// 5. Node smoke test: every entry point with import and require(); the bin.
 await smokeTest({
   log,
   out,

@@ -2,15 +2,18 @@
  * Builds the npm package of `@papercusp/chat-protocol-postgres` into
  * `postgres/npm/`:
  *
- * 1. compiles its entry points (`.`, `./pglite-dir`) to ESM + `.d.ts`; the
+ * 1. compiles its entry points (`.`, `./pglite-dir`) to ESM + `.d.ts` and a
+ *    CommonJS copy (`cjs/`, the `require` condition); the
  *    core is resolved from its own npm build (`npm/`, so run
  *    `deno task build:npm` first) and stays a bare `@papercusp/chat-protocol`
  *    import; only `src/dir_lock.ts` (the `./pglite-dir` file lock) may import
  *    `node:` builtins;
- * 2. writes `package.json`: the core as a peer dependency, the drivers
+ * 2. writes `package.json` (`import` and `require` conditions): the core as a peer dependency, the drivers
  *    `postgres` and `@electric-sql/pglite` as OPTIONAL peer dependencies
  *    (the host installs the one it uses);
- * 3. checks it with `publint --strict` and `attw --pack --profile esm-only`;
+ * 3. checks it with `publint --strict` and `attw --pack --profile node16`,
+ *    and that its README (`docs/npm/chat-protocol-postgres.md`) links only
+ *    to files in the package;
  * 4. under Node: imports both entry points with `import` and `require()`,
  *    then runs migrate + append + `replayAfter` on PGlite in memory, the
  *    directory lock on PGlite on a temporary directory, and, when
@@ -25,6 +28,7 @@ import { fileURLToPath } from "node:url";
 import {
   assertEdgeSafe,
   checkPackage,
+  checkReadme,
   compile,
   exportsFor,
   logger,
@@ -40,7 +44,12 @@ const log = logger("build:npm:postgres");
 
 const denoJson = JSON.parse(await Deno.readTextFile(join(pkgDir, "deno.json")));
 const coreJson = JSON.parse(await Deno.readTextFile(join(root, "deno.json")));
-let corePkg: { name: string; version: string; exports: Record<string, { types?: string }> };
+type Target = { types?: string };
+let corePkg: {
+  name: string;
+  version: string;
+  exports: Record<string, { import?: Target; require?: Target }>;
+};
 try {
   corePkg = JSON.parse(await Deno.readTextFile(join(coreOut, "package.json")));
 } catch {
@@ -59,21 +68,35 @@ const ENTRY_POINTS: Record<string, string> = Object.fromEntries(
 
 // 1. compile, with the core's declarations standing in for its sources
 await Deno.remove(out, { recursive: true }).catch(() => {});
-const paths: Record<string, string[]> = {};
-for (const [key, target] of Object.entries(corePkg.exports)) {
-  if (!target.types) continue;
-  const spec = key === "." ? corePkg.name : `${corePkg.name}/${key.slice(2)}`;
-  paths[spec] = [join(coreOut, target.types)];
-}
-const emitted = await compile({
-  root,
-  rootDir: pkgDir,
-  roots: Object.values(ENTRY_POINTS).map((f) => join(pkgDir, f)),
+// Each build reads the core's declarations of its own format (ESM for ESM, CommonJS for CJS).
+const corePaths = (condition: "import" | "require") => {
+  const paths: Record<string, string[]> = {};
+  for (const [key, target] of Object.entries(corePkg.exports)) {
+    const types = target[condition]?.types;
+    if (!types) continue;
+    const spec = key === "." ? corePkg.name : `${corePkg.name}/${key.slice(2)}`;
+    paths[spec] = [join(coreOut, types)];
+  }
+  return paths;
+};
+const roots = Object.values(ENTRY_POINTS).map((f) => join(pkgDir, f));
+const emitted = [
+  ...await compile({ root, rootDir: pkgDir, roots, out, paths: corePaths("import") }),
+  ...await compile({
+    root,
+    rootDir: pkgDir,
+    roots,
+    out,
+    paths: corePaths("require"),
+    format: "cjs",
+  }),
+];
+log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules (ESM and CommonJS)`);
+await assertEdgeSafe(
   out,
-  paths,
-});
-log(`compiled ${emitted.filter((f) => f.endsWith(".js")).length} modules`);
-await assertEdgeSafe(out, emitted, (f) => f === join("esm", "src", "dir_lock.js"));
+  emitted,
+  (f) => f === join("esm", "src", "dir_lock.js") || f === join("cjs", "src", "dir_lock.js"),
+);
 
 // 2. package.json, README, LICENSE
 const pkg = {
@@ -84,10 +107,10 @@ const pkg = {
   license: "Apache-2.0",
   type: "module",
   sideEffects: false,
-  main: "./esm/mod.js",
-  types: "./esm/mod.d.ts",
+  main: "./cjs/mod.js",
+  types: "./cjs/mod.d.ts",
   exports: { ...exportsFor(ENTRY_POINTS), "./package.json": "./package.json" },
-  files: ["esm", "README.md", "LICENSE"],
+  files: ["esm", "cjs", "README.md", "LICENSE"],
   engines: { node: ">=20.19" },
   peerDependencies: {
     [corePkg.name]: `^${corePkg.version}`,
@@ -101,7 +124,7 @@ const pkg = {
   keywords: ["postgres", "postgresql", "pglite", "chat", "agent", "replay", "sse"],
 };
 await Deno.writeTextFile(join(out, "package.json"), JSON.stringify(pkg, null, 2) + "\n");
-await Deno.copyFile(join(pkgDir, "README.md"), join(out, "README.md"));
+await Deno.copyFile(join(root, "docs", "npm", "chat-protocol-postgres.md"), join(out, "README.md"));
 await Deno.copyFile(join(pkgDir, "LICENSE"), join(out, "LICENSE"));
 log(
   `wrote postgres/npm/package.json (${pkg.name}@${pkg.version}, peers ${
@@ -113,6 +136,7 @@ if (skipChecks) Deno.exit(0);
 
 // 3. publint + attw
 await checkPackage(log, out);
+await checkReadme(log, out);
 
 // 4. Node: load both entry points, then use them for real.
 const realUse = `

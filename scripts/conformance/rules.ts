@@ -1,18 +1,18 @@
 /**
  * The rules registry, written once here and emitted as
  * `conformance/rules.json` by the corpus generator: id, one-line
- * statement, README anchor.
+ * statement, docs anchor.
  *
  * @module
  */
 
-const V1 = "README.md#v1-envelopes-lifecycle-state-the-root-entry-point";
-const V0 = "README.md#v0-named-sse-events-v0-existing-behaviour-unchanged";
-const SSE = "README.md#sse-codec-sse";
-const LEGACY = "README.md#legacy-frames-legacy";
-const REPLAY = "README.md#turn-recovery-papercuspchat-protocolrecovery";
-const CARDS = "README.md#cards-cards-and-tagged-blocks-blocks";
-const MESSAGE = "README.md#the-message-document-message-ai-sdk-ag-ui";
+const V1 = "docs/wire.md#v1-envelopes-lifecycle-state-the-root-entry-point";
+const V0 = "docs/wire.md#v0-named-sse-events-v0-existing-behaviour-unchanged";
+const SSE = "docs/wire.md#sse-codec-sse";
+const LEGACY = "docs/wire.md#legacy-frames-legacy";
+const REPLAY = "docs/recovery.md#turn-recovery-papercuspchat-protocolrecovery";
+const CARDS = "docs/cards_and_blocks.md#cards-cards-and-tagged-blocks-blocks";
+const MESSAGE = "docs/message.md#the-message-document-message-ai-sdk-ag-ui";
 
 /** `[id, statement, anchor]` of every rule. */
 export const RULES: readonly (readonly [string, string, string])[] = [
