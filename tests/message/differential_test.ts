@@ -10,7 +10,7 @@ import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../
 
 const QUIET = new Set(["start-step", "finish-step", "error", "reset-step", "finish"]);
 import { anyChunk, validChunk } from "./_arbitraries.ts";
-import { UIMessageSchema } from "../../schemas.ts";
+import { uiMessage as UIMessageSchema } from "../../message.ts";
 import { askAi, json } from "./_oracle_client.ts";
 import { jsonText } from "./_json_text.ts";
 

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { foldUIMessage } from "../../ai_sdk.ts";
-import { UIMessageSchema } from "../../schemas.ts";
+import { uiMessage as UIMessageSchema } from "../../message.ts";
 import { validChunk } from "./_arbitraries.ts";
 
 function seedOf(): number {

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { foldChatState } from "../../mod.ts";
-import { UIMessageSchema } from "../../schemas.ts";
+import { uiMessage as UIMessageSchema } from "../../message.ts";
 import { foldUIMessage, V1ToUIMessageChunks, v1ToUIMessageChunks } from "../../ai_sdk.ts";
 import { type AgUiEvent, V1ToAgUi, v1ToAgUiEvents } from "../../ag_ui.ts";
 import { normalizeSegments, splitTurnText, type TurnTextSegment } from "../../blocks.ts";
