@@ -160,7 +160,7 @@ async function claim(
           done: answer(
             leaseLive(eff, now)
               ? waitRun("in-flight", eff.leaseUntil as number)
-              : reconcileRun("owner-lost", `admitted by ${eff.claimToken}, whose lease ended`),
+              : reconcileRun("owner-lost", "admitted by another owner, whose lease ended"),
           ),
         };
       }

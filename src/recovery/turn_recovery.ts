@@ -43,8 +43,21 @@ export {
 } from "./_worker.ts";
 export type { BackoffOptions } from "./_clock.ts";
 
-/** The `claimToken` {@link TurnRecovery.inspect} shows in place of the owner's token. */
+/**
+ * The `claimToken` {@link TurnRecovery.inspect}, {@link TurnRecovery.reconcile}
+ * and {@link TurnRecovery.recordNotRun} show in place of the owner's token
+ * (a token is an owner's proof of ownership; no answer prints one).
+ */
 export const REDACTED_CLAIM_TOKEN = "[redacted]";
+
+/** The answer with its record's `claimToken` replaced by {@link REDACTED_CLAIM_TOKEN}. */
+async function redactResolved(
+  answer: Promise<Result<ReconcileOutcome, RecoveryError>>,
+): Promise<Result<ReconcileOutcome, RecoveryError>> {
+  const r = await answer;
+  if (!r.ok) return r;
+  return ok({ ...r.value, record: { ...r.value.record, claimToken: REDACTED_CLAIM_TOKEN } });
+}
 
 /**
  * `needs-reconciliation` reasons the host RESOLVES NOW: nobody is running
@@ -141,7 +154,10 @@ export interface CancelOutcome {
 
 /** Answer of {@link TurnRecovery.reconcile} and {@link TurnRecovery.recordNotRun}. */
 export interface ReconcileOutcome {
-  /** The stored effect record after the call. */
+  /**
+   * The stored effect record after the call, its `claimToken` shown as
+   * {@link REDACTED_CLAIM_TOKEN} (as in {@link TurnRecovery.inspect}).
+   */
   readonly record: EffectRecord;
   /** False when nothing was written (already completed, or already `not-run`). */
   readonly changed: boolean;
@@ -503,7 +519,7 @@ export class TurnRecovery {
       readonly claimToken?: string;
     } & ActorField,
   ): Promise<Result<ReconcileOutcome, RecoveryError>> {
-    return resolveEffect(this.#w, request, "outcome");
+    return redactResolved(resolveEffect(this.#w, request, "outcome"));
   }
 
   /**
@@ -532,7 +548,7 @@ export class TurnRecovery {
       readonly claimToken?: string;
     } & ActorField,
   ): Promise<Result<ReconcileOutcome, RecoveryError>> {
-    return resolveEffect(this.#w, request, "not-run");
+    return redactResolved(resolveEffect(this.#w, request, "not-run"));
   }
 
   /**
