@@ -66,7 +66,9 @@ async function redactResolved(
  * {@link TurnRecovery.reconcile} (it ran: here is the outcome) or
  * {@link TurnRecovery.recordNotRun} (it verifiably did not run: claim it again).
  *
- * - `dispatch-error`: the dispatch rejected; the effect is stored `unknown`.
+ * - `dispatch-error`: the dispatch rejected, or resolved with a value that is
+ *   not JSON data (its `detail` names the first offending path); the
+ *   effect is stored `unknown`.
  * - `outcome-unknown`: the stored effect is `unknown` (an earlier dispatch
  *   error, a restart) or unreadable.
  * - `owner-lost`: admitted, and its owner's lease ended without a result
@@ -425,7 +427,11 @@ export class TurnRecovery {
    * host execution's signal aborts, or when a quarter of the lease is left
    * without a confirmed renewal (see {@link TurnRecoveryOptions.leaseMs}):
    * the dispatch must then stop. A rejected dispatch marks the effect `unknown` and the
-   * turn `needs-reconciliation`. A `launch` call after `admitDispatch`
+   * turn `needs-reconciliation`; so does a dispatch that resolves with a
+   * value that is not JSON data (a bigint, a cycle, `NaN`, a `Map`, a class
+   * instance…; `undefined` is no value and is fine): it ran, but no store
+   * keeps that value as given, so the answer is `action: "reconcile"`,
+   * reason `dispatch-error`, and nothing reaches the store. A `launch` call after `admitDispatch`
    * settled (or a second one) never dispatches.
    *
    * Refuses (typed): `invalid-request`, `unauthorized`, `unknown-turn`,
@@ -498,7 +504,10 @@ export class TurnRecovery {
   /**
    * Persist an outcome the host VERIFIED through its own effect/idempotency
    * lookup ("it ran, and this is what happened"), through the same CAS seam.
-   * Only the host calls this; a model retry never does. Refused
+   * `outcome.value` must be JSON data or `undefined`, and `outcome.error`
+   * text without NUL or a lone surrogate (refused `invalid-request` before
+   * any store call otherwise, so every store agrees; the value stored is a
+   * copy). Only the host calls this; a model retry never does. Refused
    * `lease-live` (with `retryAt`) while the effect is claimed or admitted
    * under another worker's live lease (a claimed owner may be about to
    * dispatch), unless `claimToken` is that owner's (from its
