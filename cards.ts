@@ -51,6 +51,7 @@ export {
   isIsoDate,
   validateCardResponse,
 } from "./src/cards/validate_card_response.ts";
+export { CardArgumentError, type CardArgumentErrorCode } from "./src/cards/errors.ts";
 export {
   cardResponseJsonSchema,
   cardValueSchema,

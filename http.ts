@@ -49,6 +49,7 @@ export {
   type TurnSeqCursor,
   turnSeqEventId,
 } from "./src/http/turn_seq_event_id.ts";
+export { HttpArgumentError, type HttpArgumentErrorCode } from "./src/http/errors.ts";
 export { type Continuation } from "./src/http/continuation.ts";
 export {
   DEFAULT_HEARTBEAT_MS,

@@ -109,6 +109,7 @@ export {
   isExtensionName,
 } from "./src/v1/extensions.ts";
 export { CHAT_EVENT_V1_CHANNELS, chatEventChannel, replayEnvelope } from "./src/v1/channels.ts";
+export { ChatArgumentError, type ChatArgumentErrorCode } from "./src/v1/errors.ts";
 export {
   canTransition,
   isTerminalTurnStatus,

@@ -61,6 +61,7 @@ export {
   type TableOptions,
   TableOptionsError,
 } from "./src/names.ts";
+export { PgArgumentError, type PgArgumentErrorCode } from "./src/errors.ts";
 export {
   migrate,
   type MigrateOptions,

@@ -32,6 +32,7 @@ import * as envelope from "../src/message/envelope.ts";
 import * as delivery from "../src/message/delivery_schemas.ts";
 import { BUILTIN_KINDS } from "../src/cards/kinds.ts";
 import { MAX_EXTENSION_STATE_NAMES } from "../src/v1/limits.ts";
+import { refuseProtoKey } from "../src/_internal/record_schema.ts";
 
 /** Base of every `$id`: an identifier, not a URL to fetch. */
 export const SCHEMA_ID_BASE = "https://schemas.papercusp.dev/chat-protocol/";
@@ -65,22 +66,35 @@ interface ZodInternals {
       shape?: Record<string, Zod>;
       innerType?: Zod;
       valueType?: Zod;
+      in?: Zod;
+      out?: Zod;
+      transform?: unknown;
       checks?: { _zod: { def: { check: string } } }[];
     };
   };
 }
 const internals = (s: unknown) => (s as ZodInternals)._zod.def;
-/** `schema.shape[key]`, unwrapping optional/nullable wrappers. */
-function field(schema: unknown, key: string): Zod {
-  let s = internals(schema).shape?.[key];
-  while (s !== undefined && internals(s).innerType !== undefined) s = internals(s).innerType;
-  if (s === undefined) throw new Error(`schema has no field ${key}`);
-  return s;
+/** `true` for the pipe `refusingProtoKey` builds (src/_internal/record_schema.ts). */
+function isProtoKeyGuard(s: unknown): boolean {
+  const def = internals(s);
+  return def.type === "pipe" && def.in !== undefined &&
+    internals(def.in).transform === refuseProtoKey;
 }
+/** The schema inside optional/nullable wrappers and `refusingProtoKey` pipes. */
 function unwrap(schema: unknown): Zod {
   let s = schema as Zod;
-  while (internals(s).innerType !== undefined) s = internals(s).innerType as Zod;
-  return s;
+  for (;;) {
+    const def = internals(s);
+    if (def.innerType !== undefined) s = def.innerType;
+    else if (isProtoKeyGuard(s)) s = def.out!;
+    else return s;
+  }
+}
+/** `schema.shape[key]`, unwrapped (see {@link unwrap}). */
+function field(schema: unknown, key: string): Zod {
+  const s = internals(schema).shape?.[key];
+  if (s === undefined) throw new Error(`schema has no field ${key}`);
+  return unwrap(s);
 }
 
 // ---------------------------------------------------------------------------
@@ -513,7 +527,9 @@ function overrides(): Map<unknown, Patch> {
       anyOf: [{ properties: { plans: { type: "array", minItems: 1 } } }, has("goalReport")],
     }));
   // message: JSON values, tool state rules, data parts, part dispatch, messages.
-  const jsonValue = unwrap(internals(internals(parts.providerMetadata).valueType).valueType);
+  const jsonValue = unwrap(
+    internals(unwrap(internals(unwrap(parts.providerMetadata)).valueType)).valueType,
+  );
   m.set(jsonValue, (j) => replace(j, {}));
   m.set(
     field(parts.toolPart, "type"),
@@ -617,12 +633,14 @@ export function generateDefinitions(): Map<string, Json> {
         return;
       }
       const type = internals(s).type;
-      if (type === "record") {
-        // zod skips an own `__proto__` key of a record (never validated, never
-        // copied): exempt it from `additionalProperties` the same way. By a
-        // pattern: ajv ignores a `__proto__` entry of `properties`.
+      if (isProtoKeyGuard(s)) {
+        // every record is read through `refusingProtoKey`: an own `__proto__`
+        // key is refused, never stripped (the record's own keys stay as they are)
         const j = ctx.jsonSchema as Json;
-        j.patternProperties = { [`^__proto__${END}`]: {} };
+        const names = (j.propertyNames ?? {}) as Json;
+        if (names.not !== undefined) throw new Error("a record key schema with its own `not`");
+        j.propertyNames = { ...names, not: { const: "__proto__" } };
+        return;
       }
       if (UNREPRESENTABLE.has(type) || hasCustomCheck(s)) {
         problems.push(`${ctx.path.join(".") || "(root)"} (${type})`);

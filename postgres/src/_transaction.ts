@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import { classify } from "./_classify.ts";
 import type { PgQueryable, PgTransactionOptions } from "./driver.ts";
 
@@ -16,13 +17,16 @@ export interface TimeoutDefaults {
 
 /**
  * Checks a timeout option: `undefined` or a non-negative safe integer of
- * milliseconds. Throws `RangeError` otherwise (a programmer's mistake in the
+ * milliseconds. Throws `PgArgumentError` otherwise (a programmer's mistake in the
  * options, documented on the driver factories).
  */
 export function checkTimeout(name: string, v: unknown): number | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) {
-    throw new RangeError(`${name} must be a non-negative integer of milliseconds`);
+    throw new PgArgumentError(
+      "invalid-option",
+      `${name} must be a non-negative integer of milliseconds`,
+    );
   }
   return v;
 }
@@ -40,7 +44,10 @@ export function openingStatements(
       isolation !== "read committed" && isolation !== "repeatable read" &&
       isolation !== "serializable"
     ) {
-      throw new RangeError("isolation must be read committed, repeatable read or serializable");
+      throw new PgArgumentError(
+        "invalid-option",
+        "isolation must be read committed, repeatable read or serializable",
+      );
     }
     out.push({ text: `SET TRANSACTION ISOLATION LEVEL ${isolation.toUpperCase()}`, params: [] });
   }

@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import type {
   CancelDeliverySeam,
   CancelNotice,
@@ -82,7 +83,7 @@ interface StoppedRow {
  * `TableNames.cancelChannel`). Give the same instance to every
  * `TurnRecovery` as `cancelDelivery`, and run one `CancelRelay` per process
  * over it. Throws `TableOptionsError` for invalid table options and
- * `RangeError` for an invalid numeric option.
+ * `PgArgumentError` for an invalid numeric option.
  *
  * @example
  * ```ts
@@ -119,7 +120,7 @@ export class PostgresCancelDelivery implements CancelDeliverySeam {
     this.#margin = options.rereadMarginMs ?? DEFAULT_REREAD_MARGIN_MS;
     for (const [name, v] of [["maxRereadTurns", this.#max], ["rereadMarginMs", this.#margin]]) {
       if (!Number.isSafeInteger(v) || (v as number) < 0) {
-        throw new RangeError(`${name} must be a non-negative integer`);
+        throw new PgArgumentError("invalid-option", `${name} must be a non-negative integer`);
       }
     }
   }

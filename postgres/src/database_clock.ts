@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import type { PgQueryable } from "./driver.ts";
 import { safeInt } from "./_rows.ts";
 
@@ -37,7 +38,7 @@ export interface DatabaseClock {
  * `PgDriverError` when that fails), then keep it fresh every `syncEveryMs`
  * (default {@link DEFAULT_CLOCK_SYNC_MS}; 0 = never; failures keep the old
  * offset and go to `onError`). The timer never keeps a process alive.
- * Throws `RangeError` for a negative or non-integer `syncEveryMs`.
+ * Throws `PgArgumentError` for a negative or non-integer `syncEveryMs`.
  *
  * @example
  * ```ts
@@ -55,7 +56,7 @@ export async function databaseClock(
 ): Promise<DatabaseClock> {
   const every = options.syncEveryMs ?? DEFAULT_CLOCK_SYNC_MS;
   if (!Number.isSafeInteger(every) || every < 0) {
-    throw new RangeError("syncEveryMs must be a non-negative integer");
+    throw new PgArgumentError("invalid-option", "syncEveryMs must be a non-negative integer");
   }
   let offset = 0;
   let last = Number.NEGATIVE_INFINITY;

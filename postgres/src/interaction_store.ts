@@ -35,6 +35,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import {
   evaluateFence,
   type InteractionAuthority,
@@ -115,7 +116,7 @@ const AUTHORITY_COLUMNS = [
  * surrogates, more than `maxRecordBytes` of JSON, data that is not JSON)
  * make a write reject with a `TypeError` before anything is written; a read
  * of such an id answers `not-found`. The constructor throws
- * `TableOptionsError` for invalid table options and `RangeError` for an
+ * `TableOptionsError` for invalid table options and `PgArgumentError` for an
  * invalid `maxRecordBytes`.
  *
  * @example
@@ -150,7 +151,10 @@ export class PostgresInteractionStore implements InteractionStore {
     this.names = tableNames(options);
     const max = options.maxRecordBytes ?? DEFAULT_MAX_RECORD_BYTES;
     if (!Number.isSafeInteger(max) || max < 2) {
-      throw new RangeError("maxRecordBytes must be an integer of at least 2");
+      throw new PgArgumentError(
+        "invalid-option",
+        "maxRecordBytes must be an integer of at least 2",
+      );
     }
     this.#max = max;
     this.#offset = options.clockOffsetMs ?? (() => 0);
@@ -337,7 +341,9 @@ export class PostgresInteractionStore implements InteractionStore {
       if (!isStorableText(v)) throw new TypeError(`${key} is not storable text`);
       fields.push([column, v]);
     }
-    if (fields.length === 0) throw new TypeError("revoke needs at least one authority field");
+    if (fields.length === 0) {
+      throw new PgArgumentError("invalid-argument", "revoke needs at least one authority field");
+    }
     if (fields.length === AUTHORITY_COLUMNS.length) {
       const { rows } = await tx.query(this.#sql.revokeOne, authorityParams(match));
       return rows.length;
@@ -408,7 +414,7 @@ export class PostgresInteractionStore implements InteractionStore {
   ): Promise<number> {
     const limit = options.limit ?? 100;
     if (!Number.isSafeInteger(limit) || limit < 1 || limit > 10_000) {
-      throw new RangeError("limit must be an integer from 1 to 10,000");
+      throw new PgArgumentError("invalid-argument", "limit must be an integer from 1 to 10,000");
     }
     return await this.driver.transaction(async (tx) => {
       const { rows } = await tx.query<{ position: unknown; transition: string }>(
@@ -428,7 +434,9 @@ export class PostgresInteractionStore implements InteractionStore {
 
   #offsetMs(): number {
     const v = this.#offset();
-    if (!Number.isSafeInteger(v)) throw new RangeError("clockOffsetMs must return a safe integer");
+    if (!Number.isSafeInteger(v)) {
+      throw new PgArgumentError("invalid-option", "clockOffsetMs must return a safe integer");
+    }
     return v;
   }
 

@@ -142,8 +142,16 @@ export function quoteIdentifier(name: string): string {
  * ```
  */
 export function tableNames(options: TableOptions = {}): TableNames {
-  const schema = options.schema ?? "public";
-  const prefix = options.prefix ?? "chat_";
+  let schema: unknown, prefix: unknown;
+  try {
+    schema = options.schema ?? "public";
+    prefix = options.prefix ?? "chat_";
+  } catch (e) {
+    // a throwing getter or a revoked proxy: the options themselves are the mistake
+    throw new TableOptionsError(
+      `the table options could not be read: ${e instanceof Error ? e.name : typeof e}`,
+    );
+  }
   if (!isSafeIdentifier(schema) || schema.startsWith("pg_")) {
     throw new TableOptionsError(
       "schema must match [a-z_][a-z0-9_]*, be at most 63 bytes and not start with pg_",

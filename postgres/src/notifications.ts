@@ -16,6 +16,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import type { Refusal, Result } from "@papercusp/chat-protocol";
 import type { PgDriver, PgListenHandle, PgQueryable } from "./driver.ts";
 import { isSafeIdentifier } from "./names.ts";
@@ -150,7 +151,7 @@ export interface NotificationSubscription {
  * LISTEN on `channel` through `driver` and deliver each message published
  * with {@link publish} to `handlers.onMessage`. Resolves once listening, or
  * to a typed refusal for an invalid channel; rejects with the driver's
- * `PgDriverError` when the first LISTEN fails. Rejects with `RangeError` for a
+ * `PgDriverError` when the first LISTEN fails. Rejects with `PgArgumentError` for a
  * negative or non-integer option (a programmer's mistake).
  */
 export async function subscribe(
@@ -165,7 +166,7 @@ export async function subscribe(
   const interval = options.healthCheckMs ?? DEFAULT_HEALTH_CHECK_MS;
   for (const [name, v] of [["maxPayloadBytes", maxBytes], ["healthCheckMs", interval]] as const) {
     if (!Number.isSafeInteger(v) || v < 0) {
-      throw new RangeError(`${name} must be a non-negative integer`);
+      throw new PgArgumentError("invalid-option", `${name} must be a non-negative integer`);
     }
   }
   const sub = new Subscription(driver, channel, handlers, maxBytes, interval);

@@ -125,7 +125,7 @@ export interface PostgresJsDriverOptions {
  * the next statement or the `COMMIT` is then refused with a
  * {@link PgDriverError} of kind `connection`, commit `not-committed`.
  *
- * Throws `RangeError` when a timeout option is not a non-negative integer.
+ * Throws `PgArgumentError` when a timeout option is not a non-negative integer.
  *
  * @example
  * ```ts

@@ -37,6 +37,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import type {
   ActorKind,
   AdmitOutcome,
@@ -112,7 +113,7 @@ const STOPPED = "('cancelled', 'failed')";
  * `maxOutcomeBytes`, a `claims` that is not a safe integer) makes a write
  * reject with a `TypeError` before any SQL is sent; a read of such an id
  * answers `null` (nothing can be stored under it). The constructor throws
- * `TableOptionsError` for invalid table options and `RangeError` for an
+ * `TableOptionsError` for invalid table options and `PgArgumentError` for an
  * invalid `maxOutcomeBytes`.
  *
  * @example
@@ -160,7 +161,10 @@ export class PostgresRecoveryStore implements RecoveryStore {
     this.names = tableNames(options);
     const max = options.maxOutcomeBytes ?? DEFAULT_MAX_OUTCOME_BYTES;
     if (!Number.isSafeInteger(max) || max < 2) {
-      throw new RangeError("maxOutcomeBytes must be an integer of at least 2");
+      throw new PgArgumentError(
+        "invalid-option",
+        "maxOutcomeBytes must be an integer of at least 2",
+      );
     }
     this.#maxOutcome = max;
     this.#tx = { ...options.transaction };
@@ -409,7 +413,9 @@ export class PostgresRecoveryStore implements RecoveryStore {
 }
 
 function grantKey(principal: string, turnId: string, actor: ActorKind): PgParam[] {
-  if (actor !== "user" && actor !== "system") throw new TypeError("actor must be user or system");
+  if (actor !== "user" && actor !== "system") {
+    throw new PgArgumentError("invalid-argument", "actor must be user or system");
+  }
   return [actor, idField(principal, "principal"), idField(turnId, "turnId")];
 }
 

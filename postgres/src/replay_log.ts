@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PgArgumentError } from "./errors.ts";
 import {
   type ChatEventEnvelope,
   type EnvelopeIssue,
@@ -143,7 +144,7 @@ export class ReplayLogCorruptionError extends Error {
 function positiveInt(name: string, v: unknown, fallback: number): number {
   if (v === undefined) return fallback;
   if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 1) {
-    throw new RangeError(`${name} must be a positive integer`);
+    throw new PgArgumentError("invalid-option", `${name} must be a positive integer`);
   }
   return v;
 }
@@ -172,7 +173,7 @@ function refusal(error: AppendRefusal): { readonly ok: false; readonly error: Ap
  * - {@link trim} applies retention and reports the new lower bound.
  *
  * The constructor throws `TableOptionsError` for an invalid schema/prefix and
- * `RangeError` for a non-positive bound (programmer's mistakes).
+ * `PgArgumentError` for a non-positive bound (programmer's mistakes).
  *
  * @example
  * ```ts
@@ -359,14 +360,14 @@ export class PostgresReplayLog implements ReplayWindowSeam {
 
   /**
    * Every retained envelope of `turnId` with `seq > afterSeq`, in `seq`
-   * order, at most `maxReadFrames` of them. Rejects with `RangeError` for a cursor
+   * order, at most `maxReadFrames` of them. Rejects with `PgArgumentError` for a cursor
    * that is not a non-negative safe integer, {@link ReplayLogCorruptionError}
    * when a stored frame no longer validates, and a `PgDriverError` when the
    * database fails.
    */
   async readAfter(turnId: string, afterSeq: number): Promise<ChatEventEnvelope[]> {
     if (!Number.isSafeInteger(afterSeq) || afterSeq < 0) {
-      throw new RangeError("afterSeq must be a non-negative safe integer");
+      throw new PgArgumentError("invalid-argument", "afterSeq must be a non-negative safe integer");
     }
     if (typeof turnId !== "string" || !isStorableId(turnId)) return [];
     const { rows } = await this.#driver.query<{ seq: unknown; envelope: string }>(
@@ -390,7 +391,7 @@ export class PostgresReplayLog implements ReplayWindowSeam {
    * row locks (an append to the same turn waits).
    *
    * Returns the bounds of every turn considered, or `store-unavailable`.
-   * Rejects with `RangeError` when `policy` has neither field or a field is not a
+   * Rejects with `PgArgumentError` when `policy` has neither field or a field is not a
    * non-negative safe integer.
    */
   async trim(
@@ -401,11 +402,14 @@ export class PostgresReplayLog implements ReplayWindowSeam {
     const older = policy.olderThanMs;
     for (const [name, v] of [["keepLast", keep], ["olderThanMs", older]] as const) {
       if (v !== undefined && (!Number.isSafeInteger(v) || v < 0)) {
-        throw new RangeError(`${name} must be a non-negative safe integer`);
+        throw new PgArgumentError(
+          "invalid-argument",
+          `${name} must be a non-negative safe integer`,
+        );
       }
     }
     if (keep === undefined && older === undefined) {
-      throw new RangeError("a trim policy needs keepLast or olderThanMs");
+      throw new PgArgumentError("invalid-argument", "a trim policy needs keepLast or olderThanMs");
     }
     if (turnId !== undefined && (typeof turnId !== "string" || !isStorableId(turnId))) {
       return { ok: true, value: [] }; // never appended to

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  PgArgumentError,
   type PgDriver,
   PgDriverError,
   pgliteDriver,
@@ -81,13 +82,13 @@ for (const backend of BACKENDS) {
     }));
 }
 
-Deno.test("driver: timeout options are checked (RangeError)", async () => {
+Deno.test("driver: timeout options are checked (PgArgumentError)", async () => {
   const sql = await pgClient();
   try {
-    assert.throws(() => postgresJsDriver(sql, { lockTimeoutMs: -1 }), RangeError);
-    assert.throws(() => postgresJsDriver(sql, { statementTimeoutMs: 1.5 }), RangeError);
+    assert.throws(() => postgresJsDriver(sql, { lockTimeoutMs: -1 }), PgArgumentError);
+    assert.throws(() => postgresJsDriver(sql, { statementTimeoutMs: 1.5 }), PgArgumentError);
     const d = postgresJsDriver(sql);
-    await assert.rejects(d.transaction(async () => {}, { lockTimeoutMs: NaN }), RangeError);
+    await assert.rejects(d.transaction(async () => {}, { lockTimeoutMs: NaN }), PgArgumentError);
   } finally {
     await sql.end();
   }

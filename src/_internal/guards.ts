@@ -70,3 +70,17 @@ export function utf8ByteLength(s: string): number {
   }
   return n;
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * `true` when `s` is text every store keeps and reads back unchanged: no NUL
+ * character (PostgreSQL `text` and `jsonb` refuse it) and no lone surrogate
+ * (UTF-8 has none: a client writes U+FFFD, so two different strings could
+ * become one). The stores' one contract for stored strings: the core refuses
+ * anything else before any store call, so the memory and PostgreSQL stores
+ * never disagree on it.
+ */
+export function isStorableText(s: string): boolean {
+  return !s.includes("\u0000") && !LONE_SURROGATE.test(s);
+}

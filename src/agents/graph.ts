@@ -9,7 +9,13 @@ import { idClaimer } from "./_unique_ids.ts";
 import { readFields, readItems } from "../_internal/fields.ts";
 import { layoutOf } from "./layout.ts";
 import { lifecycleOf } from "./lifecycle.ts";
-import { agedOutFacts, countOutOfOrder, countUnknownKinds, limitOf, windowOf } from "./roster.ts";
+import {
+  agedOutFacts,
+  countOutOfOrder,
+  countUnknownKinds,
+  limitOf,
+  windowOf,
+} from "./_fold_window.ts";
 import { isPeerName, nodeActivityOf } from "./spawn_tree.ts";
 import type {
   AgentGraph,

@@ -9,18 +9,19 @@ import { readFields, readItems } from "../_internal/fields.ts";
 import { validEvents, validSessions } from "./_rows.ts";
 import { idClaimer } from "./_unique_ids.ts";
 import {
-  type AgentLifecycleFold,
-  type AgentOrphanRecord,
-  type AgentRecord,
-  lifecycleOf,
-} from "./lifecycle.ts";
+  agedOutFacts,
+  countOutOfOrder,
+  countUnknownKinds,
+  limitOf,
+  windowOf,
+} from "./_fold_window.ts";
+import { type AgentOrphanRecord, type AgentRecord, lifecycleOf } from "./lifecycle.ts";
 import {
   type AgentRosterEntry,
   type AgentRosterSnapshot,
   type AgentState,
   type BrokerEvent,
   type BrokerSession,
-  EVENT_KINDS,
   type FoldDiagnostics,
   type HistoryWindow,
   type SpawnRowStatus,
@@ -92,7 +93,6 @@ interface Input {
 function finiteOr<T>(v: unknown, fallback: T): number | T {
   return typeof v === "number" && Number.isFinite(v) ? v : fallback;
 }
-const KNOWN_KINDS: ReadonlySet<string> = new Set(EVENT_KINDS);
 
 /**
  * The window a fold saw: `{events: events.length, limit, oldestAt: min(at) or null}`.
@@ -183,70 +183,6 @@ function originOf(record: AgentRecord | undefined): AgentRosterEntry["origin"] {
 
 function historyState(lifecycle: AgentRecord["lifecycle"]): AgentState {
   return lifecycle === "live" ? "detached" : lifecycle;
-}
-
-/**
- * Window facts shared by both folds: is the window full, and which names'
- * spawn rows likely aged out of it.
- */
-export interface AgedOutFacts {
-  /** `events ≥ min(limit, 1000)`. */
-  full: boolean;
-  /** Names with lifecycle rows but no spawn row before them, when the window is full (else empty). */
-  orphans: ReadonlySet<string>;
-}
-
-/** @internal The window, with `events` raised to `historyRows` when the caller pre-filtered rows. */
-export function windowOf(
-  events: unknown,
-  limit: number,
-  historyRows: unknown,
-): HistoryWindow {
-  const window = historyWindowOf(events as readonly BrokerEvent[], limit);
-  if (
-    typeof historyRows === "number" && Number.isInteger(historyRows) && historyRows > window.events
-  ) {
-    window.events = historyRows;
-  }
-  return window;
-}
-
-/** The broker's `MAX_HISTORY_LIMIT`: `/api/history` never returns more rows. */
-const MAX_HISTORY_LIMIT = 1000;
-
-/**
- * @internal The `historyLimit` a fold reports: a finite number ≥ 1 rounded
- * down (as the broker's `parseInt` would; at most `MAX_SAFE_INTEGER`), else
- * 1000; always a positive safe integer, as {@link HistoryWindow} requires.
- */
-export function limitOf(historyLimit: unknown): number {
-  return typeof historyLimit === "number" && Number.isFinite(historyLimit) && historyLimit >= 1
-    ? Math.min(Math.floor(historyLimit), Number.MAX_SAFE_INTEGER)
-    : MAX_HISTORY_LIMIT;
-}
-
-/** @internal */
-export function agedOutFacts(
-  fold: AgentLifecycleFold,
-  window: HistoryWindow,
-): AgedOutFacts {
-  // The broker caps `?limit=` at 1,000: 1,000 rows fill the window whatever was asked.
-  const full = window.events >= Math.min(window.limit, MAX_HISTORY_LIMIT);
-  return { full, orphans: full ? fold.orphanNames : new Set() };
-}
-
-/** @internal Count rows whose kind is not a known broker kind. */
-export function countUnknownKinds(events: readonly BrokerEvent[]): number {
-  let unknown = 0;
-  for (const e of events) if (!KNOWN_KINDS.has(e.kind)) unknown++;
-  return unknown;
-}
-
-/** @internal Count rows whose `at` is earlier than the previous row's (input not oldest first). */
-export function countOutOfOrder(events: readonly BrokerEvent[]): number {
-  let count = 0;
-  for (let i = 1; i < events.length; i++) if (events[i].at < events[i - 1].at) count++;
-  return count;
 }
 
 /**

@@ -15,6 +15,7 @@
  * @module
  */
 import { z } from "zod";
+import { ownRecord } from "../_internal/record_schema.ts";
 
 // ---------------------------------------------------------------------------
 // Constants
@@ -71,8 +72,8 @@ export const EVENT_KINDS: readonly string[] = [
 /** A string→string map (broker `meta`, session `declared`). */
 export type StringMap = Record<string, string>;
 
-/** `Record<string,string>` schema; zod 4 strips `__proto__` keys, so it cannot pollute. */
-const stringMap: z.ZodType<StringMap> = z.record(z.string(), z.string());
+/** `Record<string,string>` schema; an own `__proto__` key is refused (never stripped). */
+const stringMap: z.ZodType<StringMap> = ownRecord(z.string(), z.string());
 
 /**
  * One `/api/history` row (`QueueItem`): `msgId` (the row's `msg_id`, or its

@@ -7,6 +7,7 @@
  * @module
  */
 import { z } from "zod";
+import { ownRecord } from "../_internal/record_schema.ts";
 import { BUILTIN_KINDS, CARD_PRESENTATION_KINDS } from "./kinds.ts";
 import { GoalOwnerReportRefV1Schema } from "../blocks/schemas.ts";
 import type { ReportBlock } from "../blocks/types.ts";
@@ -117,7 +118,7 @@ export function createCardSchemas<X extends string = never>(
     ...specShape,
     correlationId: z.string(),
     createdAt: z.number(),
-    dataSchemaJson: z.record(z.string(), z.unknown()).optional(),
+    dataSchemaJson: ownRecord(z.string(), z.unknown()).optional(),
   }) as unknown as z.ZodType<OpenCardSnapshot<K>>;
   return {
     CardPresentationSchema: presentation,
@@ -142,7 +143,7 @@ export const CardResponseSchema: z.ZodType<CardResponse> = z.discriminatedUnion(
   z.object({
     action: z.literal("submit"),
     correlationId: z.string(),
-    value: z.record(z.string(), z.unknown()),
+    value: ownRecord(z.string(), z.unknown()),
   }),
   z.object({ action: z.literal("decline"), correlationId: z.string() }),
   z.object({ action: z.literal("cancel"), correlationId: z.string() }),

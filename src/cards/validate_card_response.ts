@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { CardArgumentError } from "./errors.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isRecord, own } from "../_internal/guards.ts";
 import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
@@ -417,7 +418,7 @@ function validateConfirm(
  * getter, a revoked proxy), or a product validator that throws, is an
  * `invalid-card` refusal.
  *
- * @throws {TypeError} when `options` cannot be read (a throwing getter or a
+ * @throws {CardArgumentError} `invalid-options` when `options` cannot be read (a throwing getter or a
  *   revoked proxy: a programmer's mistake)
  *
  * @example
@@ -440,21 +441,28 @@ export function createCardValidator<X extends string = never>(
   options: CardValidatorOptions<X> = {},
 ): CardValidator<CardPresentationKind | X> {
   const kinds = new Map<string, CardKindValidator<CardPresentationKind | X>>();
-  let allowDeclineDefault: boolean;
+  let allowDeclineDefault = false;
+  let readable = false;
   try {
     const o = readOptions(options, ["kinds", "allowDeclineDefault"]);
-    if (o === null) throw new TypeError("unreadable");
-    const given = o.kinds;
-    if (typeof given === "object" && given !== null) {
-      for (const k of Object.keys(given)) {
-        const fn = (given as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
-        // A built-in name is ignored: built-in kinds cannot be overridden.
-        if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+    if (o !== null) {
+      const given = o.kinds;
+      if (typeof given === "object" && given !== null) {
+        for (const k of Object.keys(given)) {
+          const fn = (given as Record<string, CardKindValidator<CardPresentationKind | X>>)[k];
+          // A built-in name is ignored: built-in kinds cannot be overridden.
+          if (typeof fn === "function" && !BUILTIN.has(k)) kinds.set(k, fn);
+        }
       }
+      allowDeclineDefault = o.allowDeclineDefault === true;
+      readable = true;
     }
-    allowDeclineDefault = o.allowDeclineDefault === true;
   } catch {
-    throw new TypeError(
+    readable = false;
+  }
+  if (!readable) {
+    throw new CardArgumentError(
+      "invalid-options",
       "createCardValidator's options could not be read (a throwing getter or a revoked proxy)",
     );
   }

@@ -6,14 +6,16 @@
  *
  * @module
  */
+import { HttpArgumentError } from "./errors.ts";
 
 /**
  * The event id of `seq` in `turnId`: `<turnId>:<seq>`, e.g. `t1:42`. Unique
  * within a conversation when turn ids are (v1 asks eventIds to be unique
  * within the conversation).
  *
- * @throws {TypeError} when `turnId` is not a non-empty string or `seq` is
- *   not a positive safe integer (a programmer's mistake)
+ * @throws {HttpArgumentError} `invalid-turn-id` when `turnId` is not a
+ *   non-empty string, `invalid-seq` when `seq` is not a positive safe
+ *   integer (a programmer's mistake)
  *
  * @example
  * ```ts
@@ -23,10 +25,10 @@
  */
 export function turnSeqEventId(turnId: string, seq: number): string {
   if (typeof turnId !== "string" || turnId.length === 0) {
-    throw new TypeError("turnId must be a non-empty string");
+    throw new HttpArgumentError("invalid-turn-id", "turnId must be a non-empty string");
   }
   if (typeof seq !== "number" || !Number.isSafeInteger(seq) || seq < 1) {
-    throw new TypeError("seq must be a positive safe integer");
+    throw new HttpArgumentError("invalid-seq", "seq must be a positive safe integer");
   }
   return `${turnId}:${seq}`;
 }

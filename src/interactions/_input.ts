@@ -6,6 +6,7 @@
  * @module
  */
 import { err, ok, type Result } from "../result.ts";
+import { isStorableText } from "../_internal/guards.ts";
 import { AUTHORITY_FIELDS, isSystemCaller } from "./fence.ts";
 import type { ValidationIssue } from "./standard_schema.ts";
 import type {
@@ -37,8 +38,18 @@ export function isPlainObject(v: unknown): v is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
+/**
+ * An id (interaction, submission, schema, authority field, metadata key):
+ * 1 to {@link MAX_ID_LENGTH} UTF-16 code units of storable text (no NUL, no
+ * lone surrogate: see `isStorableText`).
+ */
 export function validId(v: unknown): v is string {
-  return typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH;
+  return typeof v === "string" && v.length > 0 && v.length <= MAX_ID_LENGTH && isStorableText(v);
+}
+
+/** A metadata value or reason: at most {@link MAX_METADATA_VALUE_LENGTH} code units of storable text. */
+export function validText(v: unknown): v is string {
+  return typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH && isStorableText(v);
 }
 
 export function validSchemaRef(v: unknown): v is SchemaRef {
@@ -137,8 +148,7 @@ export function copyPatch(patch: Record<string, unknown>): Record<string, string
 
 /**
  * `base` with `patch` applied (string sets, `null` deletes), or `null` when
- * a key is empty or longer than {@link MAX_ID_LENGTH}, a value is longer than
- * {@link MAX_METADATA_VALUE_LENGTH}, or the result has more than
+ * a key is not a {@link validId}, a value not a {@link validText}, or the result has more than
  * {@link MAX_METADATA_KEYS} keys.
  */
 export function mergeMetadata(
@@ -148,9 +158,9 @@ export function mergeMetadata(
   const out = new Map<string, string>(Object.entries(base));
   for (const key of Object.keys(patch)) {
     const v = patch[key];
-    if (key.length === 0 || key.length > MAX_ID_LENGTH) return null;
+    if (!validId(key)) return null;
     if (v === null) out.delete(key);
-    else if (typeof v === "string" && v.length <= MAX_METADATA_VALUE_LENGTH) out.set(key, v);
+    else if (validText(v)) out.set(key, v);
     else return null;
   }
   if (out.size > MAX_METADATA_KEYS) return null;

@@ -45,6 +45,7 @@ import {
   validId,
   validSchemaRef,
   validSystemCaller,
+  validText,
 } from "./_input.ts";
 import {
   notFound,
@@ -401,12 +402,9 @@ export class InteractionResolver {
     const checked = readingInput(() => {
       if (!isPlainObject(options)) return invalidRequest(`${action} options must be an object`);
       const reason = options.reason;
-      if (
-        reason !== undefined &&
-        (typeof reason !== "string" || reason.length > MAX_METADATA_VALUE_LENGTH)
-      ) {
+      if (reason !== undefined && !validText(reason)) {
         return invalidRequest(
-          `reason must be a string of at most ${MAX_METADATA_VALUE_LENGTH} characters`,
+          `reason must be a string of at most ${MAX_METADATA_VALUE_LENGTH} characters, without NUL or a lone surrogate`,
         );
       }
       if (action === "expire" && !validSystemCaller(caller)) {

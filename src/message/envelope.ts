@@ -20,6 +20,7 @@
  * @module
  */
 import { z } from "zod";
+import { ownRecord } from "../_internal/record_schema.ts";
 import { err, ok, type Result } from "../result.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { describeValue } from "../_internal/describe.ts";
@@ -176,7 +177,7 @@ const bodyShape = {
   role: messageRole,
   createdAt: isoDateTime,
   parts: z.array(chatPart),
-  metadata: z.record(z.string(), z.unknown()).optional(),
+  metadata: ownRecord(z.string(), z.unknown()).optional(),
   inReplyTo: z.string().min(1).optional(),
 };
 

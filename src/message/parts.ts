@@ -16,6 +16,7 @@
  * @module
  */
 import { z } from "zod";
+import { ownRecord } from "../_internal/record_schema.ts";
 import { DATA_PART_KEY_PATTERN, TOOL_PART_STATES, TOOL_TYPE_PATTERN } from "./part_types.ts";
 import { toolStateProblems } from "./_tool_state_rules.ts";
 
@@ -286,9 +287,9 @@ const jsonValue: z.ZodType<JsonValue> = z.custom<JsonValue>(
 );
 
 /** {@link ProviderMetadata}: a record of records of JSON values (the seed's `providerMetadata`). */
-export const providerMetadata: z.ZodType<ProviderMetadata> = z.record(
+export const providerMetadata: z.ZodType<ProviderMetadata> = ownRecord(
   z.string(),
-  z.record(z.string(), jsonValue.optional()),
+  ownRecord(z.string(), jsonValue.optional()),
 );
 const optionalProviderMetadata = providerMetadata.optional();
 const streamState = z.enum(["streaming", "done"]).optional();
@@ -357,7 +358,7 @@ export const filePart: z.ZodType<FilePart> = z.object({
   mediaType: z.string(),
   filename: z.string().optional(),
   url: z.string(),
-  providerReference: z.record(z.string(), z.string()).optional(),
+  providerReference: ownRecord(z.string(), z.string()).optional(),
   providerMetadata: optionalProviderMetadata,
 });
 /** {@link StepStartPart}. */
@@ -381,7 +382,7 @@ const toolFields = {
   toolCallId: z.string().min(1),
   state: z.enum(TOOL_PART_STATES),
   title: z.string().optional(),
-  toolMetadata: z.record(z.string(), jsonValue.optional()).optional(),
+  toolMetadata: ownRecord(z.string(), jsonValue.optional()).optional(),
   input: z.unknown().optional(),
   rawInput: z.unknown().optional(),
   inputEncoding: z.enum(["json", "text"]).optional(),

@@ -5,7 +5,8 @@
  *
  * @module
  */
-import { isRecord } from "../_internal/guards.ts";
+import { isRecord, isStorableText } from "../_internal/guards.ts";
+import { jsonValueCopy } from "../_internal/json_value.ts";
 import { err } from "../result.ts";
 import type {
   EffectOutcome,
@@ -31,9 +32,14 @@ export function refuse(
   return err({ code, message, ...extra });
 }
 
-/** A non-empty string of at most {@link MAX_RECOVERY_ID_LENGTH} code units. */
+/**
+ * A non-empty string of at most {@link MAX_RECOVERY_ID_LENGTH} code units of
+ * storable text (no NUL, no lone surrogate: `isStorableText`), so every
+ * store keeps it as given.
+ */
 export function validId(id: unknown): id is string {
-  return typeof id === "string" && id.length > 0 && id.length <= MAX_RECOVERY_ID_LENGTH;
+  return typeof id === "string" && id.length > 0 && id.length <= MAX_RECOVERY_ID_LENGTH &&
+    isStorableText(id);
 }
 
 /** Does a store answer look like the turn record `turnId`? */
@@ -79,11 +85,41 @@ export function leaseLive(e: EffectRecord, now: number): boolean {
 }
 
 /**
+ * The one contract for an outcome every store keeps as given: `value` is
+ * absent, `undefined` (no value) or JSON data (no bigint, cycle, `NaN`,
+ * class instance, …: see `jsonValueProblem`); `error` is storable text.
+ * A private JSON copy of `value` (read once), or why `value` is refused
+ * (`problem`), or `null` when `raw` is no outcome at all.
+ */
+export function readOutcome(
+  raw: unknown,
+): { readonly outcome: EffectOutcome } | { readonly problem: string } | null {
+  const shape = copyShape(raw);
+  if (shape === null) return null;
+  if (!shape.ok) {
+    return isStorableText(shape.error)
+      ? { outcome: shape }
+      : { problem: "outcome.error holds a NUL or a lone surrogate" };
+  }
+  return valueOutcome(shape.value);
+}
+
+/** `{ ok: true, value }` with a JSON copy of `value`, or why it is not JSON data. */
+export function valueOutcome(
+  value: unknown,
+): { readonly outcome: EffectOutcome } | { readonly problem: string } {
+  if (value === undefined) return { outcome: { ok: true, value } };
+  const c = jsonValueCopy(value, "outcome.value");
+  if ("what" in c) return { problem: `${c.path} is ${c.what}, not JSON data` };
+  return { outcome: { ok: true, value: c.copy } };
+}
+
+/**
  * A private copy of a caller's outcome (each field read once), or `null`
  * unless it is `{ ok: true, value }` (own `value`) or `{ ok: false, error: string }`;
  * `null` too when reading it throws.
  */
-export function copyOutcome(raw: unknown): EffectOutcome | null {
+function copyShape(raw: unknown): EffectOutcome | null {
   try {
     if (!isRecord(raw)) return null;
     const ok = raw.ok;

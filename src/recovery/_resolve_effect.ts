@@ -6,13 +6,14 @@
  * @module
  */
 import { clipText } from "../_internal/describe.ts";
+import { isStorableText } from "../_internal/guards.ts";
 import { ok, type Result } from "../result.ts";
 import { casLoop } from "./_cas.ts";
 import {
-  copyOutcome,
   hasOutcome,
   leaseLive,
   MAX_DETAIL_LENGTH,
+  readOutcome,
   refuse,
   validId,
 } from "./_records.ts";
@@ -66,15 +67,20 @@ export async function resolveEffect(
   const token = typeof f.claimToken === "string" ? f.claimToken : undefined;
   let verdict: Verdict;
   if (kind === "outcome") {
-    const outcome = copyOutcome(f.outcome);
-    if (!outcome) {
+    const read = readOutcome(f.outcome);
+    if (read === null) {
       return refuse("invalid-request", "outcome must be {ok:true,value} or {ok:false,error}", at);
     }
-    verdict = { kind, outcome };
+    if ("problem" in read) return refuse("invalid-request", read.problem, at);
+    verdict = { kind, outcome: read.outcome };
   } else {
     const e = f.evidence;
-    if (e !== undefined && typeof e !== "string") {
-      return refuse("invalid-request", "evidence must be a string", at);
+    if (e !== undefined && (typeof e !== "string" || !isStorableText(e))) {
+      return refuse(
+        "invalid-request",
+        "evidence must be a string without NUL or a lone surrogate",
+        at,
+      );
     }
     verdict = { kind, evidence: clipText(e ?? "verified not run by the host", MAX_DETAIL_LENGTH) };
   }

@@ -10,7 +10,14 @@ import { ok, type Result } from "../result.ts";
 import { attempt, casLoop } from "./_cas.ts";
 import { hasFence } from "./_checked_store.ts";
 import { draftOf, LeaseKeeper, leaseLeft, renewLease } from "./_lease_keeper.ts";
-import { hasOutcome, leaseLive, MAX_DETAIL_LENGTH, refuse, validId } from "./_records.ts";
+import {
+  hasOutcome,
+  leaseLive,
+  MAX_DETAIL_LENGTH,
+  refuse,
+  validId,
+  valueOutcome,
+} from "./_records.ts";
 import { fields } from "./_request.ts";
 import { setTurnStatus } from "./_turn_status.ts";
 import type { Worker } from "./_worker.ts";
@@ -160,7 +167,7 @@ async function claim(
           done: answer(
             leaseLive(eff, now)
               ? waitRun("in-flight", eff.leaseUntil as number)
-              : reconcileRun("owner-lost", `admitted by ${eff.claimToken}, whose lease ended`),
+              : reconcileRun("owner-lost", "admitted by another owner, whose lease ended"),
           ),
         };
       }
@@ -375,7 +382,21 @@ async function dispatchAndStore(
     }
     return answer(reconcileRun("dispatch-error", settled.error, owned.claimToken));
   }
-  const outcome: EffectOutcome = { ok: true, value: settled.value };
+  const read = valueOutcome(settled.value);
+  if ("problem" in read) {
+    // It ran, and its value cannot be stored as given by any store: the
+    // host reconciles with a JSON outcome (nothing half-stored, never admitted forever).
+    await markUnknown(w, owned, "outcome-not-json");
+    if (violated) {
+      return answer(
+        refuse("admission-contract-violated", "admission fence violated its contract", at),
+      );
+    }
+    return answer(
+      reconcileRun("dispatch-error", `the dispatch's ${read.problem}`, owned.claimToken),
+    );
+  }
+  const outcome: EffectOutcome = read.outcome;
   const stored = await complete(w, owned, outcome);
   if (violated && stored.ok) {
     return answer(refuse("admission-contract-violated", "admission fence violated its contract", {

@@ -7,6 +7,7 @@
  * @module
  */
 import { clipText, describeThrown } from "../_internal/describe.ts";
+import { isStorableText } from "../_internal/guards.ts";
 import { ok, type Result } from "../result.ts";
 import { attempt } from "./_cas.ts";
 import { MAX_DETAIL_LENGTH, refuse, unresolved, validId } from "./_records.ts";
@@ -28,6 +29,9 @@ export async function stopTurn(
   const reason = typeof f.reason === "string" ? clipText(f.reason, MAX_DETAIL_LENGTH) : fallback;
   if (!validId(turnId) || !validId(principal)) {
     return refuse("invalid-request", "turnId and principal must be non-empty ids");
+  }
+  if (!isStorableText(reason)) {
+    return refuse("invalid-request", "reason must not hold a NUL or a lone surrogate", { turnId });
   }
   const actor: ActorKind | undefined = action === "expire"
     ? (f.actor === undefined || f.actor === "system" ? "system" : undefined)

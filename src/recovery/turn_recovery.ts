@@ -43,8 +43,21 @@ export {
 } from "./_worker.ts";
 export type { BackoffOptions } from "./_clock.ts";
 
-/** The `claimToken` {@link TurnRecovery.inspect} shows in place of the owner's token. */
+/**
+ * The `claimToken` {@link TurnRecovery.inspect}, {@link TurnRecovery.reconcile}
+ * and {@link TurnRecovery.recordNotRun} show in place of the owner's token
+ * (a token is an owner's proof of ownership; no answer prints one).
+ */
 export const REDACTED_CLAIM_TOKEN = "[redacted]";
+
+/** The answer with its record's `claimToken` replaced by {@link REDACTED_CLAIM_TOKEN}. */
+async function redactResolved(
+  answer: Promise<Result<ReconcileOutcome, RecoveryError>>,
+): Promise<Result<ReconcileOutcome, RecoveryError>> {
+  const r = await answer;
+  if (!r.ok) return r;
+  return ok({ ...r.value, record: { ...r.value.record, claimToken: REDACTED_CLAIM_TOKEN } });
+}
 
 /**
  * `needs-reconciliation` reasons the host RESOLVES NOW: nobody is running
@@ -53,7 +66,9 @@ export const REDACTED_CLAIM_TOKEN = "[redacted]";
  * {@link TurnRecovery.reconcile} (it ran: here is the outcome) or
  * {@link TurnRecovery.recordNotRun} (it verifiably did not run: claim it again).
  *
- * - `dispatch-error`: the dispatch rejected; the effect is stored `unknown`.
+ * - `dispatch-error`: the dispatch rejected, or resolved with a value that is
+ *   not JSON data (its `detail` names the first offending path); the
+ *   effect is stored `unknown`.
  * - `outcome-unknown`: the stored effect is `unknown` (an earlier dispatch
  *   error, a restart) or unreadable.
  * - `owner-lost`: admitted, and its owner's lease ended without a result
@@ -141,7 +156,10 @@ export interface CancelOutcome {
 
 /** Answer of {@link TurnRecovery.reconcile} and {@link TurnRecovery.recordNotRun}. */
 export interface ReconcileOutcome {
-  /** The stored effect record after the call. */
+  /**
+   * The stored effect record after the call, its `claimToken` shown as
+   * {@link REDACTED_CLAIM_TOKEN} (as in {@link TurnRecovery.inspect}).
+   */
   readonly record: EffectRecord;
   /** False when nothing was written (already completed, or already `not-run`). */
   readonly changed: boolean;
@@ -409,7 +427,11 @@ export class TurnRecovery {
    * host execution's signal aborts, or when a quarter of the lease is left
    * without a confirmed renewal (see {@link TurnRecoveryOptions.leaseMs}):
    * the dispatch must then stop. A rejected dispatch marks the effect `unknown` and the
-   * turn `needs-reconciliation`. A `launch` call after `admitDispatch`
+   * turn `needs-reconciliation`; so does a dispatch that resolves with a
+   * value that is not JSON data (a bigint, a cycle, `NaN`, a `Map`, a class
+   * instance…; `undefined` is no value and is fine): it ran, but no store
+   * keeps that value as given, so the answer is `action: "reconcile"`,
+   * reason `dispatch-error`, and nothing reaches the store. A `launch` call after `admitDispatch`
    * settled (or a second one) never dispatches.
    *
    * Refuses (typed): `invalid-request`, `unauthorized`, `unknown-turn`,
@@ -482,7 +504,10 @@ export class TurnRecovery {
   /**
    * Persist an outcome the host VERIFIED through its own effect/idempotency
    * lookup ("it ran, and this is what happened"), through the same CAS seam.
-   * Only the host calls this; a model retry never does. Refused
+   * `outcome.value` must be JSON data or `undefined`, and `outcome.error`
+   * text without NUL or a lone surrogate (refused `invalid-request` before
+   * any store call otherwise, so every store agrees; the value stored is a
+   * copy). Only the host calls this; a model retry never does. Refused
    * `lease-live` (with `retryAt`) while the effect is claimed or admitted
    * under another worker's live lease (a claimed owner may be about to
    * dispatch), unless `claimToken` is that owner's (from its
@@ -503,7 +528,7 @@ export class TurnRecovery {
       readonly claimToken?: string;
     } & ActorField,
   ): Promise<Result<ReconcileOutcome, RecoveryError>> {
-    return resolveEffect(this.#w, request, "outcome");
+    return redactResolved(resolveEffect(this.#w, request, "outcome"));
   }
 
   /**
@@ -532,7 +557,7 @@ export class TurnRecovery {
       readonly claimToken?: string;
     } & ActorField,
   ): Promise<Result<ReconcileOutcome, RecoveryError>> {
-    return resolveEffect(this.#w, request, "not-run");
+    return redactResolved(resolveEffect(this.#w, request, "not-run"));
   }
 
   /**

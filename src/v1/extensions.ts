@@ -13,6 +13,7 @@
  *
  * @module
  */
+import { ChatArgumentError } from "./errors.ts";
 import type { StandardSchemaV1 } from "../interactions/standard_schema.ts";
 import { clipText, describeThrown } from "../_internal/describe.ts";
 import type { EnvelopeIssue } from "./_validate.ts";
@@ -133,7 +134,7 @@ function runSchema(schema: StandardSchemaV1, data: ChatJsonValue): EnvelopeIssue
  * The `validators` record is read once, now: own entries only, each name
  * checked with {@link isExtensionName}; later changes to it do not count.
  *
- * @throws {TypeError} when `validators` is not an object, a key is not an
+ * @throws {ChatArgumentError} `invalid-registry` when `validators` is not an object, a key is not an
  *   extension name, a value is neither a Standard Schema nor a function, or
  *   the record or the options cannot be read (a throwing getter, a revoked
  *   proxy): a programmer's mistake
@@ -158,7 +159,10 @@ export function createExtensionRegistry(
   options?: ExtensionRegistryOptions,
 ): ChatExtensionRegistry {
   if (typeof validators !== "object" || validators === null) {
-    throw new TypeError("createExtensionRegistry takes a record of validators by extension name");
+    throw new ChatArgumentError(
+      "invalid-registry",
+      "createExtensionRegistry takes a record of validators by extension name",
+    );
   }
   const table = new Map<string, ChatExtensionValidator>();
   let strict = false, mistake = "";
@@ -178,7 +182,7 @@ export function createExtensionRegistry(
   } catch (e) {
     mistake = `the validators or options could not be read: ${describeThrown(e, 200)}`;
   }
-  if (mistake !== "") throw new TypeError(mistake);
+  if (mistake !== "") throw new ChatArgumentError("invalid-registry", mistake);
   return {
     check(name, data) {
       const v = table.get(name);

@@ -15,6 +15,7 @@
  *
  * @module
  */
+import { ChatArgumentError } from "./errors.ts";
 import { err, ok, type Refusal, type Result } from "../result.ts";
 import { isIterable, isRecord, isText } from "../_internal/guards.ts";
 import { MAX_STREAM_ITEMS } from "./limits.ts";
@@ -131,17 +132,18 @@ export interface InvalidStateRefusal extends Refusal<"invalid-state"> {
  * A fresh {@link ChatStateV1} for a turn that has seen no event: status
  * `running`, `lastSeq` 0, `lastEventId` null, empty text and collections.
  *
- * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
+ * @throws {ChatArgumentError} `invalid-id` when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
  */
 export function createChatState(conversationId: string, turnId: string): ChatStateV1 {
   return new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId))
     .snapshot();
 }
 
-/** `id`, or a `TypeError` naming the argument when it is not a wire id. */
+/** `id`, or a {@link ChatArgumentError} naming the argument when it is not a wire id. */
 function checkId(name: string, id: unknown): string {
   if (isWireId(id)) return id;
-  throw new TypeError(
+  throw new ChatArgumentError(
+    "invalid-id",
     `${name} must be a non-empty string without CR, LF, NUL or a lone surrogate, got ${
       describeValue(id)
     }`,
@@ -219,7 +221,7 @@ export class ChatStateFolder {
    * event seen yet). `options.extensions`: the host's extension registry,
    * consulted for every `ext` event (see {@link parseChatEnvelope}).
    *
-   * @throws {TypeError} when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
+   * @throws {ChatArgumentError} `invalid-id` when an id is not a wire id: non-empty, no CR, LF, NUL or lone surrogate (a programmer's mistake)
    */
   constructor(conversationId: string, turnId: string, options?: ChatStateFolderOptions) {
     this.#fold = new TurnFold(checkId("conversationId", conversationId), checkId("turnId", turnId));

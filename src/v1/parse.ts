@@ -28,6 +28,7 @@
  *
  * @module
  */
+import { ChatArgumentError } from "./errors.ts";
 import { isRecord, utf8ByteLength as sharedUtf8ByteLength } from "../_internal/guards.ts";
 import { describeThrown, describeValue, quoteClipped } from "../_internal/describe.ts";
 import { readOptions } from "../_internal/fields.ts";
@@ -474,11 +475,14 @@ export interface ParseChatEnvelopeJsonOptions extends ParseChatEnvelopeOptions {
  * UTF-8 byte length of `s` (lone surrogates count 3, as TextEncoder writes U+FFFD).
  * Counts without allocating; `s.length` is in UTF-16 code units, this is in bytes.
  *
- * @throws {TypeError} when `s` is not a string (a programmer's mistake)
+ * @throws {ChatArgumentError} `invalid-argument` when `s` is not a string (a programmer's mistake)
  */
 export function utf8ByteLength(s: string): number {
   if (typeof s !== "string") {
-    throw new TypeError(`utf8ByteLength takes a string, got ${describeValue(s)}`);
+    throw new ChatArgumentError(
+      "invalid-argument",
+      `utf8ByteLength takes a string, got ${describeValue(s)}`,
+    );
   }
   return sharedUtf8ByteLength(s);
 }

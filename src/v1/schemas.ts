@@ -16,6 +16,7 @@
  * @module
  */
 import { z } from "zod";
+import { refusingProtoKey } from "../_internal/record_schema.ts";
 import { WIRE_ID_PATTERN } from "../_internal/id.ts";
 import { EXTENSION_NAME_PATTERN } from "./extensions.ts";
 import { MAX_EXTENSION_NAME_LENGTH, MAX_EXTENSION_STATE_NAMES } from "./limits.ts";
@@ -407,9 +408,11 @@ export const ChatStateV1Schema: z.ZodType<ChatStateV1> = z.object({
   done: doneEventV1Raw.omit({ type: true }).optional(),
   error: z.object(errorFields).refine(retryAllowed, retryRule).optional(),
   statusReason: z.string().optional(),
-  extensionState: z.record(extensionNameRaw, extensionEntryRaw).refine(
-    (r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_EXTENSION_STATE_NAMES,
-    { message: `must hold 1 to ${MAX_EXTENSION_STATE_NAMES} names (absent when none)` },
+  extensionState: refusingProtoKey(
+    z.record(extensionNameRaw, extensionEntryRaw).refine(
+      (r) => Object.keys(r).length >= 1 && Object.keys(r).length <= MAX_EXTENSION_STATE_NAMES,
+      { message: `must hold 1 to ${MAX_EXTENSION_STATE_NAMES} names (absent when none)` },
+    ),
   ).optional(),
   extensionEvents: z.array(extensionEntryRaw.extend({ name: extensionNameRaw })).min(1)
     .optional(),

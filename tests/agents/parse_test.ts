@@ -84,7 +84,8 @@ Deno.test("whole-body refusals are typed, never thrown", () => {
 Deno.test("__proto__ keys cannot pollute or replace prototypes", () => {
   const text =
     '{"items":[{"msgId":"a","kind":"agent_spawned","from":"c","text":"","at":1,"meta":{"__proto__":{"polluted":"yes"},"target":"w"}},' +
-    '{"msgId":"b","kind":"message","from":"c","text":"","at":2,"meta":{"__proto__":"x","target":"w"},"__proto__":{"polluted":"yes"}}]}';
+    '{"msgId":"b","kind":"message","from":"c","text":"","at":2,"meta":{"__proto__":"x","target":"w"}},' +
+    '{"msgId":"c","kind":"message","from":"c","text":"","at":3,"meta":{"target":"w"},"__proto__":{"polluted":"yes"}}]}';
   const r = parseBrokerHistory(JSON.parse(text));
   assert.ok(r.ok);
   assert.equal(({} as Record<string, unknown>).polluted, undefined);
@@ -93,12 +94,12 @@ Deno.test("__proto__ keys cannot pollute or replace prototypes", () => {
     assert.equal(Object.getPrototypeOf(e.meta), Object.prototype);
     assert.equal((e as unknown as Record<string, unknown>).polluted, undefined);
   }
-  // zod 4 skips a `__proto__` key (neither validated nor copied): both rows keep only `target`.
-  assert.deepEqual(r.value.events.map((e) => [e.msgId, { ...e.meta }]), [["a", { target: "w" }], [
-    "b",
-    { target: "w" },
-  ]]);
-  for (const e of r.value.events) assert.equal(Object.hasOwn(e.meta, "__proto__"), false);
+  // An own `__proto__` key of `meta` is refused, never stripped: rows a and b
+  // are malformed; row c's top-level `__proto__` is an unknown key (stripped,
+  // as every unknown top-level key is).
+  assert.equal(r.value.malformed, 2);
+  assert.deepEqual(r.value.events.map((e) => [e.msgId, { ...e.meta }]), [["c", { target: "w" }]]);
+  for (const e of r.value.events) assert.equal(Object.hasOwn(e, "__proto__"), false);
 });
 
 /** Arbitrary JSON-ish values plus broker-shaped rows and hostile keys. */

@@ -30,6 +30,15 @@ import type { ChatStateV1 } from "../../src/v1/types.ts";
 
 const validators = loadValidators();
 
+/**
+ * The seed of every case: fixed, so a run is reproducible, and printed with
+ * each case; `deno test … agreement_test.ts -- --seed=N` runs with another
+ * (a case uses `N + its index`).
+ */
+const SEED_ARG = Deno.args.find((a) => a.startsWith("--seed="));
+const BASE_SEED = SEED_ARG === undefined ? 20261202 : Number(SEED_ARG.slice("--seed=".length));
+if (!Number.isSafeInteger(BASE_SEED)) throw new Error(`bad ${SEED_ARG}: an integer`);
+
 /** The rules of a saved state that JSON Schema cannot express hold (or the shape is off anyway). */
 function inexpressibleHold(doc: unknown): boolean {
   if (typeof doc !== "object" || doc === null) return true;
@@ -234,8 +243,10 @@ const CASES: Case[] = [
 
 const totals = { runs: 0, valid: 0, invalid: 0, inexpressible: 0 };
 
-for (const c of CASES) {
+for (const [index, c] of CASES.entries()) {
   Deno.test(`JSON Schema agrees with the library: ${c.name} (${c.runs} generated documents)`, () => {
+    const seed = BASE_SEED + index;
+    console.log(`${c.name}: seed ${seed} (replay: -- --seed=${BASE_SEED})`);
     const schema = validators.get(c.file)!;
     const bundled = validators.get(`bundle#${c.root}`)!;
     let valid = 0, invalid = 0, inexpressible = 0;
@@ -254,7 +265,7 @@ for (const c of CASES) {
         if (lib) valid++;
         else invalid++;
       }),
-      { numRuns: c.runs },
+      { numRuns: c.runs, seed },
     );
     console.log(
       `${c.name}: ${c.runs} documents, ${valid} valid, ${invalid} invalid, agree on all` +
