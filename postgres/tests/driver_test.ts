@@ -9,6 +9,7 @@ import {
 import { classify } from "../src/_classify.ts";
 import postgres from "postgres";
 import { BACKENDS, databaseUrl, pgClient, serverDriver } from "./_helpers/db.ts";
+import { handled } from "../../tests/_helpers/settled.ts";
 
 async function rejects(p: Promise<unknown>): Promise<PgDriverError> {
   try {
@@ -103,11 +104,11 @@ Deno.test("driver [server]: lock timeout (55P03) is typed and retryable", async 
     const held = new Promise<void>((r) => release = r);
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => locked = r);
-    const holder = a.transaction(async (tx) => {
+    const holder = handled(a.transaction(async (tx) => {
       await tx.query("SELECT id FROM drv_lock WHERE id = 1 FOR UPDATE");
       locked();
       await held;
-    });
+    }));
     await isLocked;
     const e = await rejects(
       b.transaction((tx) => tx.query("SELECT id FROM drv_lock WHERE id = 1 FOR UPDATE")),

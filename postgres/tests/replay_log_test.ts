@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../../tests/_helpers/seed.ts";
 import type { ChatEventEnvelope } from "@papercusp/chat-protocol";
 import { replayAfter } from "@papercusp/chat-protocol/recovery";
 import {
@@ -19,6 +19,7 @@ import {
   withSchema,
 } from "./_helpers/db.ts";
 import { hostile, HOSTILE_RUNS, hostileLike } from "../../tests/_helpers/hostile.ts";
+import { handled } from "../../tests/_helpers/settled.ts";
 
 function env(
   turnId: string,
@@ -304,11 +305,11 @@ Deno.test("replay log [server]: of two concurrent appends of one seq, the loser 
     const aMayCommit = new Promise<void>((r) => commitA = r);
     let appendedA!: () => void;
     const aAppended = new Promise<void>((r) => appendedA = r);
-    const txA = a.transaction(async (tx) => {
+    const txA = handled(a.transaction(async (tx) => {
       assert.ok((await logA.append(env("t1", 2), { tx })).ok);
       appendedA();
       await aMayCommit;
-    });
+    }));
     await aAppended;
     // B's append of the same seq waits on A's turn lock …
     let bDone = false;

@@ -11,6 +11,7 @@ import {
   type SystemAuthority,
 } from "../../interactions.ts";
 import { ME, pick, SCHEMA_1, setup } from "./_fixtures.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const REAPER: SystemAuthority = { kind: "system", actorId: "reaper", tenantId: ME.tenantId };
 
@@ -133,14 +134,14 @@ Deno.test("system authority: a revocation racing a held answer waits for it; the
   await w.open({ id: "c", card: { prompt: "?" }, authority: ME, schema: SCHEMA_1 });
   const { promise: gate, resolve: open } = Promise.withResolvers<void>();
   const { promise: inside, resolve: entered } = Promise.withResolvers<void>();
-  const tx = store.transact(
+  const tx = handled(store.transact(
     { id: "c", caller: ME, action: "answer", expectedRevision: 1, expectedSchema: SCHEMA_1 },
     async () => {
       entered();
       await gate;
       return { kind: "read" as const, result: "held" };
     },
-  );
+  ));
   await inside;
   let revoked = false;
   const revocation = store.revoke({ principalId: ME.principalId }).then(() => (revoked = true));

@@ -13,6 +13,7 @@ import {
   type TurnRecoveryOptions,
 } from "../../recovery.ts";
 import { code, deferred, delegate, testClock, value } from "./_helpers.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const LEASE = 300;
 
@@ -62,14 +63,14 @@ Deno.test("lease: a slow admission fence gives the owner a fresh lease: no owner
   const started = deferred();
   const finish = deferred<string>();
   let dispatches = 0;
-  const run = ctx.owner.runEffect({
+  const run = handled(ctx.owner.runEffect({
     ...req,
     dispatch: () => {
       dispatches++;
       started.resolve();
       return finish.promise;
     },
-  });
+  }));
   await started.promise;
   ctx.clock.advance(70); // 320 ms after the claim: the claim's own lease has ended
   const seen = value(await ctx.other.runEffect({ ...req, dispatch: () => ++dispatches }));
@@ -220,14 +221,14 @@ Deno.test("claim tokens: 128 random bits, never shown by inspect(), so only the 
   const started = deferred();
   const finish = deferred<string>();
   let dispatches = 0;
-  const run = ctx.owner.runEffect({
+  const run = handled(ctx.owner.runEffect({
     ...req,
     dispatch: () => {
       dispatches++;
       started.resolve();
       return finish.promise;
     },
-  });
+  }));
   await started.promise;
   const real = ctx.admin.peekEffect("t1", "e1")!.claimToken;
   assert.match(real, /^owner#[0-9a-f]{32}$/);
