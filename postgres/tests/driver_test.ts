@@ -212,7 +212,8 @@ for (const how of ["by itself", "from another session during a statement"] as co
           const sleeping = tx.query("SELECT pg_sleep(30)");
           // It rejects as soon as the backend dies, maybe before it is awaited below.
           sleeping.catch(() => {});
-          for (let waited = 0; waited < 200; waited++) {
+          // A give-up bound only (60 s): the loop ends as soon as the sleep is seen.
+          for (let waited = 0; waited < 6_000; waited++) {
             const { rows: busy } = await killer.query(
               "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND query LIKE 'SELECT pg_sleep%'",
               [rows[0].pid],
