@@ -460,11 +460,12 @@ Deno.test("defence in depth: a store that ignores expiry still cannot make the r
   const h = flawedHarness("accepts-after-expiry");
   const { store } = await h.connect();
   const gate = Promise.withResolvers<void>();
+  const validating = Promise.withResolvers<void>();
   const slow: StandardSchemaV1 = {
     "~standard": {
       version: 1,
       vendor: "t",
-      validate: async (v) => (await gate.promise, { value: v }),
+      validate: async (v) => (validating.resolve(), await gate.promise, { value: v }),
     },
   };
   const w = new InteractionResolver({ store, schemas: () => slow, now: () => h.now() as number });
@@ -474,7 +475,7 @@ Deno.test("defence in depth: a store that ignores expiry still cannot make the r
     caller: ME,
     response: { action: "submit", correlationId: "c", value: {} },
   }));
-  await new Promise((r) => setTimeout(r, 0));
+  await validating.promise; // a barrier: the answer is inside validation
   h.advanceClock(10);
   gate.resolve();
   const r = await p;
