@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { databaseUrl } from "./_helpers/db.ts";
 import { failures, runCrash } from "./_crash/run.ts";
+import { seedFor } from "../../tests/_helpers/seed.ts";
 
 Deno.test({
   name:
@@ -22,7 +23,7 @@ Deno.test({
       url: await databaseUrl(),
       rounds: 200,
       workers: 4,
-      seed: Number(Deno.env.get("CRASH_SEED") ?? Date.now() % 100_000),
+      seed: crashSeed(),
       log: (l) => console.log(l),
     });
     console.log(JSON.stringify({ ...report, schema: undefined }, null, 1));
@@ -40,3 +41,9 @@ Deno.test({
     assert.ok(report.counts.cardsAnswered > 0 && report.counts.turnsCancelled > 0);
   },
 });
+
+/** `CRASH_SEED` when set (the soak script's name for it), else {@link seedFor}'s (`FC_SEED` or random), printed. */
+function crashSeed(): number {
+  const fixed = Deno.env.get("CRASH_SEED");
+  return seedFor("crash rounds", fixed === undefined ? undefined : Number(fixed));
+}

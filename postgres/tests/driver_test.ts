@@ -10,6 +10,7 @@ import {
 import { classify } from "../src/_classify.ts";
 import postgres from "postgres";
 import { BACKENDS, databaseUrl, pgClient, serverDriver } from "./_helpers/db.ts";
+import { handled } from "../../tests/_helpers/settled.ts";
 
 async function rejects(p: Promise<unknown>): Promise<PgDriverError> {
   try {
@@ -104,11 +105,11 @@ Deno.test("driver [server]: lock timeout (55P03) is typed and retryable", async 
     const held = new Promise<void>((r) => release = r);
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => locked = r);
-    const holder = a.transaction(async (tx) => {
+    const holder = handled(a.transaction(async (tx) => {
       await tx.query("SELECT id FROM drv_lock WHERE id = 1 FOR UPDATE");
       locked();
       await held;
-    });
+    }));
     await isLocked;
     const e = await rejects(
       b.transaction((tx) => tx.query("SELECT id FROM drv_lock WHERE id = 1 FOR UPDATE")),
@@ -212,7 +213,8 @@ for (const how of ["by itself", "from another session during a statement"] as co
           const sleeping = tx.query("SELECT pg_sleep(30)");
           // It rejects as soon as the backend dies, maybe before it is awaited below.
           sleeping.catch(() => {});
-          for (let waited = 0; waited < 200; waited++) {
+          // A give-up bound only (60 s): the loop ends as soon as the sleep is seen.
+          for (let waited = 0; waited < 6_000; waited++) {
             const { rows: busy } = await killer.query(
               "SELECT 1 FROM pg_stat_activity WHERE pid = $1::int AND query LIKE 'SELECT pg_sleep%'",
               [rows[0].pid],

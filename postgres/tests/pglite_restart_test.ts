@@ -18,6 +18,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { randomFor } from "../../tests/_helpers/seed.ts";
 import { lockDirectory } from "../pglite_dir.ts";
 import { lines, spawnProc, textOf } from "./_helpers/db.ts";
 
@@ -92,6 +93,7 @@ Deno.test({
       totals.notRun += notRun;
     };
     try {
+      const random = randomFor("pglite restart kill points");
       for (let round = 0; round < rounds; round++) {
         await Deno.writeTextFile(acksFile, acks.map((a) => a + "\n").join(""));
         const atDispatch = round % 2 === 1;
@@ -101,8 +103,8 @@ Deno.test({
           round === 0 ? "-" : acksFile,
           "work",
           atDispatch
-            ? { afterAcks: Infinity, holdAt: 1 + Math.floor(Math.random() * 4) }
-            : { afterAcks: 8 + Math.floor(Math.random() * 30), holdAt: 0 },
+            ? { afterAcks: Infinity, holdAt: 1 + Math.floor(random() * 4) }
+            : { afterAcks: 8 + Math.floor(random() * 30), holdAt: 0 },
           async (pid) => {
             // The directory is open in a live process: refused, naming it.
             const second = await lockDirectory(dataDir);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { randomFor } from "../../tests/_helpers/seed.ts";
 import { replayAfter } from "@papercusp/chat-protocol/recovery";
 import { PGlite } from "@electric-sql/pglite";
 import { migrate, PostgresReplayLog } from "../mod.ts";
@@ -110,11 +111,12 @@ Deno.test("replay log [server]: kill -9 of an appending process loses no acknowl
     assert.ok((await migrate(d, { schema })).ok);
     const acked = new Map<number, string>();
     const rounds = 5;
+    const random = randomFor("replay log [server] kill points");
     for (let round = 0; round < rounds; round++) {
       const child = spawnProc("append.ts", ["server", schema, "t1", `r${round}`, "0", "-"], {
         DATABASE_URL: await databaseUrl(),
       });
-      const killAfter = 20 + Math.floor(Math.random() * 60);
+      const killAfter = 20 + Math.floor(random() * 60);
       let n = 0;
       for await (const l of lines(child.stdout)) {
         const [w, seq, id] = l.split(" ");
@@ -145,7 +147,7 @@ Deno.test("replay log [PGlite on a directory]: a second process is refused; kill
     const acked = new Map<number, string>();
     let refusedWhileRunning = false;
     let n = 0;
-    const killAfter = 30 + Math.floor(Math.random() * 40);
+    const killAfter = 30 + Math.floor(randomFor("replay log [PGlite] kill point")() * 40);
     for await (const l of lines(child.stdout)) {
       const [w, seq, id] = l.split(" ");
       if (w !== "ack") continue;

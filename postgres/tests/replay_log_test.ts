@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../../tests/_helpers/seed.ts";
 import type { ChatEventEnvelope } from "@papercusp/chat-protocol";
 import { replayAfter } from "@papercusp/chat-protocol/recovery";
 import {
@@ -20,6 +20,7 @@ import {
   withSchema,
 } from "./_helpers/db.ts";
 import { hostile, HOSTILE_RUNS, hostileLike } from "../../tests/_helpers/hostile.ts";
+import { handled } from "../../tests/_helpers/settled.ts";
 
 function env(
   turnId: string,
@@ -305,17 +306,30 @@ Deno.test("replay log [server]: of two concurrent appends of one seq, the loser 
     const aMayCommit = new Promise<void>((r) => commitA = r);
     let appendedA!: () => void;
     const aAppended = new Promise<void>((r) => appendedA = r);
-    const txA = a.transaction(async (tx) => {
+    const txA = handled(a.transaction(async (tx) => {
       assert.ok((await logA.append(env("t1", 2), { tx })).ok);
       appendedA();
       await aMayCommit;
-    });
+    }));
     await aAppended;
     // B's append of the same seq waits on A's turn lock …
     let bDone = false;
-    const bAppend = logB.append(env("t1", 2, { eventId: "from-b" })).finally(() => bDone = true);
-    await new Promise((r) => setTimeout(r, 100));
+    const bAppend = handled(
+      logB.append(env("t1", 2, { eventId: "from-b" })).finally(() => bDone = true),
+    );
+    // Observed, not slept on: the server reports a backend waiting on a lock
+    // (A holds the turn lock and waits for the test, so only B can be it).
+    let waiting = false;
+    for (let i = 0; i < 6_000 && !waiting && !bDone; i++) {
+      const { rows } = await a.query(
+        "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1::text",
+        [`%${schema}%`],
+      );
+      waiting = rows.length > 0;
+      if (!waiting) await new Promise((r) => setTimeout(r, 10));
+    }
     assert.equal(bDone, false, "B must wait for A's lock");
+    assert.ok(waiting, "B's append is seen waiting on a lock");
     commitA();
     await txA;
     // … and then sees A's committed frame.

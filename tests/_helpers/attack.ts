@@ -8,7 +8,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "./seed.ts";
 import { type Hostile, hostile, HOSTILE_RUNS, hostileLike } from "./hostile.ts";
 import { describeThrown } from "../../src/_internal/describe.ts";
 

@@ -22,7 +22,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "./seed.ts";
 
 /** A thrown value with no prototype: `String(x)` itself throws on it. */
 export function nullProtoThrowable(): object {

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import type { BrokerEvent } from "../../agents.ts";
 
 const NAMES = ["human", "coord", "w1", "w2", "w3", "a", "b", "x y", "*", "", "tpc", "tpc-impl"];

@@ -6,7 +6,7 @@
  * stay unique when an id is literally `name:<x>`.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import {
   type BrokerEvent,

@@ -7,7 +7,7 @@
  * `spawnRow: 'likely-aged-out'`, `origin: 'unknown'`).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import { runAgentsCommand } from "../../src/cli/agents_command.ts";
 import {

@@ -5,7 +5,7 @@
  * `pointAlongPolyline` on an array with holes (threw).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   activityCategory,
   buildSpawnTree,

@@ -13,7 +13,7 @@
  * intervals) using d3's hierarchy.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import * as d3raw from "d3-hierarchy";
 import {
   type BrokerEvent,

@@ -1,6 +1,6 @@
 /** Tolerant broker payload readers: unit cases and 10,000-run property tests. */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   brokerEvent,
   brokerHistory,

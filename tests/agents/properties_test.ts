@@ -4,7 +4,7 @@
  * the newest incarnation.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   agentGraph,
   agentRosterSnapshot,

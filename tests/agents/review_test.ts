@@ -5,7 +5,7 @@
  * non-finite times.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { historyArb, lifecycleArb } from "./_arbitrary.ts";
 import { loadSample } from "./_samples.ts";
 import { runAgentsCommand } from "../../src/cli/agents_command.ts";

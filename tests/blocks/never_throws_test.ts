@@ -7,7 +7,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   MAX_BLOCK_BODY_LENGTH,
   normalizeSegments,

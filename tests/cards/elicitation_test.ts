@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   cardResponseJsonSchema,
   cardToElicitation,

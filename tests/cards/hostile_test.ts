@@ -6,7 +6,7 @@
  * `createCardValidator` options it cannot read (a programmer's mistake).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   cardRefusal,
   cardResponseJsonSchema,

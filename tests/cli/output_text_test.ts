@@ -1,6 +1,6 @@
 /** The output writers: escaping untrusted text, JSON without recursion, bounded previews. */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { escapeJsonString, escapeText, hasUnsafeChars, maskUnsafe } from "../../src/cli/escape.ts";
 import { MAX_INDENT_DEPTH, previewJson, stringifyJson } from "../../src/cli/json_text.ts";
 import { UNSAFE_CHAR as UNSAFE } from "./_unsafe.ts";

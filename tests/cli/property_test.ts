@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { inspectBytes, inspectText } from "../../src/cli/inspect.ts";
 import { renderReport } from "../../src/cli/render.ts";
 import { runCli } from "../../src/cli/run.ts";

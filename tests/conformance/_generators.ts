@@ -3,7 +3,7 @@
  * vs the Python client): each arbitrary produces a case input of one kind, in
  * the corpus's input format, mixing valid and broken material.
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import type { Json, JsonObject } from "../../conformance/ts/kinds.ts";
 import * as docs from "../json_schema/_documents.ts";
 

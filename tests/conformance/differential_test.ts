@@ -7,7 +7,7 @@
  * equals the library's. Seeded, so a failure reproduces.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { type CaseKind, type JsonObject, runCase } from "../../conformance/ts/kinds.ts";
 import { type ConformanceCase, runTestee, sameJson } from "../../conformance/runner.ts";
 import * as gen from "./_generators.ts";

@@ -3,7 +3,7 @@
  * testees that misbehave (hang, leave children, answer garbage).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   LineSplitter,
   loadCases,

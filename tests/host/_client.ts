@@ -164,11 +164,14 @@ export function expectedText(prompt: string, approved: boolean): string {
   return openingText(prompt) + middleText(prompt) + closingText(prompt, approved);
 }
 
-/** Wait until `cond()` resolves truthy (polling every `everyMs`), or throw after `timeoutMs`. */
+/**
+ * Wait until `cond()` resolves truthy (polling every `everyMs`), or throw after
+ * `timeoutMs` (default 120,000: a give-up bound only, never a judgement of speed).
+ */
 export async function until<T>(
   cond: () => T | Promise<T>,
   what: string,
-  timeoutMs = 30_000,
+  timeoutMs = 120_000,
   everyMs = 20,
 ): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;

@@ -30,7 +30,10 @@ export interface HostProcessOptions {
   readonly args?: readonly string[];
   /** Extra environment variables (e.g. `DATABASE_URL`). */
   readonly env?: Readonly<Record<string, string>>;
-  /** How long to wait for the listening line, ms (default 30,000). */
+  /**
+   * How long to wait for the listening line, ms (default 120,000: a give-up
+   * bound only; a PGlite host on a busy machine takes tens of seconds).
+   */
   readonly readyTimeoutMs?: number;
   /** Echo the child's output to this process's stderr (default: env `HOST_ECHO` set). */
   readonly echo?: boolean;
@@ -53,7 +56,8 @@ export interface HostProcess {
   /**
    * Resolves with the first stdout line (printed after `fromLine`, an index
    * into `stdoutLines`; default 0) that `match` matches; rejects after
-   * `timeoutMs` (default 30,000) or when the process exits first.
+   * `timeoutMs` (default 120,000, a give-up bound for a busy machine) or when
+   * the process exits first.
    */
   waitForLine(
     match: RegExp | string,
@@ -240,7 +244,7 @@ export async function startHost(options: HostProcessOptions = {}): Promise<HostP
                 `\nstderr tail:\n${stderrLines.slice(-10).join("\n")}`,
             ),
           );
-        }, o.timeoutMs ?? 30_000),
+        }, o.timeoutMs ?? 120_000),
       };
       waiters.add(w);
     });
@@ -250,7 +254,7 @@ export async function startHost(options: HostProcessOptions = {}): Promise<HostP
     const from = stdoutLines.length;
     const line = await waitForLine(LISTENING, {
       fromLine: from,
-      timeoutMs: options.readyTimeoutMs ?? 30_000,
+      timeoutMs: options.readyTimeoutMs ?? 120_000,
     });
     const m = LISTENING.exec(line)!;
     if (Number(m[2]) !== port) throw new Error(`host listens on ${m[2]}, expected ${port}`);

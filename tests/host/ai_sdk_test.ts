@@ -89,7 +89,7 @@ Deno.test({
           (chat.messages.at(-1) as Any).metadata?.status === "completed" &&
           chat.status === "ready",
         "the continuation",
-        30_000,
+        120_000,
       );
       assert.equal(chat.error, undefined);
       assert.equal(chat.messages.filter((m) => m.role === "assistant").length, 1, "one message");

@@ -30,6 +30,9 @@ import {
 } from "../_helpers/browser.ts";
 import { type HostProcess, startHost } from "./_host_process.ts";
 
+/** Every wait below is a give-up bound only (a busy machine makes the page slower, never wrong). */
+const GIVE_UP_MS = 120_000;
+
 declare const document: PageDocument;
 
 const skip = announceSkip(chromiumMissing());
@@ -56,23 +59,23 @@ async function startTurn(page: Page, host: HostProcess): Promise<string> {
   await page.type("#prompt-input", PROMPT);
   await page.click("#send");
   await page.waitForFunction(() => new URL(location.href).searchParams.has("turn"), {
-    timeout: 10_000,
+    timeout: GIVE_UP_MS,
   });
   return turnIdOf(page);
 }
 
 async function answerCard(page: Page): Promise<void> {
-  await page.waitForSelector("form.card[data-state='open']", { timeout: 30_000 });
+  await page.waitForSelector("form.card[data-state='open']", { timeout: GIVE_UP_MS });
   await page.$eval(
     "form.card button[value='submit']",
     (b) => (b as unknown as PageElement).click(),
   );
-  await page.waitForSelector("form.card[data-state='answered']", { timeout: 30_000 });
+  await page.waitForSelector("form.card[data-state='answered']", { timeout: GIVE_UP_MS });
 }
 
 async function waitCompleted(page: Page): Promise<void> {
-  await page.waitForSelector("#turn[data-status='completed']", { timeout: 60_000 });
-  await page.waitForSelector("#conn[data-state='closed']", { timeout: 5_000 });
+  await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
+  await page.waitForSelector("#conn[data-state='closed']", { timeout: GIVE_UP_MS });
 }
 
 /** Epoch ms of the page's last rendered event. */
@@ -90,11 +93,11 @@ async function crashAndResume(
   downMs: number,
 ): Promise<{ attempt: number; live: number; event: number }> {
   await host.kill("SIGKILL");
-  await page.waitForSelector("#conn[data-state='reconnecting']", { timeout: 10_000 });
+  await page.waitForSelector("#conn[data-state='reconnecting']", { timeout: GIVE_UP_MS });
   await new Promise((r) => setTimeout(r, downMs));
   await host.restart();
   const listening = Date.now();
-  await page.waitForSelector("#conn[data-state='live']", { timeout: 20_000 });
+  await page.waitForSelector("#conn[data-state='live']", { timeout: GIVE_UP_MS });
   const [since, attemptAt] = await page.$eval("#conn", (e) => [
     Number((e as unknown as PageElement).dataset.since),
     Number((e as unknown as PageElement).dataset.attemptAt),
@@ -103,7 +106,7 @@ async function crashAndResume(
   const attempt = attemptAt - listening;
   await page.waitForFunction(
     (t: number) => Number(document.getElementById("timeline")?.dataset.lastEventAt ?? 0) > t,
-    { timeout: 20_000, polling: 10 },
+    { timeout: GIVE_UP_MS, polling: 10 },
     listening,
   );
   return { attempt, live, event: (await lastEventAt(page)) - listening };
@@ -161,7 +164,7 @@ Deno.test({
       // Crash 1: while the opening text streams.
       await page.waitForFunction(
         () => (document.querySelector("#timeline .text")?.textContent ?? "").length >= 30,
-        { timeout: 20_000, polling: 5 },
+        { timeout: GIVE_UP_MS, polling: 5 },
       );
       const shownAtKill1 = await streamedText(page);
       const resume1 = await crashAndResume(page, host, 300);
@@ -174,7 +177,7 @@ Deno.test({
       await answerCard(page);
       const fromLine = host.stdoutLines.length;
       await host.waitForLine(`effect started issue_refund ${turnId}`, {
-        timeoutMs: 30_000,
+        timeoutMs: GIVE_UP_MS,
         fromLine: 0,
       });
       assert.ok(
@@ -218,7 +221,7 @@ Deno.test({
       // A reload replays the turn: the same page, the card still answered.
       await page.reload();
       await waitCompleted(page);
-      await page.waitForSelector("form.card[data-state='answered']", { timeout: 5_000 });
+      await page.waitForSelector("form.card[data-state='answered']", { timeout: GIVE_UP_MS });
       assert.equal(await transcript(page, turnId), reference);
 
       console.log(

@@ -24,6 +24,9 @@ import { encodeChatEnvelopeFrame } from "../../sse.ts";
 import type { ChatEventV1 } from "../../mod.ts";
 import type { Page } from "puppeteer-core";
 
+/** Every wait below is a give-up bound only (a busy machine makes the page slower, never wrong). */
+const GIVE_UP_MS = 120_000;
+
 declare const document: PageDocument;
 
 const skip = announceSkip(chromiumMissing());
@@ -52,15 +55,15 @@ Deno.test({
       await page.click("#send");
 
       // The card opens after the first tool; answer it through the form.
-      await page.waitForSelector("form.card", { timeout: 20_000 });
-      await page.waitForSelector("#turn[data-status='awaiting-input']", { timeout: 20_000 });
+      await page.waitForSelector("form.card", { timeout: GIVE_UP_MS });
+      await page.waitForSelector("#turn[data-status='awaiting-input']", { timeout: GIVE_UP_MS });
       await page.$eval(
         "form.card button[value='submit']",
         (b) => (b as unknown as PageElement).click(),
       );
-      await page.waitForSelector("form.card[data-state='answered']", { timeout: 20_000 });
-      await page.waitForSelector("#turn[data-status='completed']", { timeout: 30_000 });
-      await page.waitForSelector("#conn[data-state='closed']", { timeout: 5_000 });
+      await page.waitForSelector("form.card[data-state='answered']", { timeout: GIVE_UP_MS });
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
+      await page.waitForSelector("#conn[data-state='closed']", { timeout: GIVE_UP_MS });
       await new Promise((r) => setTimeout(r, 100)); // a last sample of the final page
 
       const view = await page.evaluate(() => ({
@@ -112,8 +115,8 @@ Deno.test({
       // A reload replays the turn from the start and shows the same page.
       const before = await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText);
       await page.reload();
-      await page.waitForSelector("#turn[data-status='completed']", { timeout: 20_000 });
-      await page.waitForSelector("form.card[data-state='answered']", { timeout: 5_000 });
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
+      await page.waitForSelector("form.card[data-state='answered']", { timeout: GIVE_UP_MS });
       assert.equal(
         await page.$eval("#timeline", (e) => (e as unknown as PageElement).innerText),
         before,
@@ -125,16 +128,16 @@ Deno.test({
       await page.click("#send");
       await page.waitForFunction(
         (t: string | null) => new URL(location.href).searchParams.get("turn") !== t,
-        { timeout: 10_000 },
+        { timeout: GIVE_UP_MS },
         firstTurn,
       );
       await page.waitForFunction(
         () => (document.querySelector("#timeline .text")?.textContent ?? "").length > 10,
-        { timeout: 20_000, polling: 10 },
+        { timeout: GIVE_UP_MS, polling: 10 },
       );
       await page.click("#cancel");
-      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: 20_000 });
-      await page.waitForSelector("#conn[data-state='closed']", { timeout: 5_000 });
+      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: GIVE_UP_MS });
+      await page.waitForSelector("#conn[data-state='closed']", { timeout: GIVE_UP_MS });
       const cancelled = await page.evaluate(() => ({
         status: document.getElementById("status")?.textContent,
         cancelDisabled: document.querySelector("#cancel[disabled]") !== null,
@@ -260,7 +263,7 @@ Deno.test({
       await installDomSampler(page);
       await serveSynthetic(page, app, () => ({ body: hostileStream() }));
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
-      await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
       const seen = await page.evaluate(() => ({
         pwned: (globalThis as { __pwned?: number }).__pwned,
         elements: document.querySelectorAll("#timeline img, #timeline script, body img").length,
@@ -337,7 +340,7 @@ Deno.test({
         return { body: all };
       });
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
-      await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
       assert.deepEqual(asked, [null, "t1:5", null]);
       assert.equal(await streamedText(page), "One, \u241e two, three.");
       assert.equal(await page.$$eval("#timeline .report", (r) => r.length), 1);
@@ -367,7 +370,7 @@ Deno.test({
       ]);
       await serveSynthetic(page, app, () => ({ body }));
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
-      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: 10_000 });
+      await page.waitForSelector("#turn[data-status='cancelled']", { timeout: GIVE_UP_MS });
       const seen = await page.evaluate(() => ({
         text: [...document.querySelectorAll("#timeline .text")].map((e) => e.textContent),
         invalid: [...document.querySelectorAll("#timeline .block.invalid")].map((e) => [
@@ -404,7 +407,7 @@ Deno.test({
         }),
       }));
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
-      await page.waitForSelector("#turn[data-status='unavailable']", { timeout: 10_000 });
+      await page.waitForSelector("#turn[data-status='unavailable']", { timeout: GIVE_UP_MS });
       const seen = await page.evaluate(() => ({
         status: document.querySelector("#status")?.textContent,
         cancel: (document.querySelector("#cancel") as unknown as { disabled: boolean }).disabled,
@@ -465,14 +468,14 @@ Deno.test({
         return true;
       });
       await page.goto("http://chat.test/?conversation=c1&turn=t1");
-      await page.waitForSelector("#timeline[data-last-seq='1']", { timeout: 10_000 });
+      await page.waitForSelector("#timeline[data-last-seq='1']", { timeout: GIVE_UP_MS });
       await page.click("#cancel");
       await cancelled;
-      await page.waitForSelector("#turn[data-status='completed']", { timeout: 10_000 });
+      await page.waitForSelector("#turn[data-status='completed']", { timeout: GIVE_UP_MS });
       completed();
       await page.waitForFunction(
         () => (document.querySelector("#problems")?.textContent ?? "").includes("Cancel refused"),
-        { timeout: 10_000 },
+        { timeout: GIVE_UP_MS },
       );
       const disabled = await page.evaluate(() =>
         (document.querySelector("#cancel") as unknown as { disabled: boolean }).disabled

@@ -8,7 +8,7 @@
  * sanitizers fail the test if a heartbeat timer survived a response.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   AgUiEventSseStream,
   agUiResponse,

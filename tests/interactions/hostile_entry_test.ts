@@ -4,7 +4,7 @@
  * in every field of well-shaped inputs), ≥ 10^4 runs each.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { hostile, HOSTILE_RUNS, hostileLike } from "../_helpers/hostile.ts";
 import { ME, SCHEMA_1, setup } from "./_fixtures.ts";
 

@@ -4,7 +4,7 @@
  * point), with optional lost acknowledgements.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { FakeClock, InteractionResolver, MemoryInteractionStore } from "../../interactions.ts";
 import { ME, SCHEMA_1, schemas } from "./_fixtures.ts";
 

@@ -5,7 +5,7 @@
  * worker, checked step by step against a model. ≥ 10^4 sequences in total.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   FakeClock,
   type InteractionAuthority,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { assertGolden } from "../_helpers/golden.ts";
 import {
   InteractionResolver,
@@ -8,6 +8,7 @@ import {
 } from "../../interactions.ts";
 import { flawedHarness } from "./_stores.ts";
 import { ME, pick, SCHEMA_1, SCHEMA_2, schemas, setup, spyOn } from "./_fixtures.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const CARD = {
   prompt: "A or B?",
@@ -264,12 +265,12 @@ Deno.test("uncertain ack for a loser → needs-reconciliation, the winner's reco
     schemas: () => slow,
     now: () => env.clock.now(),
   });
-  const pending = loser.answer({
+  const pending = handled(loser.answer({
     id: "card-1",
     caller: ME,
     response: pick("card-1", "b"),
     submissionId: "loser",
-  });
+  }));
   const win = await env.worker().answer({
     id: "card-1",
     caller: ME,
@@ -459,21 +460,22 @@ Deno.test("defence in depth: a store that ignores expiry still cannot make the r
   const h = flawedHarness("accepts-after-expiry");
   const { store } = await h.connect();
   const gate = Promise.withResolvers<void>();
+  const validating = Promise.withResolvers<void>();
   const slow: StandardSchemaV1 = {
     "~standard": {
       version: 1,
       vendor: "t",
-      validate: async (v) => (await gate.promise, { value: v }),
+      validate: async (v) => (validating.resolve(), await gate.promise, { value: v }),
     },
   };
   const w = new InteractionResolver({ store, schemas: () => slow, now: () => h.now() as number });
   await w.open({ id: "c", card: { prompt: "?", timeoutMs: 10 }, authority: ME, schema: SCHEMA_1 });
-  const p = w.answer({
+  const p = handled(w.answer({
     id: "c",
     caller: ME,
     response: { action: "submit", correlationId: "c", value: {} },
-  });
-  await new Promise((r) => setTimeout(r, 0));
+  }));
+  await validating.promise; // a barrier: the answer is inside validation
   h.advanceClock(10);
   gate.resolve();
   const r = await p;

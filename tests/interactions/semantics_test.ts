@@ -11,6 +11,7 @@ import {
   type SystemAuthority,
 } from "../../interactions.ts";
 import { ME, pick, SCHEMA_1, setup } from "./_fixtures.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const REAPER: SystemAuthority = { kind: "system", actorId: "reaper", tenantId: ME.tenantId };
 
@@ -133,22 +134,29 @@ Deno.test("system authority: a revocation racing a held answer waits for it; the
   await w.open({ id: "c", card: { prompt: "?" }, authority: ME, schema: SCHEMA_1 });
   const { promise: gate, resolve: open } = Promise.withResolvers<void>();
   const { promise: inside, resolve: entered } = Promise.withResolvers<void>();
-  const tx = store.transact(
+  const tx = handled(store.transact(
     { id: "c", caller: ME, action: "answer", expectedRevision: 1, expectedSchema: SCHEMA_1 },
     async () => {
       entered();
       await gate;
       return { kind: "read" as const, result: "held" };
     },
-  );
+  ));
   await inside;
-  let revoked = false;
-  const revocation = store.revoke({ principalId: ME.principalId }).then(() => (revoked = true));
-  await new Promise((r) => setTimeout(r, 5));
-  assert.equal(revoked, false, "the revocation waits for the transaction that read the grant");
+  // Judged by what the store committed, not by a sleep: while the answer
+  // holds the grant, the revocation is not applied, however long it waits.
+  const revocation = handled(store.revoke({ principalId: ME.principalId }));
+  // One macrotask: every microtask a store that does not wait would need runs first.
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(
+    store.database.revoked.length,
+    0,
+    "the revocation waits for the transaction that read the grant",
+  );
   open();
   assert.ok((await tx).ok);
   await revocation;
+  assert.equal(store.database.revoked.length, 1);
   const after = await w.answer({ id: "c", caller: ME, response: pick("c", "a") });
   assert.ok(!after.ok && after.error.code === "unauthorized");
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { isId, isWireId, WIRE_ID_PATTERN } from "../../src/_internal/id.ts";
 import { readFields, readOptions } from "../../src/_internal/fields.ts";
 import { refusal, refuse } from "../../src/_internal/refusal.ts";

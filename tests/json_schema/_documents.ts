@@ -5,7 +5,7 @@
  * bad ids, odd strings). Every document is JSON (passed through
  * `JSON.stringify`/`JSON.parse`), since that is what a JSON Schema judges.
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { TOOL_PART_STATES } from "../../message.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

@@ -7,7 +7,7 @@
  * contract is the schema). Prints the counts.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { loadValidators } from "./_ajv.ts";
 import * as docs from "./_documents.ts";
 import { ChatCapabilitiesSchema, ChatStateV1Schema } from "../../src/v1/schemas.ts";

@@ -4,7 +4,7 @@
  * is a typed refusal).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   decodeLegacyChatFrame,
   encodeLegacyChatFrame,

@@ -4,7 +4,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 
 const ids = fc.constantFrom("a", "b", "c", "__proto__", "constructor", "toString");
 const names = fc.constantFrom("weather", "calc", "get-x", "__proto__");

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 
 const ws = fc.constantFrom("", "", "", " ", "\n", "\n  ", "\t", "\r\n ");
 

@@ -8,7 +8,7 @@
  *
  * @module
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 
 const REPORT = '<report>{"plans":[{"title":"Ship","items":[{"text":"a","ref":"wi:1"}]}]}</report>';
 const ASK = '<ask>{"question":"Go?","options":[{"id":"y","label":"Yes"}]}</ask>';

@@ -4,7 +4,7 @@
  * SDK fails on (it stops there; we report and go on).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { isDeepStrictEqual } from "node:util";
 import { foldUIMessage, isUIMessageChunk, UNSUPPORTED_CHUNK_TYPES } from "../../ai_sdk.ts";
 

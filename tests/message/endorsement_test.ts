@@ -4,7 +4,7 @@
  * silently overwritten.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { type ChatMessage, endorseAgentMessage, type Provenance } from "../../message.ts";
 import { agentMessage } from "./_samples.ts";
 

@@ -4,7 +4,7 @@
  * envelope's position, the same verdicts `foldChatState` gives.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { foldUIMessage } from "../../ai_sdk.ts";
 import { foldChatState } from "../../mod.ts";
 import { envelope } from "./_envelopes.ts";

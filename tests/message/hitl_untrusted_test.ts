@@ -4,7 +4,7 @@
  * was refused, with a bound on the parts they read.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   MAX_HITL_ANSWER_PARTS,
   readHitlAnswer,

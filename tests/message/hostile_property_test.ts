@@ -11,7 +11,7 @@
  * it is checked too.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { parseChatEnvelope } from "../../src/v1/parse.ts";
 import {
   capDeliveryStatus,

@@ -9,7 +9,7 @@
  * `@ag-ui/core`'s schemas and `@ag-ui/client`'s verifier).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { foldChatState } from "../../mod.ts";
 import { uiMessage as UIMessageSchema } from "../../message.ts";
 import { foldUIMessage, V1ToUIMessageChunks, v1ToUIMessageChunks } from "../../ai_sdk.ts";

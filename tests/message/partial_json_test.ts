@@ -4,7 +4,7 @@
  * subprocess): ≥ 10^5 random truncations of random JSON texts read the same.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { isDeepStrictEqual } from "node:util";
 import { readPartialJson } from "../../src/message/_partial_json.ts";
 import { askAi, json } from "./_oracle_client.ts";

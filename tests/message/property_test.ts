@@ -3,7 +3,7 @@
  * on hostile input, nothing mutates its input, nothing pollutes prototypes.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { chatPart, parseChatMessage, parseInboundChatMessage, uiMessage } from "../../message.ts";
 import {
   checkUIMessageChunk,

@@ -5,7 +5,7 @@
  * peers read (`readUIMessageStream` via our fold check, `@ag-ui` verifier).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   V1ToUIMessageChunks,
   v1ToUIMessageChunks,

@@ -3,7 +3,7 @@
 // workers sharing one store, fc.scheduler() ordering every await, seeded
 // faults (lost acks, failures, crashes), optional concurrent cancel and
 // authority revocation. Returns the list of violated invariants.
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   type EffectRun,
   MemoryExecutions,

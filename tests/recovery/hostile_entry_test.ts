@@ -2,7 +2,7 @@
 // notice handling) against the shared hostile generator: hostile values in
 // every argument position and in every request field, ≥ 10^4 runs each.
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { hostile, HOSTILE_RUNS, hostileLike } from "../_helpers/hostile.ts";
 import { CancelRelay } from "../../src/recovery/cancel_relay.ts";
 import { MemoryCancelDelivery } from "../../src/recovery/memory_cancel_delivery.ts";

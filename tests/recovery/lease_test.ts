@@ -13,6 +13,7 @@ import {
   type TurnRecoveryOptions,
 } from "../../recovery.ts";
 import { code, deferred, delegate, testClock, value } from "./_helpers.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const LEASE = 300;
 
@@ -62,14 +63,14 @@ Deno.test("lease: a slow admission fence gives the owner a fresh lease: no owner
   const started = deferred();
   const finish = deferred<string>();
   let dispatches = 0;
-  const run = ctx.owner.runEffect({
+  const run = handled(ctx.owner.runEffect({
     ...req,
     dispatch: () => {
       dispatches++;
       started.resolve();
       return finish.promise;
     },
-  });
+  }));
   await started.promise;
   ctx.clock.advance(70); // 320 ms after the claim: the claim's own lease has ended
   const seen = value(await ctx.other.runEffect({ ...req, dispatch: () => ++dispatches }));
@@ -136,43 +137,83 @@ Deno.test("lease: no dispatch with less than half the lease left; the owner reco
 });
 
 Deno.test("lease: the dispatch's signal aborts when a quarter of the lease is left without a confirmed renewal", async () => {
-  // Real-time lease of 40 ms, renewal disabled: the guard fires at 30 ms.
-  const ctx = await pair(undefined, { now: Date.now, leaseMs: 40, renewEveryMs: 0 });
-  const r = await ctx.owner.runEffect({
-    ...req,
-    dispatch: (signal) =>
-      new Promise((resolve, reject) => {
-        const bound = setTimeout(() => reject(new Error("the signal never aborted")), 5_000);
-        signal.addEventListener("abort", () => {
-          clearTimeout(bound);
-          resolve("stopped: lease guard");
-        });
-      }),
-  });
-  const v = value(r);
-  assert.ok(v.status === "completed" && v.outcome.ok && v.outcome.value === "stopped: lease guard");
-});
-
-Deno.test("lease: a renewal keeps the guard from aborting a dispatch longer than the lease", async () => {
-  const ctx = await pair(undefined, { now: Date.now, leaseMs: 60, renewEveryMs: 10 });
+  // A 40 ms lease on the injected clock (which never moves here), renewal
+  // disabled: the guard is armed for 30 ms and nothing else can abort the
+  // signal, so a slow machine only makes the abort later, never wrong.
+  const ctx = await pair(undefined, { leaseMs: 40, renewEveryMs: 0 });
   let renewals = 0;
   const casEffect = ctx.ownerStore.casEffect.bind(ctx.ownerStore);
   ctx.ownerStore.casEffect = (t, e, x, next) => {
     if (next.state === "admitted") renewals++;
     return casEffect(t, e, x, next);
   };
-  let aborted = false;
   const r = await ctx.owner.runEffect({
     ...req,
     dispatch: (signal) =>
-      new Promise((resolve) => {
-        signal.addEventListener("abort", () => void (aborted = true));
-        const tick = () => (renewals >= 8 ? resolve("done") : setTimeout(tick, 5));
-        tick();
+      new Promise((resolve, reject) => {
+        // Only a give-up bound for a guard that never fires (a 30 ms timer).
+        const bound = setTimeout(() => reject(new Error("the signal never aborted")), 60_000);
+        signal.addEventListener("abort", () => {
+          clearTimeout(bound);
+          resolve(String(signal.reason?.message));
+        });
       }),
   });
-  assert.equal(value(r).status, "completed");
+  const v = value(r);
+  assert.ok(v.status === "completed" && v.outcome.ok, "the dispatch's outcome is recorded");
+  assert.match(String(v.outcome.value), /lease .* could not be renewed in time/);
+  assert.equal(renewals, 0, "renewal is disabled");
+});
+
+Deno.test("lease: a renewal keeps the guard from aborting a dispatch longer than the lease", async () => {
+  // The injected clock moves only when the dispatch says so: a third of the
+  // lease at a time, then the dispatch waits (a barrier, no sleep) for the
+  // renewals that follow (or for the signal to abort), then checks that
+  // the lease was extended from the new reading. Eight steps span 2.7
+  // leases: a renewal that does not extend the lease fails the check;
+  // without any renewal the guard aborts after 45 s. The lease is long in
+  // real time, so a busy machine that delays a renewal timer cannot fire the
+  // guard before the test ends.
+  const lease = 60_000;
+  const ctx = await pair(undefined, { leaseMs: lease, renewEveryMs: 10 });
+  const renewed: number[] = [];
+  let waiter: { count: number; resolve: () => void } | undefined;
+  const casEffect = ctx.ownerStore.casEffect.bind(ctx.ownerStore);
+  ctx.ownerStore.casEffect = async (t, e, x, next) => {
+    const out = await casEffect(t, e, x, next);
+    if (next.state === "admitted" && out.ok) {
+      renewed.push(next.leaseUntil!);
+      if (waiter && renewed.length >= waiter.count) waiter.resolve();
+    }
+    return out;
+  };
+  let aborted = false;
+  const r = await ctx.owner.runEffect({
+    ...req,
+    dispatch: async (signal) => {
+      // The second renewal confirmed after the clock moved read the clock
+      // after it moved (it is scheduled when the first one completes).
+      const twoRenewals = () => {
+        const d = deferred();
+        waiter = { count: renewed.length + 2, resolve: () => d.resolve() };
+        signal.addEventListener("abort", () => d.resolve(), { once: true });
+        return d.promise;
+      };
+      signal.addEventListener("abort", () => void (aborted = true));
+      for (let i = 0; i < 8; i++) {
+        ctx.clock.advance(lease / 3);
+        await twoRenewals();
+        const e = ctx.admin.peekEffect("t1", "e1")!;
+        assert.ok(e.leaseUntil! >= ctx.clock.now() + lease, `renewal ${i} extends the lease`);
+        if (signal.aborted) return "aborted";
+      }
+      return "done";
+    },
+  });
+  const v = value(r);
+  assert.ok(v.status === "completed" && v.outcome.ok && v.outcome.value === "done");
   assert.equal(aborted, false, "a renewed lease must not abort the dispatch");
+  assert.ok(renewed.length >= 8, `${renewed.length} renewals`);
 });
 
 Deno.test("claim tokens: 128 random bits, never shown by inspect(), so only the owner can bypass its live lease", async () => {
@@ -180,14 +221,14 @@ Deno.test("claim tokens: 128 random bits, never shown by inspect(), so only the 
   const started = deferred();
   const finish = deferred<string>();
   let dispatches = 0;
-  const run = ctx.owner.runEffect({
+  const run = handled(ctx.owner.runEffect({
     ...req,
     dispatch: () => {
       dispatches++;
       started.resolve();
       return finish.promise;
     },
-  });
+  }));
   await started.promise;
   const real = ctx.admin.peekEffect("t1", "e1")!.claimToken;
   assert.match(real, /^owner#[0-9a-f]{32}$/);

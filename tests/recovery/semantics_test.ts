@@ -26,6 +26,7 @@ import {
   testClock,
   value,
 } from "./_helpers.ts";
+import { handled } from "../_helpers/settled.ts";
 
 const turn = { conversationId: "c1", turnId: "t1", principal: "alice" };
 
@@ -155,10 +156,10 @@ Deno.test("reconcile: after the lease, a late owner result is reported with both
   const { host, worker } = await setup({}, ["e1"], { now: clock.now, renewEveryMs: 0 });
   const work = deferred<string>();
   let started = false;
-  const running = runAsAlice(worker, () => {
+  const running = handled(runAsAlice(worker, () => {
     started = true;
     return work.promise;
-  });
+  }));
   await until(() => started);
   clock.advance(DEFAULT_LEASE_MS); // the owner stalls past its lease
   const other = new TurnRecovery({ ...host.seams(), now: clock.now });
@@ -343,13 +344,13 @@ Deno.test("cross-process cancel: a cancel in process A aborts a dispatch running
   await relayB.settled();
   assert.equal(execB.signalFor("t1").aborted, false);
   let sawAbort = false;
-  const running = b.runEffect({
+  const running = handled(b.runEffect({
     turnId: "t1",
     effectId: "e1",
     principal: "alice",
     dispatch: (signal) =>
       new Promise((resolve) => signal.addEventListener("abort", () => resolve(sawAbort = true))),
-  });
+  }));
   await until(() => host.store.peekEffect("t1", "e1")?.state === "admitted");
   const c = await a.cancel({ turnId: "t1", principal: "alice" });
   assert.ok(c.ok && c.value.deliveryError === undefined);
@@ -373,13 +374,13 @@ Deno.test("cross-process cancel: a lost notice is caught by the running worker's
   });
   const b = new TurnRecovery({ ...host.seams(), abort: execB, renewEveryMs: 5 });
   assert.ok((await a.beginTurn({ ...turn, effectIds: ["e1"] })).ok);
-  const running = b.runEffect({
+  const running = handled(b.runEffect({
     turnId: "t1",
     effectId: "e1",
     principal: "alice",
     dispatch: (signal) =>
       new Promise((resolve) => signal.addEventListener("abort", () => resolve("stopped"))),
-  });
+  }));
   await until(() => host.store.peekEffect("t1", "e1")?.state === "admitted");
   assert.ok((await a.cancel({ turnId: "t1", principal: "alice" })).ok);
   assert.equal(delivery.published, 1);

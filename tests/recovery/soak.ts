@@ -7,7 +7,7 @@
  * Exits 1 with the counterexample on the first violated invariant. With a
  * broken `--variant` it is expected to fail (that is the point of them).
  */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { INTERLEAVING_VARIANTS, type Variant } from "./_broken_stores.ts";
 import { interleavingProperty } from "./_interleaving.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   connectionReplayOnlyProfile,
   DEFAULT_LEASE_MS,
@@ -18,6 +18,7 @@ import {
   testClock,
   value,
 } from "./_helpers.ts";
+import { handled } from "../_helpers/settled.ts";
 
 Deno.test("effects: a turn starts with host-authorized ids; model-supplied ids authorize nothing", async () => {
   const { host, worker } = await setup();
@@ -438,7 +439,7 @@ Deno.test("cancel: an in-flight effect is aborted through the host signal; its r
   const { host, worker } = await setup();
   const work = deferred<string>();
   let sawAbort = false;
-  const running = worker.runEffect({
+  const running = handled(worker.runEffect({
     turnId: "t1",
     effectId: "e1",
     principal: "alice",
@@ -446,7 +447,7 @@ Deno.test("cancel: an in-flight effect is aborted through the host signal; its r
       signal.addEventListener("abort", () => (sawAbort = true));
       return work.promise;
     },
-  });
+  }));
   for (let i = 0; i < 50 && host.store.peekEffect("t1", "e1")?.state !== "admitted"; i++) {
     await Promise.resolve();
   }
@@ -465,7 +466,7 @@ Deno.test("cancel: an in-flight effect is aborted through the host signal; its r
 
 Deno.test("cancel: an in-flight effect with an unknown outcome still requires reconciliation", async () => {
   const { host, worker } = await setup();
-  const running = worker.runEffect({
+  const running = handled(worker.runEffect({
     turnId: "t1",
     effectId: "e1",
     principal: "alice",
@@ -473,7 +474,7 @@ Deno.test("cancel: an in-flight effect with an unknown outcome still requires re
       new Promise((_, reject) =>
         signal.addEventListener("abort", () => reject(new Error("aborted mid-call")))
       ),
-  });
+  }));
   for (let i = 0; i < 50 && host.store.peekEffect("t1", "e1")?.state !== "admitted"; i++) {
     await Promise.resolve();
   }

@@ -33,7 +33,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { createParser } from "eventsource-parser";
 import { collect, splitAt, whatwgOracle } from "./_helpers.ts";
 

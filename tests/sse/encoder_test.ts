@@ -5,7 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   encodeSseComment,
   encodeSseFrame,

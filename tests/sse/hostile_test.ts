@@ -5,7 +5,7 @@
  * `SseArgumentError` for an argument of the wrong type (a programmer's mistake).
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   encodeChatEnvelopeFrame,
   encodeSseComment,

@@ -9,7 +9,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { SseParser } from "../../sse.ts";
 import { splitAt } from "./_helpers.ts";
 

@@ -1,5 +1,5 @@
 /** Shared fast-check arbitraries for the v1 tests: valid envelopes and near-misses. */
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 
 export const TRICKY: unknown[] = [
   undefined,

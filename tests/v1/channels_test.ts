@@ -5,7 +5,7 @@
  * gap, reaches the same state, and nothing transient fires twice.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   CHAT_EVENT_V1_CHANNELS,
   CHAT_EVENT_V1_TYPES,

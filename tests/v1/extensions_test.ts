@@ -5,7 +5,7 @@
  * schema agreeing with the parser.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { z } from "zod";
 import {
   ChatStateFolder,

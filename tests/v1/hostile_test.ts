@@ -5,7 +5,7 @@
  * What each may throw is what its documentation says: nothing.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   canTransition,
   chatEventChannel,

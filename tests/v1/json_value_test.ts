@@ -5,7 +5,7 @@
  * and the v1 → AI SDK adapter reports a value that changed after parsing.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { parseChatEnvelope } from "../../mod.ts";
 import { ChatEventEnvelopeSchema } from "../../schemas.ts";
 import { uiMessageChunksToV1, V1ToUIMessageChunks } from "../../ai_sdk.ts";

@@ -6,7 +6,7 @@
  * same envelopes in the same order.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { foldChatState } from "../../mod.ts";
 import { foldUIMessage, v1ToUIMessageChunks } from "../../ai_sdk.ts";
 import { v1ToAgUiEvents } from "../../ag_ui.ts";

@@ -4,7 +4,7 @@
  * envelope fills a hole, one `gap` when a hole is never filled.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { ChatStateFolder, foldChatState, foldChatStateStrict } from "../../mod.ts";
 import { REORDER_WINDOW } from "../../src/v1/_ordering.ts";
 import { revokedProxy, withThrowingGetter } from "../_helpers/hostile.ts";

@@ -4,7 +4,7 @@
  * follow and whenever it is read.
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import { PersistentVector } from "../../src/v1/_pvec.ts";
 
 type Op = { kind: "push" } | { kind: "set"; at: number } | { kind: "view" } | {

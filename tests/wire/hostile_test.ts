@@ -3,7 +3,7 @@
  * position, 10^4 runs each (all document "never throws").
  */
 import assert from "node:assert/strict";
-import fc from "fast-check";
+import fc from "../_helpers/seed.ts";
 import {
   isChatEventType,
   isReplayableEvent,
