@@ -27,11 +27,11 @@ export {
   type V1ToAgUiResult,
   V1ToAgUiStream,
   type V1ToAgUiStreamOptions,
-} from "./src/message/ag_ui.ts";
+} from "./src/ag_ui/ag_ui.ts";
 export {
   type AgUiResume,
   type AgUiResumeRefusal,
   type AgUiResumeRefusalCode,
   MAX_AG_UI_RESUME_ENTRIES,
   parseAgUiResume,
-} from "./src/message/ag_ui_resume.ts";
+} from "./src/ag_ui/ag_ui_resume.ts";

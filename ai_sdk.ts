@@ -36,7 +36,7 @@ export {
   type UIMessageChunkType,
   UNSUPPORTED_CHUNK_TYPES,
   type WithProviderMetadata,
-} from "./src/message/chunks.ts";
+} from "./src/ai_sdk/chunks.ts";
 export {
   type V1EnvelopeRefusal,
   type V1ToChunksOptions,
@@ -45,14 +45,14 @@ export {
   V1ToUIMessageChunks,
   v1ToUIMessageChunks,
   V1ToUIMessageChunksStream,
-} from "./src/message/v1_to_ui_message_chunks.ts";
+} from "./src/ai_sdk/v1_to_ui_message_chunks.ts";
 export {
   type ChunksToV1Options,
   type ChunksToV1Result,
   UIMessageChunksToV1,
   uiMessageChunksToV1,
   type V1IdAllocator,
-} from "./src/message/ui_message_chunks_to_v1.ts";
+} from "./src/ai_sdk/ui_message_chunks_to_v1.ts";
 export {
   type FinishReason,
   type FoldOptions,
@@ -61,4 +61,4 @@ export {
   foldUIMessageChunks,
   foldUIMessageStream,
   UIMessageFold,
-} from "./src/message/fold.ts";
+} from "./src/ai_sdk/fold.ts";

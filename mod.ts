@@ -47,8 +47,8 @@
  * @module
  */
 export { err, ok, type Refusal, type Result } from "./src/result.ts";
-export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/message/v1_adapter_refusal.ts";
-export type { DroppedEvent, DropReason } from "./src/message/dropped_event.ts";
+export type { V1AdapterRefusal, V1AdapterRefusalCode } from "./src/v1/v1_adapter_refusal.ts";
+export type { DroppedEvent, DropReason } from "./src/v1/dropped_event.ts";
 export {
   type CardClosedEventV1,
   type CardEventV1,

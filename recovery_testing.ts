@@ -32,5 +32,5 @@ export {
   type OptionalConformanceCapability,
   recoveryConformanceCases,
 } from "./src/recovery/testing.ts";
-export { KitFailure } from "./src/testing/kit_failure.ts";
-export type { KitRunOptions } from "./src/testing/kit_run_options.ts";
+export { KitFailure } from "./src/recovery/kit_failure.ts";
+export type { KitRunOptions } from "./src/recovery/kit_run_options.ts";

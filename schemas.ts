@@ -39,7 +39,7 @@ export {
   ToolCallEventSchema,
   ToolResultEventSchema,
   WireCardSchema,
-} from "./src/wire/schemas.ts";
+} from "./src/v0/schemas.ts";
 export {
   CardClosedEventV1Schema,
   CardEventV1Schema,

@@ -39,7 +39,7 @@ export type {
   StateEvent,
   ToolCallEvent,
   ToolResultEvent,
-} from "./src/wire/types.ts";
+} from "./src/v0/types.ts";
 export {
   EVENT_CHANNEL_TYPES,
   isChatEventType,
@@ -47,5 +47,5 @@ export {
   isStateChannelEvent,
   STATE_CHANNEL_TYPES,
   TRANSIENT_CHANNEL_TYPES,
-} from "./src/wire/channels.ts";
-export { parseChatEvent } from "./src/wire/parse.ts";
+} from "./src/v0/channels.ts";
+export { parseChatEvent } from "./src/v0/parse.ts";

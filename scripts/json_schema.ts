@@ -24,7 +24,7 @@
  */
 import { z } from "zod";
 import * as v1 from "../src/v1/schemas.ts";
-import * as v0 from "../src/wire/schemas.ts";
+import * as v0 from "../src/v0/schemas.ts";
 import * as cards from "../src/cards/schemas.ts";
 import * as blocks from "../src/blocks/schemas.ts";
 import * as parts from "../src/message/parts.ts";

@@ -16,7 +16,7 @@ import { ChatCapabilitiesSchema } from "../../src/v1/schemas.ts";
 import { requireChatCapabilities } from "../../src/v1/capabilities.ts";
 import { negotiateChatVersion, negotiateChatVersions } from "../../src/v1/version.ts";
 import type { ChatCapabilities, ChatEventEnvelope, ChatStateV1 } from "../../src/v1/types.ts";
-import { ChatEventSchema } from "../../src/wire/schemas.ts";
+import { ChatEventSchema } from "../../src/v0/schemas.ts";
 import {
   CardResponseSchema,
   CardSpecSchema,

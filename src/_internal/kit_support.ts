@@ -7,8 +7,8 @@
  * @module
  */
 import { describeThrown } from "./describe.ts";
-import { KitFailure } from "../testing/kit_failure.ts";
-import type { KitRunOptions } from "../testing/kit_run_options.ts";
+import { KitFailure } from "../recovery/kit_failure.ts";
+import type { KitRunOptions } from "../recovery/kit_run_options.ts";
 
 /** A seeded pseudo-random source in `[0, 1)` (mulberry32): same seed, same sequence. */
 export function seededRandom(seed: number): () => number {

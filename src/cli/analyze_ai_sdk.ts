@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { checkUIMessageChunk } from "../message/chunks.ts";
-import { foldUIMessage } from "../message/fold.ts";
+import { checkUIMessageChunk } from "../ai_sdk/chunks.ts";
+import { foldUIMessage } from "../ai_sdk/fold.ts";
 import { splitTurnText } from "../blocks/split_turn_text.ts";
 import { isRecord, own } from "../_internal/guards.ts";
 import type { CapturedFrame } from "./capture.ts";

@@ -3,7 +3,7 @@
  *
  * @module
  */
-import { isChatEventType } from "../wire/channels.ts";
+import { isChatEventType } from "../v0/channels.ts";
 import { isRecord } from "../_internal/guards.ts";
 import { SCOUT_ONLY_CHAT_TYPES, SCOUT_SHARED_CHAT_TYPES } from "../legacy/decode.ts";
 import type { CapturedFrame } from "./capture.ts";

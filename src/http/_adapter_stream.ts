@@ -9,7 +9,7 @@
  */
 import type { Result } from "../result.ts";
 import type { ChatEventEnvelope, TurnStatus } from "../v1/types.ts";
-import type { V1AdapterRefusal } from "../message/v1_adapter_refusal.ts";
+import type { V1AdapterRefusal } from "../v1/v1_adapter_refusal.ts";
 import type { FramePump } from "./_frame_pump.ts";
 import type { SseBodyWriter } from "./_sse_body.ts";
 import type { StreamProblem } from "./stream_problem.ts";

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { V1ToAgUi } from "../message/ag_ui.ts";
-import type { DroppedEvent } from "../message/dropped_event.ts";
+import { V1ToAgUi } from "../ag_ui/ag_ui.ts";
+import type { DroppedEvent } from "../v1/dropped_event.ts";
 import { SSE_HEADERS } from "./sse_headers.ts";
 import type { StreamResponseOptions } from "./stream_response_options.ts";
 import type { Continuation } from "./continuation.ts";

@@ -5,8 +5,8 @@
  *
  * @module
  */
-import { V1ToUIMessageChunks } from "../message/v1_to_ui_message_chunks.ts";
-import type { DroppedEvent } from "../message/dropped_event.ts";
+import { V1ToUIMessageChunks } from "../ai_sdk/v1_to_ui_message_chunks.ts";
+import type { DroppedEvent } from "../v1/dropped_event.ts";
 import { UI_MESSAGE_STREAM_HEADERS_V1 } from "./sse_headers.ts";
 import type { StreamResponseOptions } from "./stream_response_options.ts";
 import type { Continuation } from "./continuation.ts";

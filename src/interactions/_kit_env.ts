@@ -8,7 +8,7 @@
  */
 import { isRecord, ownString } from "../_internal/guards.ts";
 import { asserter, KitCaseBase } from "../_internal/kit_support.ts";
-import { KitFailure } from "../testing/kit_failure.ts";
+import { KitFailure } from "../recovery/kit_failure.ts";
 import type { Asserter, KitSettings } from "../_internal/kit_support.ts";
 import { InteractionResolver } from "./resolver.ts";
 import type { StandardSchemaV1 } from "./standard_schema.ts";

@@ -16,7 +16,7 @@
  *
  * @module
  */
-import { type LockRequest, LockTable } from "../store/lock_table.ts";
+import { type LockRequest, LockTable } from "../recovery/lock_table.ts";
 import { err, ok, type Result } from "../result.ts";
 import { evaluateFence, isSystemCaller, nextRecordProblem, sameAuthority } from "./fence.ts";
 import type {

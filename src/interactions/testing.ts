@@ -71,7 +71,7 @@
  * @module
  */
 import { kitSettings } from "../_internal/kit_support.ts";
-import type { KitRunOptions } from "../testing/kit_run_options.ts";
+import type { KitRunOptions } from "../recovery/kit_run_options.ts";
 import { type AddCase, InteractionConformanceError, KitCase } from "./_kit_env.ts";
 import { resolverCases } from "./_kit_resolver_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";

@@ -10,8 +10,8 @@ import { describeValue, quoteClipped } from "../_internal/describe.ts";
 import { isRecord, own, ownString } from "../_internal/guards.ts";
 import { readFields, readOptions } from "../_internal/fields.ts";
 import type { OpenCardSnapshot } from "../cards/types.ts";
-import { isChatEventType } from "../wire/channels.ts";
-import { parseChatEvent } from "../wire/parse.ts";
+import { isChatEventType } from "../v0/channels.ts";
+import { parseChatEvent } from "../v0/parse.ts";
 import type {
   LegacyChatEvent,
   LegacyDecodedFrame,

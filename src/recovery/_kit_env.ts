@@ -8,7 +8,7 @@
  */
 import { isRecord } from "../_internal/guards.ts";
 import { asserter, KitCaseBase } from "../_internal/kit_support.ts";
-import { KitFailure } from "../testing/kit_failure.ts";
+import { KitFailure } from "./kit_failure.ts";
 import type { Asserter, KitSettings } from "../_internal/kit_support.ts";
 import { MemoryExecutions } from "./memory_executions.ts";
 import { TurnRecovery, type TurnRecoveryOptions } from "./turn_recovery.ts";

@@ -28,7 +28,7 @@
  *
  * @module
  */
-import { type LockRequest, LockTable } from "../store/lock_table.ts";
+import { type LockRequest, LockTable } from "./lock_table.ts";
 import type {
   ActorKind,
   AdmitOutcome,

@@ -81,7 +81,7 @@
  */
 import type { ChatEventEnvelope } from "../v1/types.ts";
 import { kitSettings } from "../_internal/kit_support.ts";
-import type { KitRunOptions } from "../testing/kit_run_options.ts";
+import type { KitRunOptions } from "./kit_run_options.ts";
 import { type AddCase, ConformanceFailure, KitCase } from "./_kit_env.ts";
 import { replayCases } from "./_kit_replay_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";

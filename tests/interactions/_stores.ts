@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { type LockRequest, LockTable } from "../../src/store/lock_table.ts";
+import { type LockRequest, LockTable } from "../../src/recovery/lock_table.ts";
 import {
   type FenceRefusal,
   type InteractionAuthority,

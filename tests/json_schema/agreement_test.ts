@@ -13,7 +13,7 @@ import * as docs from "./_documents.ts";
 import { ChatCapabilitiesSchema, ChatStateV1Schema } from "../../src/v1/schemas.ts";
 import { parseChatEnvelope } from "../../src/v1/parse.ts";
 import { resumeChatState } from "../../src/v1/fold.ts";
-import { ChatEventSchema } from "../../src/wire/schemas.ts";
+import { ChatEventSchema } from "../../src/v0/schemas.ts";
 import {
   CardResponseSchema,
   CardSpecSchema,

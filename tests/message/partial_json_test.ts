@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import fc from "../_helpers/seed.ts";
 import { isDeepStrictEqual } from "node:util";
-import { readPartialJson } from "../../src/message/_partial_json.ts";
+import { readPartialJson } from "../../src/ai_sdk/_partial_json.ts";
 import { askAi, json } from "./_oracle_client.ts";
 import { jsonText } from "./_json_text.ts";
 

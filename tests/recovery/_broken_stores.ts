@@ -1,7 +1,7 @@
 // Deliberately broken reference stores: each violates one contract of
 // RecoveryStore (the rules written on RecoveryStore's JSDoc). The kit and the
 // interleaving suite must name every one.
-import { type LockRequest, LockTable } from "../../src/store/lock_table.ts";
+import { type LockRequest, LockTable } from "../../src/recovery/lock_table.ts";
 import {
   type ActorKind,
   type AdmitOutcome,

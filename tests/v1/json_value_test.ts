@@ -9,7 +9,7 @@ import fc from "../_helpers/seed.ts";
 import { parseChatEnvelope } from "../../mod.ts";
 import { ChatEventEnvelopeSchema } from "../../schemas.ts";
 import { uiMessageChunksToV1, V1ToUIMessageChunks } from "../../ai_sdk.ts";
-import type { DroppedEvent } from "../../src/message/dropped_event.ts";
+import type { DroppedEvent } from "../../src/v1/dropped_event.ts";
 import {
   jsonValueCopy,
   jsonValueProblem,

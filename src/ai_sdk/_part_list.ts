@@ -7,7 +7,7 @@
  *
  * @module
  */
-import type { ChatPart } from "./parts.ts";
+import type { ChatPart } from "../message/parts.ts";
 import { isToolLike } from "./_tool_parts.ts";
 
 /** The parts of the message being folded. */

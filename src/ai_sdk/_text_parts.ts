@@ -7,7 +7,7 @@
  * @module
  */
 import type { UIMessageChunk } from "./chunks.ts";
-import type { ProviderMetadata, ReasoningPart, TextPart } from "./parts.ts";
+import type { ProviderMetadata, ReasoningPart, TextPart } from "../message/parts.ts";
 import type { FoldContext } from "./_fold_context.ts";
 
 type Chunk<T extends UIMessageChunk["type"]> = Extract<UIMessageChunk, { type: T }>;

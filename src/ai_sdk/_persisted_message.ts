@@ -8,7 +8,7 @@
  */
 import { readFields } from "../_internal/fields.ts";
 import { describeThrown } from "../_internal/describe.ts";
-import type { ChatPart } from "./parts.ts";
+import type { ChatPart } from "../message/parts.ts";
 import { isToolLike } from "./_tool_parts.ts";
 import { DEFAULT_MAX_PARTS } from "./_fold_options.ts";
 

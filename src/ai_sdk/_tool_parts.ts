@@ -21,9 +21,9 @@
  */
 import { readPartialJson } from "./_partial_json.ts";
 import type { UIMessageChunk } from "./chunks.ts";
-import type { ChatPart, DynamicToolPart, ToolPart, ToolPartFields } from "./parts.ts";
+import type { ChatPart, DynamicToolPart, ToolPart, ToolPartFields } from "../message/parts.ts";
 import type { FoldContext } from "./_fold_context.ts";
-import { INPUT_REQUIRED, toolStateProblems } from "./_tool_state_rules.ts";
+import { INPUT_REQUIRED, toolStateProblems } from "../message/_tool_state_rules.ts";
 
 /** A tool part of either kind. */
 export type AnyTool = ToolPart | DynamicToolPart;

@@ -9,7 +9,7 @@
  *
  * @module
  */
-import type { Citation, ProviderMetadata } from "./parts.ts";
+import type { Citation, ProviderMetadata } from "../message/parts.ts";
 import type { ChatOrderingCode, ChatOrderingDetail } from "../v1/types.ts";
 import { type ChunkProblemSlot, readChunk } from "./_chunk_reader.ts";
 import { readOptions } from "../_internal/fields.ts";

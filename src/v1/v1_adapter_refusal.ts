@@ -6,8 +6,8 @@
  * @module
  */
 import type { Refusal } from "../result.ts";
-import type { ChatFoldRefusalCode } from "../v1/fold.ts";
-import type { ChatOrderingDetail, TurnStatus } from "../v1/types.ts";
+import type { ChatFoldRefusalCode } from "./fold.ts";
+import type { ChatOrderingDetail, TurnStatus } from "./types.ts";
 
 /**
  * The codes of {@link V1AdapterRefusal}: every code of the v1 fold's

@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { isRecord } from "../_internal/guards.ts";
+import { isRecord } from "./guards.ts";
 
 /** The facts of a card the adapters use. */
 export interface CardFacts {

@@ -10,16 +10,16 @@
  * @module
  */
 import type { Result } from "../result.ts";
-import { isIterable, isText } from "../_internal/guards.ts";
-import { describeThrown } from "../_internal/describe.ts";
-import { refusal } from "../_internal/refusal.ts";
+import { isIterable, isText } from "./guards.ts";
+import { describeThrown } from "./describe.ts";
+import { refusal } from "./refusal.ts";
 import type { ChatEventEnvelope, TurnStatus } from "../v1/types.ts";
 import { type EnvelopeRefusal, parseChatEnvelope } from "../v1/parse.ts";
 import { ChatStateFolder } from "../v1/fold.ts";
 import { isTerminalTurnStatus } from "../v1/lifecycle.ts";
 import { Sequencer } from "../v1/_ordering.ts";
 import { MAX_STREAM_ITEMS } from "../v1/limits.ts";
-import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
+import type { V1AdapterRefusal } from "../v1/v1_adapter_refusal.ts";
 
 /** The shared describer, re-exported for the message files that import it from here. */
 export { describeThrown };

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import type { ChatPart, DataPart } from "./parts.ts";
+import type { ChatPart, DataPart } from "../message/parts.ts";
 import type { PartList } from "./_part_list.ts";
 
 /** A `data-*` chunk as the chunk reader returns it. */

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import type { EnvelopeAdapter, IndexedAdmissionRefusal } from "./_v1_intake.ts";
+import type { EnvelopeAdapter, IndexedAdmissionRefusal } from "./v1_intake.ts";
 
 /** A transformer driving `adapter`; `onRefused` (may be undefined) hears every refusal. */
 export function envelopeTransformer<T>(

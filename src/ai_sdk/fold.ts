@@ -70,11 +70,11 @@ import { readPersistedMessage } from "./_persisted_message.ts";
 import { TextParts } from "./_text_parts.ts";
 import { ToolParts } from "./_tool_parts.ts";
 import type { ChunkIssue, UIMessageChunk } from "./chunks.ts";
-import type { ChatPart, UIMessage } from "./parts.ts";
-import { DATA_PART_KEY_PATTERN } from "./part_types.ts";
+import type { ChatPart, UIMessage } from "../message/parts.ts";
+import { DATA_PART_KEY_PATTERN } from "../message/part_types.ts";
 import { V1ToUIMessageChunks } from "./v1_to_ui_message_chunks.ts";
-import { EnvelopeStream } from "./_v1_intake.ts";
-import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
+import { EnvelopeStream } from "../_internal/v1_intake.ts";
+import type { V1AdapterRefusal } from "../v1/v1_adapter_refusal.ts";
 import type { ChatOrderingCode } from "../v1/types.ts";
 
 /** Options of {@link foldUIMessage}. Each is read once; none makes the fold throw. */

@@ -17,17 +17,17 @@ import type {
   TurnStatus,
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
-import { EnvelopeIntake } from "./_v1_intake.ts";
-import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
+import { EnvelopeIntake } from "../_internal/v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "../_internal/adapter_forms.ts";
 import { finishReasonOf } from "./_finish_reasons.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { jsonValueProblem } from "../_internal/json_value.ts";
-import { type CardFacts, readCardFacts } from "./_card_facts.ts";
-import { TurnText } from "./_turn_text.ts";
-import { GATE_TOOL_NAME } from "./gate_part.ts";
+import { type CardFacts, readCardFacts } from "../_internal/card_facts.ts";
+import { TurnText } from "../_internal/turn_text.ts";
+import { GATE_TOOL_NAME } from "../message/gate_part.ts";
 import type { UIMessageChunk } from "./chunks.ts";
-import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
-import type { DroppedEvent, DropReason } from "./dropped_event.ts";
+import type { V1AdapterRefusal } from "../v1/v1_adapter_refusal.ts";
+import type { DroppedEvent, DropReason } from "../v1/dropped_event.ts";
 
 /**
  * Refusal of one envelope by {@link V1ToUIMessageChunks} (or, from

@@ -8,14 +8,14 @@
  *
  * @module
  */
-import { readOptions } from "../_internal/fields.ts";
+import { readOptions } from "./fields.ts";
 import {
   convertEnvelopes,
   type EnvelopeAdapter,
   type IndexedAdmissionRefusal,
-} from "./_v1_intake.ts";
-import { envelopeTransformer } from "./_envelope_transformer.ts";
-import type { DroppedEvent } from "./dropped_event.ts";
+} from "./v1_intake.ts";
+import { envelopeTransformer } from "./envelope_transformer.ts";
+import type { DroppedEvent } from "../v1/dropped_event.ts";
 
 /** What an adapter is built with; `id` is its own id option (`messageId` or `runId`), as read. */
 export interface AdapterSettings {

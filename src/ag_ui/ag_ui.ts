@@ -18,12 +18,12 @@ import type {
 } from "../v1/types.ts";
 import type { TurnTextSegment } from "../blocks/segments.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { EnvelopeIntake } from "./_v1_intake.ts";
-import { type AdapterSettings, convertWhole, liveTransformer } from "./_adapter_forms.ts";
-import { type CardFacts, readCardFacts } from "./_card_facts.ts";
-import { TurnText } from "./_turn_text.ts";
-import type { V1AdapterRefusal } from "./v1_adapter_refusal.ts";
-import type { DroppedEvent, DropReason } from "./dropped_event.ts";
+import { EnvelopeIntake } from "../_internal/v1_intake.ts";
+import { type AdapterSettings, convertWhole, liveTransformer } from "../_internal/adapter_forms.ts";
+import { type CardFacts, readCardFacts } from "../_internal/card_facts.ts";
+import { TurnText } from "../_internal/turn_text.ts";
+import type { V1AdapterRefusal } from "../v1/v1_adapter_refusal.ts";
+import type { DroppedEvent, DropReason } from "../v1/dropped_event.ts";
 
 /** Fields every AG-UI event may carry (`@ag-ui/core` `BaseEvent`). */
 export interface AgUiEventBase {
