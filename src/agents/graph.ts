@@ -7,8 +7,8 @@
 import { metaOf, validEvents } from "./_rows.ts";
 import { idClaimer } from "./_unique_ids.ts";
 import { readFields, readItems } from "../_internal/fields.ts";
-import { layoutOf } from "./layout.ts";
-import { lifecycleOf } from "./lifecycle.ts";
+import { layoutOf } from "./_layout_fold.ts";
+import { lifecycleOf } from "./_lifecycle_fold.ts";
 import {
   agedOutFacts,
   countOutOfOrder,
@@ -16,7 +16,7 @@ import {
   limitOf,
   windowOf,
 } from "./_fold_window.ts";
-import { isPeerName, nodeActivityOf } from "./spawn_tree.ts";
+import { isPeerName, nodeActivityOf } from "./_spawn_forest.ts";
 import type {
   AgentGraph,
   AgentGraphEdge,

@@ -15,7 +15,8 @@ import {
   limitOf,
   windowOf,
 } from "./_fold_window.ts";
-import { type AgentOrphanRecord, type AgentRecord, lifecycleOf } from "./lifecycle.ts";
+import { lifecycleOf } from "./_lifecycle_fold.ts";
+import type { AgentOrphanRecord, AgentRecord } from "./lifecycle.ts";
 import {
   type AgentRosterEntry,
   type AgentRosterSnapshot,
