@@ -203,7 +203,7 @@ export interface ChunkIssue extends ChatOrderingDetail {
    * - `gap` / `duplicate` / `reordered` / `foreign-conversation` /
    *   `foreign-turn`: folding v1 envelopes, the v1 ordering verdicts, in
    *   the words and with the policy of `foldChatState` (a whole stream: a
-   *   reorder window of 32 envelopes; see the README's "One ordering
+   *   reorder window of 32 envelopes; see docs/wire.md, "One ordering
    *   policy"); `invalid-chunk` for the other refusals of an envelope;
    * - `not-json`: only from {@link UIMessageChunksToV1}: a tool input or
    *   output that is not JSON data (a `bigint`, a cycle, a `Map`, a `Date`,

@@ -384,7 +384,7 @@ export type StoreRead =
  * - A lost acknowledgement is reported by rejecting (throwing); the resolver
  *   then reads exactly once and never retries the write.
  *
- * ## What to lock, and why (the rules; the README adds a worked SQL sketch)
+ * ## What to lock, and why (the rules; docs/interactions.md adds a worked SQL sketch)
  *
  * 1. **The interaction row, for the whole transaction.** `SELECT … FOR
  *    UPDATE` the row, check, call back, write, COMMIT. A read followed by an

@@ -211,7 +211,7 @@ export type AdmitOutcome =
  * an atomic compare-and-swap by revision (expected revision `0` = "create,
  * the record must not exist"). Conformance: `./recovery/testing`.
  *
- * ## What to lock, and why (the rules; the README adds a worked SQL sketch)
+ * ## What to lock, and why (the rules; docs/recovery.md adds a worked SQL sketch)
  *
  * 1. **Cancellation takes the admission lock.** `admitDispatch` runs in ONE
  *    transaction that locks the turn row (`SELECT … FOR UPDATE`), and
