@@ -48,29 +48,33 @@ interface Frame {
 
 /**
  * Read `root` (a mergeable record) into frames, iteratively; `cyclic` when a
- * record was met twice. May throw (the caller guards it).
+ * record was met twice. `undefined` when `root` is over the bounds (nested
+ * too deep, too many values). May throw while reading a hostile record (a
+ * throwing getter, a revoked proxy): the caller guards it.
  */
-function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolean } {
+function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolean } | undefined {
   const frames = new Map<object, Frame>();
   let cyclic = false;
   const pending: [Record<string, unknown>, Frame][] = [];
   let budget = MAX_EXTENSION_VALUES;
-  const frameOf = (v: Record<string, unknown>, depth: number): Frame => {
+  // `null`: over the bounds (nested too deep, or too many values).
+  const frameOf = (v: Record<string, unknown>, depth: number): Frame | null => {
     let f = frames.get(v);
     if (f !== undefined) {
       cyclic = true; // met twice: a cycle (or a shared record, merged once)
       return f;
     }
-    if (depth > MAX_EXTENSION_DEPTH) throw new RangeError("metadata nested too deep");
+    if (depth > MAX_EXTENSION_DEPTH) return null;
     const keys = Object.keys(v);
     budget -= keys.length;
-    if (budget < 0) throw new RangeError("metadata has too many values");
+    if (budget < 0) return null;
     f = { depth, keys, values: [], children: [] };
     frames.set(v, f);
     pending.push([v, f]);
     return f;
   };
   const top = frameOf(root, 1);
+  if (top === null) return undefined;
   while (pending.length > 0) {
     const [v, f] = pending.pop()!;
     const values = f.values as unknown[];
@@ -78,7 +82,13 @@ function readFrames(root: Record<string, unknown>): { top: Frame; cyclic: boolea
     for (const k of f.keys) {
       const x = v[k];
       values.push(x);
-      children.push(isMergeable(x) ? frameOf(x, f.depth + 1) : undefined);
+      if (!isMergeable(x)) {
+        children.push(undefined);
+        continue;
+      }
+      const child = frameOf(x, f.depth + 1);
+      if (child === null) return undefined;
+      children.push(child);
     }
   }
   return { top, cyclic };
@@ -126,12 +136,19 @@ export class MessageMetadata {
    */
   reset(value: unknown = undefined): boolean {
     this.value = undefined;
+    let read: { top: Frame } | undefined;
     try {
-      this.value = isMergeable(value) ? materialise(readFrames(value).top) : value;
-      return true;
+      if (!isMergeable(value)) {
+        this.value = value;
+        return true;
+      }
+      read = readFrames(value);
     } catch {
-      return false;
+      return false; // a hostile record (a throwing getter, a revoked proxy)
     }
+    if (read === undefined) return false; // over the bounds
+    this.value = materialise(read.top);
+    return true;
   }
 
   /**
@@ -142,9 +159,12 @@ export class MessageMetadata {
     if (update === undefined || update === null) return true;
     let read: { top: Frame; cyclic: boolean } | undefined;
     try {
-      if (isMergeable(update)) read = readFrames(update);
+      if (isMergeable(update)) {
+        read = readFrames(update);
+        if (read === undefined) return false; // over the bounds
+      }
     } catch {
-      return false;
+      return false; // a hostile record (a throwing getter, a revoked proxy)
     }
     const frame = read?.top;
     const base = this.value;
