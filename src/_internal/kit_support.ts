@@ -314,15 +314,15 @@ export class KitCaseBase {
   }
 
   /**
-   * Run one case body with this environment, then check durability (every
-   * acknowledged write was read back); an error that is not the kit's
-   * failure becomes one (the adapter answered something unexpected: a
-   * verdict, never a crash). Always closes every tracked instance, then the host.
+   * Run one case body with this environment; an error that is not the
+   * kit's failure becomes one (the adapter answered something unexpected: a
+   * verdict, never a crash). Always closes every tracked instance, then the
+   * host; then, if the body passed, checks durability (every acknowledged
+   * write was read back).
    */
   async run(body: () => Promise<void>): Promise<void> {
     try {
       await body();
-      if (this.durability.length > 0) throw this.#fail(this.durability[0]);
     } catch (e) {
       if (this.#isFailure(e)) throw e;
       throw this.#fail(
@@ -338,5 +338,6 @@ export class KitCaseBase {
       }
       await this.#closeHost();
     }
+    if (this.durability.length > 0) throw this.#fail(this.durability[0]);
   }
 }
