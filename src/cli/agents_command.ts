@@ -30,6 +30,12 @@ export interface AgentsCommandIO {
   readText?(path: string): Promise<string>;
   /** Alias of `readText`. */
   readTextFile?(path: string): Promise<string>;
+  /**
+   * A reader that refuses instead of rejecting (what `runCli` passes):
+   * `{ ok: false, message }` is reported as the file being unreadable.
+   * Preferred over `readText` / `readTextFile` when given.
+   */
+  readTextOutcome?(path: string): Promise<TextReadOutcome>;
   /** Write to standard output. */
   write?(s: string): void;
   /** Alias of `write`. */
@@ -39,6 +45,9 @@ export interface AgentsCommandIO {
   /** Clock, epoch ms (defaults to `Date.now`); `--now` overrides it. */
   now?(): number;
 }
+
+/** What {@link AgentsCommandIO.readTextOutcome} answers: the text, or why there is none. */
+export type TextReadOutcome = { ok: true; text: string } | { ok: false; message: string };
 
 /**
  * Largest input the command parses, in UTF-16 code units (~32 MiB of ASCII);
@@ -254,6 +263,19 @@ function renderIssues(what: string, malformed: number, issues: readonly RowIssue
   return out;
 }
 
+/** `read(path)` (the host's reader, which may reject) as a {@link TextReadOutcome}. */
+async function readWith(
+  read: (path: string) => Promise<string>,
+  io: AgentsCommandIO,
+  path: string,
+): Promise<TextReadOutcome> {
+  try {
+    return { ok: true, text: await read.call(io, path) };
+  } catch (e) {
+    return { ok: false, message: e instanceof Error ? e.message : String(e) };
+  }
+}
+
 /**
  * Run `inspect agents`. `args` are the words after `agents`. Returns the exit
  * code (0 clean, 1 malformed rows skipped, 2 usage / unreadable input).
@@ -269,6 +291,7 @@ function renderIssues(what: string, malformed: number, issues: readonly RowIssue
 export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Promise<number> {
   const out = (s: string) => (io.write ?? io.stdout)?.(s);
   const fail = (s: string) => (io.stderr ?? io.write ?? io.stdout)?.(s);
+  const readOutcome = io.readTextOutcome;
   const read = io.readText ?? io.readTextFile;
   if (args.includes("--help") || args.includes("-h")) {
     out(AGENTS_HELP);
@@ -283,23 +306,20 @@ export async function runAgentsCommand(args: string[], io: AgentsCommandIO): Pro
     } else fail(`inspect agents: ${opts}\n\n${AGENTS_HELP}`);
     return 2;
   }
-  if (read === undefined) {
+  if (readOutcome === undefined && read === undefined) {
     fail("inspect agents: no file reader given\n");
     return 2;
   }
   const bodies: unknown[] = [];
   for (const path of opts.files) {
-    let text: string;
-    try {
-      text = await read.call(io, path);
-    } catch (e) {
-      fail(
-        `inspect agents: cannot read ${safe(path)}: ${
-          safe(e instanceof Error ? e.message : String(e))
-        }\n`,
-      );
+    const r = readOutcome !== undefined
+      ? await readOutcome.call(io, path)
+      : await readWith(read!, io, path);
+    if (!r.ok) {
+      fail(`inspect agents: cannot read ${safe(path)}: ${safe(r.message)}\n`);
       return 2;
     }
+    const text: unknown = r.text;
     if (typeof text !== "string") {
       fail(`inspect agents: cannot read ${safe(path)}: the reader returned no text\n`);
       return 2;

@@ -135,10 +135,11 @@ export async function runCli(args: string[], io: CliIO): Promise<number> {
     const agentsIo: AgentsCommandIO = {
       stdout: (s) => io.write(s),
       stderr: (s) => io.error(s),
-      readTextFile: async (p) => {
+      readTextOutcome: async (p) => {
         const r = await io.readFile(p, INSPECT_MAX_BYTES);
-        if (!r.ok) throw new Error(r.message);
-        return new TextDecoder().decode(r.bytes);
+        return r.ok
+          ? { ok: true, text: new TextDecoder().decode(r.bytes) }
+          : { ok: false, message: r.message };
       },
     };
     return await runAgentsCommand(args.slice(1), agentsIo);
