@@ -101,26 +101,39 @@ export function fromMessagingInbound(
  * ```
  */
 export function toMessagingOutbound(message: ChatMessage, handle: string): OutboundResult {
-  const texts: string[] = [];
-  const dropped: string[] = [];
-  try {
-    const parts: unknown = message.parts;
-    if (!Array.isArray(parts)) throw new TypeError("parts is not an array");
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i] as ChatPart;
-      const type: unknown = part.type;
-      const value: unknown = type === "text" ? (part as TextPart).text : type;
-      if (typeof value !== "string") throw new TypeError("a part's type or text is not a string");
-      if (type === "text") texts.push(value);
-      else dropped.push(value);
-    }
-  } catch {
+  const read = readOutboundParts(message);
+  if (read === null) {
     throw new MessageArgumentError(
       "invalid-argument",
       "the message's parts could not be read as parts (a string type; a string text on text parts)",
     );
   }
-  return { send: { handle, text: texts.join("\n\n") }, dropped };
+  return { send: { handle, text: read.texts.join("\n\n") }, dropped: read.dropped };
+}
+
+/**
+ * The texts of `message`'s text parts and the `type` of every other part,
+ * in part order; `null` when `parts` is not an array of readable parts (a
+ * non-string `type` or text, a throwing getter, a revoked proxy).
+ */
+function readOutboundParts(message: ChatMessage): { texts: string[]; dropped: string[] } | null {
+  const texts: string[] = [];
+  const dropped: string[] = [];
+  try {
+    const parts: unknown = message.parts;
+    if (!Array.isArray(parts)) return null;
+    for (let i = 0; i < parts.length; i++) {
+      const part = parts[i] as ChatPart;
+      const type: unknown = part.type;
+      const value: unknown = type === "text" ? (part as TextPart).text : type;
+      if (typeof value !== "string") return null;
+      if (type === "text") texts.push(value);
+      else dropped.push(value);
+    }
+  } catch {
+    return null;
+  }
+  return { texts, dropped };
 }
 
 /**
