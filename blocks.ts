@@ -65,3 +65,4 @@ export {
   TurnTextScannerStream,
 } from "./src/blocks/turn_text_scanner.ts";
 export { splitTurnText } from "./src/blocks/split_turn_text.ts";
+export { BlockArgumentError, type BlockArgumentErrorCode } from "./src/blocks/errors.ts";

@@ -7,6 +7,7 @@
 import { parseAskBlock } from "./ask_block.ts";
 import { parseReportBlock } from "./report_block.ts";
 import { MAX_BLOCK_BODY_LENGTH } from "./limits.ts";
+import { BlockArgumentError } from "./errors.ts";
 import type { InvalidBlockReason, TurnTextSegment } from "./segments.ts";
 // Tags by index (0 ask, 1 report): numbers, not names, on the hot paths.
 import { CLOSE_TAGS as CLOSES, TAG_NAMES as NAMES } from "./_tag_match.ts";
@@ -610,7 +611,8 @@ export class TurnTextScanner {
  * {@link TurnTextScanner}: pipe text deltas in, get segments out as soon as
  * they are safe to show. Works in Deno, Node ≥ 18, browsers and edge
  * runtimes (Web Streams only). A chunk that is not a string errors the
- * stream with a `TypeError` (pipe bytes through `TextDecoderStream` first).
+ * stream with a {@link BlockArgumentError} (`invalid-chunk`; pipe bytes
+ * through `TextDecoderStream` first).
  *
  * @example
  * ```ts
@@ -633,7 +635,8 @@ export class TurnTextScannerStream extends TransformStream<string, TurnTextSegme
         if (typeof chunk !== "string") {
           // Never drop input silently (e.g. bytes piped in without a
           // TextDecoderStream): error the stream instead.
-          throw new TypeError(
+          throw new BlockArgumentError(
+            "invalid-chunk",
             `TurnTextScannerStream takes string chunks, got ${
               chunk === null ? "null" : typeof chunk
             }; decode bytes with TextDecoderStream first`,
