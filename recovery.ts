@@ -99,4 +99,10 @@ export { MemoryExecutions } from "./src/recovery/memory_executions.ts";
 export { MemoryRecoveryHost, type RecoverySeams } from "./src/recovery/memory_host.ts";
 export { MemoryReplayWindow } from "./src/recovery/memory_replay_window.ts";
 export { MemoryCancelDelivery } from "./src/recovery/memory_cancel_delivery.ts";
+export {
+  LeaseLostError,
+  type LeaseLostErrorCode,
+  RecoveryArgumentError,
+  type RecoveryArgumentErrorCode,
+} from "./src/recovery/errors.ts";
 export type { LockKey, LockMode, LockRequest, LockTable } from "./src/recovery/lock_table.ts";

@@ -93,6 +93,24 @@ export class InjectedLostAckError extends Error {
   }
 }
 
+/** The error a kit case throws to simulate a worker dying mid-call (inside `launch`). */
+export class InjectedCrashError extends Error {
+  /** Build with where the worker died. */
+  constructor(where: string) {
+    super(`worker died inside ${where}`);
+    this.name = "InjectedCrashError";
+  }
+}
+
+/** The error a kit case's dispatch rejects with (the external call failed: its outcome is unknown). */
+export class InjectedDispatchError extends Error {
+  /** Build with what went wrong (e.g. `timeout`). */
+  constructor(what: string) {
+    super(what);
+    this.name = "InjectedDispatchError";
+  }
+}
+
 /** A settable kit clock, epoch ms: the host clock of the kit's `TurnRecovery` workers. */
 export class KitClock {
   /** Current time. */

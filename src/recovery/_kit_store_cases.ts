@@ -7,7 +7,15 @@
  * @module
  */
 import { deferred, eventually, settlesWithin, watch } from "../_internal/kit_support.ts";
-import { expect, fieldNotAsSent, type KitCase, type KitWorker, P, SYSTEM } from "./_kit_env.ts";
+import {
+  expect,
+  fieldNotAsSent,
+  InjectedCrashError,
+  type KitCase,
+  type KitWorker,
+  P,
+  SYSTEM,
+} from "./_kit_env.ts";
 import type { AddCase } from "./_kit_env.ts";
 import type { AdmitOutcome, EffectRecord, EffectState, TurnDraft, TurnRecord } from "./types.ts";
 
@@ -636,7 +644,7 @@ export function storeCases(add: AddCase): void {
       try {
         out = await admit(w, t, "e1", c.revision, () => {
           launches++;
-          throw new Error("worker died inside launch");
+          throw new InjectedCrashError("launch");
         });
       } catch {
         out = undefined;

@@ -10,6 +10,7 @@ import { deferred, eventually, eventuallyAsync } from "../_internal/kit_support.
 import { CancelRelay } from "./cancel_relay.ts";
 import {
   expect,
+  InjectedDispatchError,
   KIT_LEASE_MS,
   type KitCase,
   type KitWorker,
@@ -554,7 +555,7 @@ export function workerCases(add: AddCase): void {
       let dispatches = 0;
       const fail = () => {
         dispatches++;
-        return Promise.reject(new Error("timeout"));
+        return Promise.reject(new InjectedDispatchError("timeout"));
       };
       const first = await env.call(runOf(r, t, "e1", fail), "runEffect");
       expect(

@@ -7,6 +7,7 @@
  */
 import { attempt } from "./_cas.ts";
 import { MAX_TIMER_MS, type Worker } from "./_worker.ts";
+import { LeaseLostError } from "./errors.ts";
 import type { EffectDraft, EffectRecord } from "./types.ts";
 
 /** The writable fields of `record` (everything but `revision`). */
@@ -58,7 +59,8 @@ const timerMs = (ms: number) => Math.min(Math.max(0, Math.floor(ms)), MAX_TIMER_
  * failure) or the execution aborted.
  *
  * The guard: when less than `leaseGuardMs` (a quarter) of the last
- * confirmed lease is left, {@link LeaseKeeper.signal} aborts, so the
+ * confirmed lease is left, {@link LeaseKeeper.signal} aborts (reason: a
+ * {@link LeaseLostError}, `lease-not-renewed`), so the
  * dispatch stops before any other worker may take the effect for lost
  * (which it may once the lease ended by its clock).
  */
@@ -105,7 +107,10 @@ export class LeaseKeeper {
       this.#guard = undefined;
       if (this.#running) {
         this.#lost.abort(
-          new Error("the owner's lease on this effect could not be renewed in time"),
+          new LeaseLostError(
+            "lease-not-renewed",
+            "the owner's lease on this effect could not be renewed in time",
+          ),
         );
       }
     }, timerMs(left - this.#w.leaseGuardMs));

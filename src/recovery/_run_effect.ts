@@ -109,12 +109,17 @@ export async function runEffect(w: Worker, request: unknown): Promise<Answer> {
   }
   const turnRead = await readTurnFor(w, turnId, effectId);
   if (!turnRead.ok) return turnRead;
-  let signal: AbortSignal;
+  let signal: unknown;
+  let noSignal: string | undefined;
   try {
     signal = w.abort.signalFor(turnId);
-    if (!(signal instanceof AbortSignal)) throw new TypeError("not an AbortSignal");
+    // inside the guard: `instanceof` throws on a revoked proxy
+    if (!(signal instanceof AbortSignal)) noSignal = "not an AbortSignal";
   } catch (e) {
-    return refuse("admission-unavailable", `no host execution signal: ${describeThrown(e)}`, at);
+    noSignal = describeThrown(e);
+  }
+  if (noSignal !== undefined) {
+    return refuse("admission-unavailable", `no host execution signal: ${noSignal}`, at);
   }
   const run = dispatch as (signal: AbortSignal) => unknown;
   const mine = new Set<string>();
@@ -130,7 +135,7 @@ export async function runEffect(w: Worker, request: unknown): Promise<Answer> {
       w,
       admitted.record,
       run,
-      signal,
+      signal as AbortSignal,
       admitted.violated === true,
     );
     if (done.kind === "answer") return done.answer;

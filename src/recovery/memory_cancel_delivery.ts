@@ -6,6 +6,7 @@
  * @module
  */
 import type { CancelDeliverySeam, CancelNotice, CancelSubscription } from "./types.ts";
+import { RecoveryArgumentError } from "./errors.ts";
 
 /**
  * Broadcasts every published notice to every subscriber, asynchronously (a
@@ -21,8 +22,9 @@ export class MemoryCancelDelivery implements CancelDeliverySeam {
 
   /**
    * Deliver a copy of `notice` to every current subscriber (unless dropped).
-   * Rejects with a `TypeError`, delivering nothing, when the notice cannot be
-   * read (a throwing getter, a revoked proxy).
+   * Rejects with a {@link RecoveryArgumentError} (`invalid-notice`),
+   * delivering nothing, when the notice cannot be read (a throwing getter,
+   * a revoked proxy).
    */
   publish(notice: CancelNotice): Promise<void> {
     this.published++;
@@ -31,7 +33,9 @@ export class MemoryCancelDelivery implements CancelDeliverySeam {
       const { turnId, revision, status, reason } = notice;
       copy = { turnId, revision, status, reason };
     } catch {
-      return Promise.reject(new TypeError("the cancel notice could not be read"));
+      return Promise.reject(
+        new RecoveryArgumentError("invalid-notice", "the cancel notice could not be read"),
+      );
     }
     if (this.#drop > 0) {
       this.#drop--;

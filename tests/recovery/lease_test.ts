@@ -4,6 +4,7 @@
 // shows; bounded lease options and a clock in seconds refused.
 import assert from "node:assert/strict";
 import {
+  LeaseLostError,
   MAX_TIMER_MS,
   MemoryExecutions,
   MemoryRecoveryDatabase,
@@ -142,6 +143,7 @@ Deno.test("lease: the dispatch's signal aborts when a quarter of the lease is le
   // signal, so a slow machine only makes the abort later, never wrong.
   const ctx = await pair(undefined, { leaseMs: 40, renewEveryMs: 0 });
   let renewals = 0;
+  let reason: unknown;
   const casEffect = ctx.ownerStore.casEffect.bind(ctx.ownerStore);
   ctx.ownerStore.casEffect = (t, e, x, next) => {
     if (next.state === "admitted") renewals++;
@@ -155,6 +157,7 @@ Deno.test("lease: the dispatch's signal aborts when a quarter of the lease is le
         const bound = setTimeout(() => reject(new Error("the signal never aborted")), 60_000);
         signal.addEventListener("abort", () => {
           clearTimeout(bound);
+          reason = signal.reason;
           resolve(String(signal.reason?.message));
         });
       }),
@@ -162,6 +165,8 @@ Deno.test("lease: the dispatch's signal aborts when a quarter of the lease is le
   const v = value(r);
   assert.ok(v.status === "completed" && v.outcome.ok, "the dispatch's outcome is recorded");
   assert.match(String(v.outcome.value), /lease .* could not be renewed in time/);
+  assert.ok(reason instanceof LeaseLostError, `the abort reason is a LeaseLostError: ${reason}`);
+  assert.equal(reason.code, "lease-not-renewed");
   assert.equal(renewals, 0, "renewal is disabled");
 });
 
