@@ -10,10 +10,11 @@ import { describeThrown } from "../_internal/describe.ts";
 import type { Backoff } from "./_clock.ts";
 import type { TurnGuard } from "./types.ts";
 
+/** A call's value, or the text of why there is none (what it threw, a malformed answer). */
+export type Attempted<T> = { ok: true; value: T } | { ok: false; error: string };
+
 /** `f()`'s value, or the text of what it threw. */
-export async function attempt<T>(
-  f: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+export async function attempt<T>(f: () => Promise<T>): Promise<Attempted<T>> {
   try {
     return { ok: true, value: await f() };
   } catch (e) {
@@ -51,17 +52,19 @@ export type CasEnd<R, D, T> =
 
 /** What {@link casLoop} needs. */
 export interface CasSpec<R, D, T> {
-  /** Read the current record. */
-  read(): Promise<R | null>;
-  /** The CAS (rejects when its acknowledgement is uncertain). */
+  /** Read the current record (`ok: false`: the read failed). Never rejects. */
+  read(): Promise<Attempted<R | null>>;
+  /** The CAS (`ok: false`: its acknowledgement is uncertain). Never rejects. */
   write(
     expected: number,
     next: D,
     guard: TurnGuard | undefined,
   ): Promise<
-    | { readonly ok: true; readonly record: R }
-    | { readonly ok: false; readonly code: "conflict"; readonly current?: R | null }
-    | { readonly ok: false; readonly code: "unauthorized" }
+    Attempted<
+      | { readonly ok: true; readonly record: R }
+      | { readonly ok: false; readonly code: "conflict"; readonly current?: R | null }
+      | { readonly ok: false; readonly code: "unauthorized" }
+    >
   >;
   /** Decide from the current record (`null`: absent). */
   decide(current: R | null): CasStep<D, T> | Promise<CasStep<D, T>>;
@@ -80,7 +83,7 @@ export async function casLoop<R, D, T>(spec: CasSpec<R, D, T>): Promise<CasEnd<R
   let current: R | null;
   if (spec.current !== undefined) current = spec.current;
   else {
-    const first = await attempt(() => spec.read());
+    const first = await spec.read();
     if (!first.ok) return { kind: "read-failed", error: first.error };
     current = first.value;
   }
@@ -88,12 +91,10 @@ export async function casLoop<R, D, T>(spec: CasSpec<R, D, T>): Promise<CasEnd<R
     await spec.backoff.pause(n);
     const step = await spec.decide(current);
     if ("done" in step) return { kind: "done", value: step.done };
-    let answer: Awaited<ReturnType<CasSpec<R, D, T>["write"]>>;
-    try {
-      answer = await spec.write(step.expected, step.next, step.guard);
-    } catch (e) {
-      const error = describeThrown(e);
-      const back = await attempt(() => spec.read());
+    const written = await spec.write(step.expected, step.next, step.guard);
+    if (!written.ok) {
+      const error = written.error;
+      const back = await spec.read();
       if (back.ok && spec.landed(back.value, step.next)) {
         return { kind: "written", record: back.value as R, next: step.next, recovered: true };
       }
@@ -101,6 +102,7 @@ export async function casLoop<R, D, T>(spec: CasSpec<R, D, T>): Promise<CasEnd<R
         ? { kind: "uncertain", error, next: step.next, observed: back.value }
         : { kind: "uncertain", error, next: step.next };
     }
+    const answer = written.value;
     if (answer.ok) {
       return { kind: "written", record: answer.record, next: step.next, recovered: false };
     }
@@ -108,7 +110,7 @@ export async function casLoop<R, D, T>(spec: CasSpec<R, D, T>): Promise<CasEnd<R
     if (answer.current !== undefined) current = answer.current;
     else {
       // A conflict without the current record: read it (a store should carry it).
-      const again = await attempt(() => spec.read());
+      const again = await spec.read();
       if (!again.ok) return { kind: "read-failed", error: again.error };
       current = again.value;
     }

@@ -5,7 +5,6 @@
  *
  * @module
  */
-import { attempt } from "./_cas.ts";
 import { MAX_TIMER_MS, type Worker } from "./_worker.ts";
 import { LeaseLostError } from "./errors.ts";
 import type { EffectDraft, EffectRecord } from "./types.ts";
@@ -35,12 +34,12 @@ export async function renewLease(w: Worker, record: EffectRecord): Promise<Effec
   const now = await w.clock.now();
   if (now === undefined) return null;
   const next = { ...draftOf(record), leaseUntil: now + w.leaseMs };
-  const r = await attempt(() => w.store.casEffect(turnId, effectId, record.revision, next));
+  const r = await w.store.casEffect(turnId, effectId, record.revision, next);
   if (r.ok && r.value.ok) return r.value.record;
   // Conflict or uncertain ack: go on only if the row is still ours and admitted.
   const cur = r.ok && r.value.ok === false
     ? r.value.current
-    : await attempt(() => w.store.readEffect(turnId, effectId)).then((b) => b.ok ? b.value : null);
+    : await w.store.readEffect(turnId, effectId).then((b) => b.ok ? b.value : null);
   return cur && cur.claimToken === claimToken && cur.state === "admitted" ? cur : null;
 }
 
@@ -138,7 +137,7 @@ export class LeaseKeeper {
     const now = await w.clock.now();
     if (now === undefined) return this.#giveUp();
     this.#arm(now);
-    const t = await attempt(() => w.store.readTurn(turnId));
+    const t = await w.store.readTurn(turnId);
     const status = t.ok ? t.value?.status : undefined;
     if ((status === "cancelled" || status === "failed") && !this.#abortedLocally && w.abort) {
       this.#abortedLocally = true;

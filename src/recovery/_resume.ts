@@ -6,7 +6,7 @@
  */
 import { ok, type Result } from "../result.ts";
 import type { TurnStatus } from "../v1/types.ts";
-import { attempt, casLoop } from "./_cas.ts";
+import { casLoop } from "./_cas.ts";
 import { draftOf } from "./_lease_keeper.ts";
 import { hasOutcome, leaseLive, refuse, validId } from "./_records.ts";
 import { fields } from "./_request.ts";
@@ -58,7 +58,7 @@ export async function resume(
   const records: (EffectRecord | null)[] = [];
   let liveUntil = Number.NEGATIVE_INFINITY;
   for (const id of turn.effectIds) {
-    const er = await attempt(() => w.store.readEffect(turnId, id));
+    const er = await w.store.readEffect(turnId, id);
     if (!er.ok) return refuse("store-unavailable", er.error, { turnId, effectId: id });
     const e = er.value;
     records.push(e);

@@ -7,7 +7,7 @@
  */
 import { clipText, describeThrown } from "../_internal/describe.ts";
 import { ok, type Result } from "../result.ts";
-import { attempt, casLoop } from "./_cas.ts";
+import { casLoop } from "./_cas.ts";
 import { hasFence } from "./_checked_store.ts";
 import { draftOf, LeaseKeeper, leaseLeft, renewLease } from "./_lease_keeper.ts";
 import {
@@ -74,7 +74,7 @@ export async function readTurnFor(
   effectId?: string,
 ): Promise<Result<TurnRecord, RecoveryError>> {
   const at = effectId === undefined ? { turnId } : { turnId, effectId };
-  const read = await attempt(() => w.store.readTurn(turnId));
+  const read = await w.store.readTurn(turnId);
   if (!read.ok) return refuse("store-unavailable", read.error, at);
   const turn = read.value;
   if (!turn) return refuse("unknown-turn", `no turn ${turnId}`, at);
@@ -271,21 +271,17 @@ async function admit(w: Worker, claim: EffectRecord, principal: string): Promise
   // The admitted owner gets a fresh lease (the claim's may be partly spent).
   const now = await w.clock.now();
   if (now === undefined) return answer(refuse("store-unavailable", "the host clock failed", at));
-  let out: AdmitOutcome | undefined;
-  try {
-    out = await w.store.admitDispatch({
-      turnId,
-      effectId,
-      claimRevision: claim.revision,
-      principal,
-      leaseUntil: now + w.leaseMs,
-      launch,
-    });
-  } catch {
-    out = undefined;
-  } finally {
-    open = false;
-  }
+  const admission = await w.store.admitDispatch({
+    turnId,
+    effectId,
+    claimRevision: claim.revision,
+    principal,
+    leaseUntil: now + w.leaseMs,
+    launch,
+  });
+  open = false;
+  // `undefined`: the fence rejected or answered malformed (an uncertain acknowledgement).
+  const out: AdmitOutcome | undefined = admission.ok ? admission.value : undefined;
   const violated = (message: string) => answer(refuse("admission-contract-violated", message, at));
   if (out?.admitted) {
     if (inFence === 0) return violated("admitDispatch admitted without invoking launch");
@@ -309,7 +305,7 @@ async function admit(w: Worker, claim: EffectRecord, principal: string): Promise
     }
   }
   // Uncertain acknowledgement: nothing was dispatched. One read tells whether the mark committed.
-  const back = await attempt(() => w.store.readEffect(turnId, effectId));
+  const back = await w.store.readEffect(turnId, effectId);
   if (!back.ok) {
     return answer(waitRun(
       "uncertain-admission",
@@ -357,7 +353,7 @@ async function dispatchAndStore(
       : `the owner's lease had less than ${w.minDispatchLeaseMs} ms left before dispatch`;
     await recordOwnNotRun(w, owner, why);
     if (!signal.aborted) return RETRY;
-    const t = await attempt(() => w.store.readTurn(turnId));
+    const t = await w.store.readTurn(turnId);
     const status = t.ok ? t.value?.status : undefined;
     return answer(refuse("turn-not-running", `${why}; nothing was dispatched`, {
       ...at,

@@ -9,7 +9,6 @@
 import { clipText, describeThrown } from "../_internal/describe.ts";
 import { isStorableText } from "../_internal/guards.ts";
 import { ok, type Result } from "../result.ts";
-import { attempt } from "./_cas.ts";
 import { MAX_DETAIL_LENGTH, refuse, unresolved, validId } from "./_records.ts";
 import { fields } from "./_request.ts";
 import { changeTurnStatus } from "./_turn_status.ts";
@@ -110,7 +109,7 @@ export async function stopTurn(
   }
   const inFlight: string[] = [];
   for (const id of committed.effectIds) {
-    const e = await attempt(() => w.store.readEffect(turnId, id));
+    const e = await w.store.readEffect(turnId, id);
     if (e.ok && unresolved(e.value)) inFlight.push(id);
   }
   return ok({

@@ -5,7 +5,7 @@
  * @module
  */
 import type { TurnStatus } from "../v1/types.ts";
-import { attempt, casLoop } from "./_cas.ts";
+import { casLoop } from "./_cas.ts";
 import { unresolved } from "./_records.ts";
 import type { Worker } from "./_worker.ts";
 import type { TurnDraft, TurnGuard, TurnRecord } from "./types.ts";
@@ -81,7 +81,7 @@ export async function setTurnStatus(
 /** True when no effect of `turn` is unresolved (every read succeeded). */
 async function noneUnresolved(w: Worker, turn: TurnRecord): Promise<boolean> {
   for (const id of turn.effectIds) {
-    const e = await attempt(() => w.store.readEffect(turn.turnId, id));
+    const e = await w.store.readEffect(turn.turnId, id);
     if (!e.ok || unresolved(e.value)) return false;
   }
   return true;
@@ -94,7 +94,7 @@ async function noneUnresolved(w: Worker, turn: TurnRecord): Promise<boolean> {
  */
 export async function reopenIfResolved(w: Worker, turn: TurnRecord): Promise<TurnStatus> {
   let status: TurnStatus = turn.status;
-  const t = await attempt(() => w.store.readTurn(turn.turnId));
+  const t = await w.store.readTurn(turn.turnId);
   if (t.ok && t.value) status = t.value.status;
   if (status === "needs-reconciliation" && await noneUnresolved(w, turn)) {
     const after = await setTurnStatus(

@@ -7,7 +7,7 @@
  */
 import { isRecord } from "../_internal/guards.ts";
 import { Backoff, HostClock } from "./_clock.ts";
-import { checkedStore } from "./_checked_store.ts";
+import { type CheckedStore, checkedStore } from "./_checked_store.ts";
 import { type RecoveryProfile, turnRecoveryProfile } from "./profile.ts";
 import type { TurnRecoveryOptions } from "./turn_recovery.ts";
 import type {
@@ -72,8 +72,8 @@ function nonNegative(x: unknown, fallback: number): number {
 
 /** The worker state shared by the `TurnRecovery` collaborators. */
 export class Worker {
-  /** The host store, answers checked. */
-  readonly store: Required<RecoveryStore>;
+  /** The host store, every call attempted and every answer checked (never rejects). */
+  readonly store: CheckedStore;
   /** The host store as given (to check whether it offers the fence). */
   readonly hostStore: RecoveryStore | undefined;
   /** Authority seam (may be missing or malformed: asking then fails closed). */

@@ -11,7 +11,7 @@
  */
 import { ok, type Result } from "../result.ts";
 import type { TurnStatus } from "../v1/types.ts";
-import { attempt, casLoop } from "./_cas.ts";
+import { casLoop } from "./_cas.ts";
 import { isTurnRecord, MAX_TURN_EFFECTS, refuse, validId } from "./_records.ts";
 import { fields } from "./_request.ts";
 import { resolveEffect } from "./_resolve_effect.ts";
@@ -598,7 +598,7 @@ export class TurnRecovery {
     if (!tr.ok) return tr;
     const effects: (EffectRecord | null)[] = [];
     for (const id of tr.value.effectIds) {
-      const e = await attempt(() => this.#w.store.readEffect(turnId, id));
+      const e = await this.#w.store.readEffect(turnId, id);
       if (!e.ok) return refuse("store-unavailable", e.error, { turnId, effectId: id });
       effects.push(e.value && { ...e.value, claimToken: REDACTED_CLAIM_TOKEN });
     }
