@@ -101,6 +101,10 @@ export {
   type MemoryInteractionStoreStats,
 } from "./src/interactions/memory_store.ts";
 export {
+  InteractionArgumentError,
+  type InteractionArgumentErrorCode,
+} from "./src/interactions/errors.ts";
+export {
   isStandardSchema,
   MAX_ISSUE_MESSAGE_LENGTH,
   MAX_ISSUE_PATH_LENGTH,

@@ -283,6 +283,24 @@ export class InjectedSerializationError extends Error {
   }
 }
 
+/** The error a flaky wrapper throws for a lost acknowledgement (the transaction did commit). */
+export class InjectedLostAckError extends Error {
+  /** Build for `op`. */
+  constructor(op: string) {
+    super(`connection lost after ${op} (injected)`);
+    this.name = "InjectedLostAckError";
+  }
+}
+
+/** The error a kit case throws to simulate a process dying mid-call (nothing may be half-written). */
+export class InjectedCrashError extends Error {
+  /** Build with what the process was doing when it died. */
+  constructor(doing: string) {
+    super(`process died while ${doing}`);
+    this.name = "InjectedCrashError";
+  }
+}
+
 /** `store` behind a flaky driver (serialization failures before, lost acknowledgements after). */
 export function flakyStore(
   store: InteractionStore,
@@ -301,7 +319,7 @@ export function flakyStore(
     transact: async (q, fn) => {
       before("transact");
       const out = await store.transact(q, fn);
-      if (random() < rates.lostAck) throw new Error("connection lost after COMMIT (injected)");
+      if (random() < rates.lostAck) throw new InjectedLostAckError("COMMIT");
       return out;
     },
   };

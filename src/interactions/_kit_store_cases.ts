@@ -9,6 +9,7 @@
 import { deferred, eventually, watch } from "../_internal/kit_support.ts";
 import {
   check,
+  InjectedCrashError,
   KIT_AUTHORITY,
   KIT_SYSTEM,
   type KitCase,
@@ -625,7 +626,7 @@ export function storeCases(add: AddCase): void {
             const d = writeSubmit(cur, ctx.now, "crash");
             const boom = {
               get: () => {
-                throw new Error(`process died while writing the ${part}`);
+                throw new InjectedCrashError(`writing the ${part}`);
               },
             };
             if (part === "transition") {

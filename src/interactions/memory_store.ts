@@ -18,6 +18,7 @@
  */
 import { type LockRequest, LockTable } from "../recovery/lock_table.ts";
 import { err, ok, type Result } from "../result.ts";
+import { InteractionArgumentError } from "./errors.ts";
 import { evaluateFence, isSystemCaller, nextRecordProblem, sameAuthority } from "./fence.ts";
 import type {
   AlreadyExistsRefusal,
@@ -323,9 +324,12 @@ export class MemoryInteractionStore implements InteractionStore {
    * The fenced transaction: latency, then ONE critical section holding the
    * row lock and the authority rows (read current row, {@link evaluateFence},
    * callback once and awaited, validate and write `next` + transition
-   * together), then latency and the acknowledgement. Rejects with a
-   * `TypeError` when the callback returns an invalid `next` record or a
-   * decision that cannot be serialized; nothing is written then.
+   * together), then latency and the acknowledgement. Rejects with an
+   * {@link InteractionArgumentError} when the callback returns an invalid
+   * `next` record (`invalid-next-record`) or another interaction's
+   * transition (`foreign-transition`), and with what serializing threw for
+   * a decision that cannot be serialized (a `BigInt`, a cycle, a throwing
+   * getter); nothing is written then.
    */
   async transact<T>(
     request: TransactRequest,
@@ -385,9 +389,14 @@ export class MemoryInteractionStore implements InteractionStore {
       return ok({ result: decision.result, record: cur, transition: null });
     }
     const problem = nextRecordProblem(cur, decision.next);
-    if (problem !== null) throw new TypeError(`invalid next record: ${problem}`);
+    if (problem !== null) {
+      throw new InteractionArgumentError("invalid-next-record", `invalid next record: ${problem}`);
+    }
     if (decision.transition !== null && decision.transition.interactionId !== cur.id) {
-      throw new TypeError("the transition belongs to another interaction");
+      throw new InteractionArgumentError(
+        "foreign-transition",
+        "the transition belongs to another interaction",
+      );
     }
     const written = await this.commitDecision(cur.id, decision);
     this.stats.writes++;

@@ -75,7 +75,11 @@ import type { KitRunOptions } from "../recovery/kit_run_options.ts";
 import { type AddCase, InteractionConformanceError, KitCase } from "./_kit_env.ts";
 import { resolverCases } from "./_kit_resolver_cases.ts";
 import { storeCases } from "./_kit_store_cases.ts";
-import { MemoryInteractionDatabase, MemoryInteractionStore } from "./memory_store.ts";
+import {
+  InjectedFaultError,
+  MemoryInteractionDatabase,
+  MemoryInteractionStore,
+} from "./memory_store.ts";
 import type {
   InteractionAuthority,
   InteractionStore,
@@ -264,7 +268,7 @@ export function memoryInteractionHarness(
           const out = await inner.transact(q, fn);
           if (lose > 0) {
             lose--;
-            throw new Error("acknowledgement lost (injected by the harness)");
+            throw new InjectedFaultError("lost-ack"); // committed; the answer is lost
           }
           return out;
         },
