@@ -4,10 +4,9 @@
  *
  * @module
  */
-import { encodeChatEnvelopeFrame } from "../sse/envelope.ts";
-import { SseEncodeError } from "../sse/errors.ts";
+import { chatEnvelopeFrame } from "../sse/envelope.ts";
 import { readOptions } from "../_internal/fields.ts";
-import { describeThrown } from "../_internal/describe.ts";
+import { clipText } from "../_internal/describe.ts";
 import type { StreamProblem } from "./stream_problem.ts";
 
 /** Options of {@link ChatEnvelopeSseStream}. */
@@ -53,23 +52,19 @@ export class ChatEnvelopeSseStream extends TransformStream<unknown, Uint8Array> 
         if (retry !== undefined) controller.enqueue(encoder.encode(`retry: ${retry}\n\n`));
       },
       transform(value, controller) {
-        let frame: string;
-        try {
-          frame = encodeChatEnvelopeFrame(value as never);
-        } catch (e) {
+        const frame = chatEnvelopeFrame(value);
+        if (!frame.ok) {
           try {
             onProblem?.({
-              code: e instanceof SseEncodeError && e.code === "invalid-data"
-                ? "not-json"
-                : "invalid-frame",
-              message: `an envelope cannot be sent: ${describeThrown(e, 200)}`,
+              code: frame.error.code === "invalid-data" ? "not-json" : "invalid-frame",
+              message: `an envelope cannot be sent: ${clipText(frame.error.message, 200)}`,
             });
           } catch {
             // the host's callback failing must not break the stream
           }
           return;
         }
-        controller.enqueue(encoder.encode(frame));
+        controller.enqueue(encoder.encode(frame.value));
       },
     });
   }

@@ -5,14 +5,13 @@
  *
  * @module
  */
-import { encodeChatEnvelopeFrame } from "../sse/envelope.ts";
-import { SseEncodeError } from "../sse/errors.ts";
+import { chatEnvelopeFrame } from "../sse/envelope.ts";
 import { readLastEventId } from "./last_event_id.ts";
 import { resolveCursor } from "./_cursor.ts";
 import type { CursorResolver } from "./cursor_resolver.ts";
 import { SSE_HEADERS } from "./sse_headers.ts";
 import { isTerminalEnvelope } from "./_terminal.ts";
-import { describeThrown } from "../_internal/describe.ts";
+import { clipText, describeThrown } from "../_internal/describe.ts";
 import { openTurn, readStreamOptions, refusedOr, streamingResponse } from "./_stream_response.ts";
 import type { StreamResponseOptions } from "./stream_response_options.ts";
 import { streamRefusal, streamRefusalResponse } from "./stream_refusal.ts";
@@ -135,20 +134,16 @@ async function respond(
     for (;;) {
       const d = await opened.pump.next();
       if (d === null) return;
-      let frame: string;
-      try {
-        frame = encodeChatEnvelopeFrame(d.env);
-      } catch (e) {
+      const frame = chatEnvelopeFrame(d.env);
+      if (!frame.ok) {
         common.report({
-          code: e instanceof SseEncodeError && e.code === "invalid-data"
-            ? "not-json"
-            : "invalid-frame",
-          message: `frame ${d.env.seq} cannot be sent: ${describeThrown(e, 200)}`,
+          code: frame.error.code === "invalid-data" ? "not-json" : "invalid-frame",
+          message: `frame ${d.env.seq} cannot be sent: ${clipText(frame.error.message, 200)}`,
           seq: d.env.seq,
         });
         continue;
       }
-      await w.write(frame);
+      await w.write(frame.value);
       if (isTerminalEnvelope(d.env)) return;
     }
   });

@@ -24,18 +24,16 @@ function encodeItem(item: SseStreamInput): string {
   if (item === null || typeof item !== "object") {
     throw new SseEncodeError("invalid-frame", "SSE stream item must be an object");
   }
+  let isComment: boolean;
   let comment: unknown;
   try {
-    if (!Object.hasOwn(item, "comment") || Object.hasOwn(item, "data")) {
-      return encodeSseFrame(item as SseFrameInput);
-    }
-    comment = (item as SseCommentInput).comment;
-  } catch (e) {
-    if (e instanceof SseEncodeError) throw e;
+    isComment = Object.hasOwn(item, "comment") && !Object.hasOwn(item, "data");
+    if (isComment) comment = (item as SseCommentInput).comment;
+  } catch {
     // a revoked proxy or a throwing `comment` getter
     throw new SseEncodeError("invalid-frame", "the SSE stream item could not be read");
   }
-  return encodeSseComment(comment as string);
+  return isComment ? encodeSseComment(comment as string) : encodeSseFrame(item as SseFrameInput);
 }
 
 /**

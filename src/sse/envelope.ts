@@ -13,6 +13,7 @@ import { SseEncodeError } from "./errors.ts";
 import { encodeSseFrame } from "./encoder.ts";
 import { readOptions } from "../_internal/fields.ts";
 import { describeThrown } from "../_internal/describe.ts";
+import { err, ok, type Result } from "../result.ts";
 
 /** Options of {@link encodeChatEnvelopeFrame}. */
 export interface EncodeChatEnvelopeFrameOptions {
@@ -56,27 +57,53 @@ export function encodeChatEnvelopeFrame(
   envelope: ChatEventEnvelope,
   options?: EncodeChatEnvelopeFrameOptions,
 ): string {
+  const fields = chatEnvelopeFields(envelope);
+  if (!fields.ok) throw new SseEncodeError(fields.error.code, fields.error.message);
+  const o = readOptions(options, ["retry"]);
+  if (o === null) throw new SseEncodeError("invalid-retry", "the options could not be read");
+  return encodeSseFrame({ ...fields.value, retry: o.retry as number | undefined });
+}
+
+/** Why an envelope cannot be sent (the matching {@link SseEncodeError} codes). */
+export interface ChatEnvelopeFrameRefusal {
+  /** `invalid-data`: opaque data is not JSON data; `invalid-frame`: not a valid v1 envelope. */
+  readonly code: "invalid-data" | "invalid-frame";
+  /** What is wrong (not stable). */
+  readonly message: string;
+}
+
+/**
+ * {@link encodeChatEnvelopeFrame} (without `retry`) for an untrusted value,
+ * as a Result: the frame, or why the value cannot be sent. Never throws.
+ */
+export function chatEnvelopeFrame(envelope: unknown): Result<string, ChatEnvelopeFrameRefusal> {
+  const fields = chatEnvelopeFields(envelope);
+  // The parsed envelope's eventId and event type are valid SSE fields (the
+  // v1 parser refuses every id the wire cannot carry), so this cannot throw.
+  return fields.ok ? ok(encodeSseFrame(fields.value)) : fields;
+}
+
+/** The SSE `id`, `event` and `data` of a valid envelope, or why it has none. */
+function chatEnvelopeFields(
+  envelope: unknown,
+): Result<{ id: string; event: string; data: string }, ChatEnvelopeFrameRefusal> {
   const parsed = parseChatEnvelope(envelope);
   if (!parsed.ok) {
     const e = parsed.error;
-    throw new SseEncodeError(isNotJsonRefusal(e) ? "invalid-data" : "invalid-frame", e.message);
+    return err({
+      code: isNotJsonRefusal(e) ? "invalid-data" : "invalid-frame",
+      message: e.message,
+    });
   }
   const env = parsed.value;
   let data: string;
   try {
     data = JSON.stringify(env);
   } catch (e) {
-    throw new SseEncodeError(
-      "invalid-data",
-      `the envelope is not JSON-serialisable (${describeThrown(e, 200)})`,
-    );
+    return err({
+      code: "invalid-data",
+      message: `the envelope is not JSON-serialisable (${describeThrown(e, 200)})`,
+    });
   }
-  const o = readOptions(options, ["retry"]);
-  if (o === null) throw new SseEncodeError("invalid-retry", "the options could not be read");
-  return encodeSseFrame({
-    id: env.eventId,
-    event: env.event.type,
-    data,
-    retry: o.retry as number | undefined,
-  });
+  return ok({ id: env.eventId, event: env.event.type, data });
 }
